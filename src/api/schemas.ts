@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { BUDGET_BOUNDS, BUDGET_DEFAULTS, CONTRACT_BOUNDS, CONTRACT_DEFAULTS } from '../domain/contract.js';
+import { RUN_ID_PATTERN } from '../domain/run.js';
+
+/**
+ * The request contract, written once. REST validates bodies with these schemas and MCP publishes
+ * them as tool `inputSchema`s. Every object is strict: an unknown field is a 400, never ignored.
+ */
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const RunIdSchema = z.string().regex(RUN_ID_PATTERN, 'must match run_[A-Za-z0-9._:-]{8,200}');
+
+export const LogicalScopeIdSchema = z.string().regex(/^[a-z][a-z0-9_]{1,62}$/, 'must be a logical data scope id');
+
+export const CompletionContractSchema = z.strictObject({
+  min_evidence_refs: z
+    .number()
+    .int()
+    .min(CONTRACT_BOUNDS.min_evidence_refs.min)
+    .max(CONTRACT_BOUNDS.min_evidence_refs.max)
+    .default(CONTRACT_DEFAULTS.min_evidence_refs),
+  require_terminal_authority: z.boolean().default(CONTRACT_DEFAULTS.require_terminal_authority),
+  required_output_fields: z
+    .array(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be a snake_case field name'))
+    .max(CONTRACT_BOUNDS.required_output_fields.maxItems)
+    .default([...CONTRACT_DEFAULTS.required_output_fields]),
+  max_unresolved_requirements: z
+    .number()
+    .int()
+    .min(CONTRACT_BOUNDS.max_unresolved_requirements.min)
+    .max(CONTRACT_BOUNDS.max_unresolved_requirements.max)
+    .default(CONTRACT_DEFAULTS.max_unresolved_requirements),
+  allow_conflicts: z.boolean().default(CONTRACT_DEFAULTS.allow_conflicts),
+});
+
+export const BudgetSchema = z.strictObject({
+  max_steps: z
+    .number()
+    .int()
+    .min(BUDGET_BOUNDS.max_steps.min)
+    .max(BUDGET_BOUNDS.max_steps.max)
+    .default(BUDGET_DEFAULTS.max_steps),
+  expires_in_seconds: z
+    .number()
+    .int()
+    .min(BUDGET_BOUNDS.expires_in_seconds.min)
+    .max(BUDGET_BOUNDS.expires_in_seconds.max)
+    .default(BUDGET_DEFAULTS.expires_in_seconds),
+});
+
+export const StartRunRequestSchema = z.strictObject({
+  objective: text(4000),
+  constraints: z.array(text(1000)).max(32).default([]),
+  database_scope: z
+    .array(LogicalScopeIdSchema)
+    .max(16)
+    .default([])
+    .refine((scopes) => new Set(scopes).size === scopes.length, 'must not repeat a scope'),
+  completion_contract: CompletionContractSchema.default(() => CompletionContractSchema.parse({})),
+  budget: BudgetSchema.default(() => BudgetSchema.parse({})),
+});
+export type StartRunRequest = z.infer<typeof StartRunRequestSchema>;
+
+export const AnswerSchema = z.strictObject({
+  question_id: text(200),
+  value: z.json(),
+});
+
+const ExpectedVersionSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+
+export const ContinueRunRequestSchema = z
+  .strictObject({
+    expected_version: ExpectedVersionSchema,
+    instruction: text(4000).optional(),
+    answers: z.array(AnswerSchema).max(32).default([]),
+  })
+  .refine((r) => r.instruction !== undefined || r.answers.length > 0, {
+    message: 'a continuation needs a nonempty instruction, at least one answer, or both',
+    path: ['instruction'],
+  });
+export type ContinueRunRequest = z.infer<typeof ContinueRunRequestSchema>;
+
+export const CancelRunRequestSchema = z.strictObject({
+  expected_version: ExpectedVersionSchema,
+  reason: text(1000).optional(),
+});
+export type CancelRunRequest = z.infer<typeof CancelRunRequestSchema>;
+
+export const EVENTS_LIMIT = { min: 1, max: 200, default: 50 } as const;
+
+/** A query-string integer: plain decimal digits only (no signs, exponents or blanks). */
+const queryInt = (min: number, max: number) =>
+  z.union([z.number(), z.string().regex(/^\d{1,15}$/, 'must be a decimal integer').transform(Number)]).pipe(
+    z.number().int().min(min).max(max),
+  );
+
+export const ListEventsQuerySchema = z.strictObject({
+  after_seq: queryInt(0, Number.MAX_SAFE_INTEGER).default(0),
+  limit: queryInt(EVENTS_LIMIT.min, EVENTS_LIMIT.max).default(EVENTS_LIMIT.default),
+});
+export type ListEventsQuery = z.infer<typeof ListEventsQuerySchema>;
+
+/** Idempotency-Key: 8-200 printable ASCII characters, no spaces or controls. */
+export const IdempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{8,200}$/, 'must be 8-200 printable characters');

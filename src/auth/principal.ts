@@ -1,0 +1,38 @@
+import { canonicalJson, hmacHex } from '../domain/hashing.js';
+import type { ScopeSet } from '../domain/scopes.js';
+
+export const PRINCIPAL_KINDS = ['api_key', 'local_jwt', 'oauth_jwt'] as const;
+export type PrincipalKind = (typeof PRINCIPAL_KINDS)[number];
+
+/** A verified caller. Every field is server-derived; none comes from an unsigned header. */
+export interface Principal {
+  readonly kind: PrincipalKind;
+  readonly tenantId: string;
+  readonly issuer: string;
+  readonly subject: string;
+  readonly accountId: string;
+  readonly scopes: ScopeSet;
+  /** A non-secret identifier of the credential (API key id or token `jti`), for rate limits and audit. */
+  readonly credentialId: string;
+}
+
+/** Opaque, keyed hashes of the owner tuple: stable per installation, useless outside it. */
+export interface Ownership {
+  readonly ownerHash: string;
+  readonly ownerRef: string;
+  readonly tenantRef: string;
+  readonly accountRef: string;
+}
+
+export const ownershipOf = (principal: Principal, instanceSecret: string): Ownership => {
+  const ownerHash = hmacHex(
+    instanceSecret,
+    canonicalJson(['owner', principal.tenantId, principal.issuer, principal.subject, principal.accountId]),
+  );
+  return {
+    ownerHash,
+    ownerRef: `owner:sha256:${ownerHash.slice(0, 32)}`,
+    tenantRef: `tenant:sha256:${hmacHex(instanceSecret, canonicalJson(['tenant', principal.tenantId])).slice(0, 32)}`,
+    accountRef: `account:sha256:${hmacHex(instanceSecret, canonicalJson(['account', principal.tenantId, principal.accountId])).slice(0, 32)}`,
+  };
+};

@@ -1,0 +1,165 @@
+/**
+ * The one error vocabulary of the Helix Agent API (`helix.agent_api.error.v1`).
+ *
+ * Every failure that crosses a boundary carries a stable string `code`. One table maps each code
+ * to its HTTP status and, where ADR-0004 defines one, its numeric application code
+ * (-32000..-32011), so REST and MCP can never disagree about what a failure means.
+ */
+export const ERROR_CODES = [
+  'invalid_request',
+  'invalid_run_id',
+  'idempotency_key_required',
+  'unsupported_media_type',
+  'payload_too_large',
+  'unauthorized',
+  'invalid_token',
+  'insufficient_scope',
+  'forbidden_origin',
+  'forbidden_host',
+  'scope_not_admitted',
+  'not_found',
+  'method_not_allowed',
+  'version_conflict',
+  'run_busy',
+  'run_not_active',
+  'run_cancelled',
+  'budget_exhausted',
+  'invalid_answer',
+  'idempotency_conflict',
+  'idempotency_in_progress',
+  'outcome_unknown',
+  'rate_limited',
+  'store_unavailable',
+  'internal_error',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** ADR-0004 application error numbers. */
+export const ADR_ERROR_NUMBERS = {
+  authn_failed: -32000,
+  authz_denied: -32001,
+  capability_not_supported: -32002,
+  ceiling_exceeded: -32003,
+  budget_exhausted: -32004,
+  tree_boundary_violation: -32005,
+  subject_not_found: -32006,
+  constitution_policy_violation: -32007,
+  tool_not_found: -32008,
+  version_mismatch: -32009,
+  session_expired: -32010,
+  lifecycle_conflict: -32011,
+} as const;
+export type AdrSymbol = keyof typeof ADR_ERROR_NUMBERS;
+
+interface ErrorSpec {
+  readonly status: number;
+  readonly adr?: AdrSymbol;
+  readonly message: string;
+}
+
+export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
+  invalid_request: { status: 400, message: 'The request is invalid.' },
+  invalid_run_id: { status: 400, message: 'The run_id is not a valid run identifier.' },
+  idempotency_key_required: {
+    status: 400,
+    message: 'An Idempotency-Key of 8-200 printable characters is required.',
+  },
+  unsupported_media_type: { status: 415, message: 'The request body must be application/json.' },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
+  unauthorized: { status: 401, adr: 'authn_failed', message: 'Authentication is required.' },
+  invalid_token: { status: 401, adr: 'authn_failed', message: 'The access token is invalid.' },
+  // RFC 6750 §3.1: insufficient_scope is 403.
+  insufficient_scope: {
+    status: 403,
+    adr: 'authz_denied',
+    message: 'The access token lacks a required scope.',
+  },
+  forbidden_origin: { status: 403, message: 'The request origin is not allowed.' },
+  forbidden_host: { status: 421, message: 'The request host is not allowed.' },
+  scope_not_admitted: {
+    status: 403,
+    adr: 'capability_not_supported',
+    message: 'A requested logical data scope is not enabled or not admitted for this account.',
+  },
+  not_found: { status: 404, message: 'The run was not found.' },
+  method_not_allowed: { status: 405, message: 'The method is not allowed on this path.' },
+  version_conflict: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'expected_version does not match the current run version.',
+  },
+  run_busy: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'Another continuation of this run is in progress.',
+  },
+  run_not_active: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'The run is terminal and cannot be changed.',
+  },
+  run_cancelled: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'The run was cancelled while the turn executed; the turn result was discarded.',
+  },
+  budget_exhausted: {
+    status: 409,
+    adr: 'budget_exhausted',
+    message: 'The run has exhausted its step budget or expired.',
+  },
+  invalid_answer: {
+    status: 400,
+    message: 'Each answer must name an outstanding pending question exactly once.',
+  },
+  idempotency_conflict: {
+    status: 422,
+    message: 'The Idempotency-Key was already used with a different request.',
+  },
+  idempotency_in_progress: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being processed.',
+  },
+  outcome_unknown: {
+    status: 409,
+    message:
+      'The request with this Idempotency-Key may have taken effect but its outcome was not recorded; inspect the run before retrying with a new key.',
+  },
+  rate_limited: { status: 429, adr: 'ceiling_exceeded', message: 'Too many requests.' },
+  store_unavailable: {
+    status: 503,
+    message: 'The durable store is temporarily unavailable; retry later.',
+  },
+  internal_error: { status: 500, message: 'An internal error occurred.' },
+};
+
+/** Details that may accompany an error; all values are server-derived and safe to echo. */
+export interface ErrorDetails {
+  readonly current_version?: number;
+  readonly run_id?: string;
+  readonly scope?: string;
+  readonly issues?: readonly { readonly path: string; readonly message: string }[];
+  readonly retry_after_seconds?: number;
+}
+
+export class HelixError extends Error {
+  override readonly name = 'HelixError';
+  constructor(
+    readonly code: ErrorCode,
+    readonly details: ErrorDetails = {},
+    message?: string,
+  ) {
+    super(message ?? ERROR_TABLE[code].message);
+  }
+
+  get status(): number {
+    return ERROR_TABLE[this.code].status;
+  }
+
+  get adrNumber(): number | undefined {
+    const symbol = ERROR_TABLE[this.code].adr;
+    return symbol === undefined ? undefined : ADR_ERROR_NUMBERS[symbol];
+  }
+}
+
+export const isHelixError = (value: unknown): value is HelixError => value instanceof HelixError;

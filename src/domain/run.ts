@@ -1,0 +1,93 @@
+import type { Budget, CompletionContract } from './contract.js';
+import type { Claim } from './turn.js';
+import type { CompletionStatus, LifecycleStatus, NextAction, TerminalAuthorityStatus } from './statuses.js';
+import { isTerminalLifecycle } from './statuses.js';
+
+export const RUN_ID_PATTERN = /^run_[A-Za-z0-9._:-]{8,200}$/;
+
+export interface PendingQuestion {
+  readonly question_id: string;
+  readonly prompt: string;
+  /** A JSON-Schema-like hint for the expected answer value; advisory only. */
+  readonly answer_hint?: string;
+}
+
+export interface Answer {
+  readonly question_id: string;
+  readonly value: unknown;
+}
+
+export interface Contradiction {
+  readonly contradiction_id: string;
+  readonly description: string;
+  readonly refs: readonly string[];
+}
+
+export interface LatestResult {
+  readonly turn: number;
+  readonly outcome: 'succeeded' | 'failed' | 'timed_out' | 'aborted';
+  /** The verified terminal product; null unless terminal authority was authorized. */
+  readonly text: string | null;
+  readonly supporting_evidence_refs: readonly string[];
+  readonly output_fields: Readonly<Record<string, unknown>>;
+  readonly terminal_candidate_ref: string | null;
+  readonly failure_code: string | null;
+}
+
+/** The turn currently claimed on a run; null when no turn is executing. */
+export interface ActiveTurn {
+  readonly turnId: string;
+  readonly workerId: string;
+  readonly leaseExpiresAt: number;
+  readonly startedAt: number;
+}
+
+/** The durable run record. Wire-contract objects keep their snake_case shape. */
+export interface RunRecord {
+  readonly runId: string;
+  readonly ownerHash: string;
+  readonly tenantRef: string;
+  readonly accountRef: string;
+  readonly objective: string;
+  readonly objectiveHash: string;
+  readonly runtimeProvider: string;
+  readonly lifecycle: LifecycleStatus;
+  readonly completion: CompletionStatus;
+  readonly terminalAuthority: TerminalAuthorityStatus;
+  readonly version: number;
+  readonly contract: CompletionContract;
+  readonly constraints: readonly string[];
+  readonly databaseScope: readonly string[];
+  readonly budget: Budget;
+  readonly stepsUsed: number;
+  readonly expiresAt: number;
+  readonly unresolvedRequirements: readonly string[];
+  readonly contradictions: readonly Contradiction[];
+  readonly pendingQuestions: readonly PendingQuestion[];
+  readonly answers: readonly Answer[];
+  /** Cumulative admitted artifact refs across turns, oldest first. */
+  readonly evidenceRefs: readonly string[];
+  /** Claims the latest turn supported with admitted refs. */
+  readonly supportedClaims: readonly Claim[];
+  readonly latestResult: LatestResult | null;
+  readonly lastEventSeq: number;
+  readonly activeTurn: ActiveTurn | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly completedAt: number | null;
+  readonly cancelledAt: number | null;
+}
+
+export const isRunTerminal = (run: RunRecord): boolean => isTerminalLifecycle(run.lifecycle);
+
+export const stepsRemaining = (run: RunRecord): number =>
+  Math.max(0, run.budget.max_steps - run.stepsUsed);
+
+export const isExpired = (run: RunRecord, now: number): boolean => now >= run.expiresAt;
+
+export const recommendNextAction = (run: RunRecord): NextAction => {
+  if (run.lifecycle === 'running') return 'wait_for_turn';
+  if (isRunTerminal(run)) return 'stop';
+  if (run.pendingQuestions.length > 0) return 'answer_pending_questions';
+  return 'continue';
+};

@@ -1,0 +1,146 @@
+/**
+ * The one scope registry: the contract's OAuth scopes, the ADR-0004 vocabulary carried by `hlx_`
+ * keys, and the single documented mapping between them (docs/auth.md).
+ *
+ * Authorization is always decided in OAuth terms: each operation requires OAuth scopes, and a
+ * principal's granted scopes are first expanded into the OAuth scopes they imply.
+ */
+export const LOGICAL_DATA_SCOPES = [
+  'public_web',
+  'scholarly_research',
+  'research_library',
+  'repository_evidence',
+  'theory_registry',
+] as const;
+export type LogicalDataScope = (typeof LOGICAL_DATA_SCOPES)[number];
+
+export const dataScopeOAuthScope = (scope: LogicalDataScope): OAuthScope =>
+  `helix.data.${scope}.read` as OAuthScope;
+
+export const OAUTH_SCOPES = [
+  'helix.agent_runs.read',
+  'helix.agent_runs.write',
+  'helix.rooms.read',
+  'helix.rooms.manage',
+  'helix.room_sources.manage',
+  'helix.environment_actions.read',
+  'helix.environment_actions.write',
+  'helix.data.public_web.read',
+  'helix.data.scholarly_research.read',
+  'helix.data.research_library.read',
+  'helix.data.repository_evidence.read',
+  'helix.data.theory_registry.read',
+] as const;
+export type OAuthScope = (typeof OAUTH_SCOPES)[number];
+
+/** ADR-0004 v1 set plus the two provider scopes the implementation added (ADR-0004 "Known drift"). */
+export const ADR_SCOPES = [
+  'agent.read',
+  'agent.write',
+  'run.read',
+  'run.create',
+  'run.cancel',
+  'stream.subscribe',
+  'memory.read',
+  'memory.write',
+  'tool.invoke',
+  'subject.read',
+  'subject.erase',
+  'subject.export',
+  'provider.read',
+  'provider.write',
+] as const;
+export type AdrScope = (typeof ADR_SCOPES)[number];
+
+/** ADR-0004's legacy wildcard: grants every scope. */
+export const ADR_WILDCARD = 'aep:*';
+
+export type GrantableScope = OAuthScope | AdrScope | typeof ADR_WILDCARD;
+
+/**
+ * ADR-0004 scope -> OAuth scopes it grants. `run.create` grants start and continue; `run.cancel`
+ * grants only cancel, so it is modelled as an operation grant below rather than as the whole
+ * write scope. Scopes with no run-API meaning (memory, subject, tool, provider) grant no run scope.
+ */
+const ADR_TO_OAUTH: { readonly [S in AdrScope]: readonly OAuthScope[] } = {
+  'agent.read': ['helix.agent_runs.read'],
+  'agent.write': ['helix.agent_runs.write'],
+  'run.read': ['helix.agent_runs.read'],
+  'run.create': [],
+  'run.cancel': [],
+  'stream.subscribe': [],
+  'memory.read': [],
+  'memory.write': [],
+  'tool.invoke': [],
+  'subject.read': [],
+  'subject.erase': [],
+  'subject.export': [],
+  'provider.read': [],
+  'provider.write': [],
+};
+
+export const RUN_OPERATIONS = [
+  'run.start',
+  'run.continue',
+  'run.cancel',
+  'run.inspect',
+  'run.events',
+  'run.evidence',
+  'run.events_stream',
+] as const;
+export type RunOperation = (typeof RUN_OPERATIONS)[number];
+
+interface OperationGrant {
+  /** The OAuth scope the contract requires; named in `insufficient_scope` challenges. */
+  readonly oauth: OAuthScope;
+  /** ADR-0004 scopes that also admit exactly this operation. */
+  readonly adr: readonly AdrScope[];
+}
+
+export const OPERATION_SCOPES: { readonly [O in RunOperation]: OperationGrant } = {
+  'run.start': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.create'] },
+  'run.continue': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.create'] },
+  'run.cancel': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.cancel'] },
+  'run.inspect': { oauth: 'helix.agent_runs.read', adr: ['agent.read', 'run.read'] },
+  'run.events': { oauth: 'helix.agent_runs.read', adr: ['agent.read', 'run.read', 'stream.subscribe'] },
+  'run.evidence': { oauth: 'helix.agent_runs.read', adr: ['agent.read', 'run.read'] },
+  'run.events_stream': { oauth: 'helix.agent_runs.read', adr: ['agent.read', 'run.read', 'stream.subscribe'] },
+};
+
+const GRANTABLE: ReadonlySet<string> = new Set<string>([...OAUTH_SCOPES, ...ADR_SCOPES, ADR_WILDCARD]);
+
+export const isGrantableScope = (value: string): value is GrantableScope => GRANTABLE.has(value);
+
+/** The set of scopes a principal holds, answering "may it do X" in one place. */
+export class ScopeSet {
+  private readonly granted: ReadonlySet<string>;
+
+  constructor(scopes: Iterable<string>) {
+    this.granted = new Set(scopes);
+  }
+
+  static parse(spaceSeparated: string): ScopeSet {
+    return new ScopeSet(spaceSeparated.split(/\s+/).filter((s) => s.length > 0));
+  }
+
+  get wildcard(): boolean {
+    return this.granted.has(ADR_WILDCARD);
+  }
+
+  hasOAuth(scope: OAuthScope): boolean {
+    if (this.wildcard || this.granted.has(scope)) return true;
+    for (const adr of ADR_SCOPES) {
+      if (this.granted.has(adr) && ADR_TO_OAUTH[adr].includes(scope)) return true;
+    }
+    return false;
+  }
+
+  allows(operation: RunOperation): boolean {
+    const grant = OPERATION_SCOPES[operation];
+    return this.hasOAuth(grant.oauth) || grant.adr.some((s) => this.granted.has(s));
+  }
+
+  toArray(): string[] {
+    return [...this.granted].sort();
+  }
+}

@@ -1,0 +1,45 @@
+import { sha256Hex } from './hashing.js';
+import type { TerminalCandidate, TurnArtifact } from './turn.js';
+
+export type AuthorityDecision =
+  | { readonly status: 'not_evaluated'; readonly candidate: null; readonly reason: 'no_candidate' }
+  | { readonly status: 'authorized'; readonly candidate: TerminalCandidate; readonly reason: null }
+  | {
+      readonly status: 'not_authorized';
+      readonly candidate: TerminalCandidate | null;
+      readonly reason: AuthorityRefusal;
+    };
+
+export type AuthorityRefusal =
+  | 'multiple_writers'
+  | 'text_hash_mismatch'
+  | 'empty_text'
+  | 'no_supporting_refs'
+  | 'support_not_current_turn'
+  | 'required_evidence_missing';
+
+/**
+ * The canonical terminal finalizer. It verifies and never repairs: a candidate is authorized only
+ * when exactly one writer proposed it, its text hash matches, every supporting ref is an artifact
+ * admitted in this very turn, and no scope-required evidence family is still missing.
+ */
+export const evaluateTerminalAuthority = (
+  candidates: readonly TerminalCandidate[],
+  currentTurnArtifacts: readonly TurnArtifact[],
+  missingRequiredFamilies: readonly string[],
+): AuthorityDecision => {
+  if (candidates.length === 0) return { status: 'not_evaluated', candidate: null, reason: 'no_candidate' };
+  const writers = new Set(candidates.map((c) => c.writer));
+  const [candidate] = candidates;
+  if (candidates.length !== 1 || writers.size !== 1 || candidate === undefined) {
+    return { status: 'not_authorized', candidate: null, reason: 'multiple_writers' };
+  }
+  const refuse = (reason: AuthorityRefusal): AuthorityDecision => ({ status: 'not_authorized', candidate, reason });
+  if (candidate.text.trim().length === 0) return refuse('empty_text');
+  if (sha256Hex(candidate.text) !== candidate.textSha256) return refuse('text_hash_mismatch');
+  if (candidate.supportingRefs.length === 0) return refuse('no_supporting_refs');
+  const current = new Set(currentTurnArtifacts.map((a) => a.ref));
+  if (!candidate.supportingRefs.every((ref) => current.has(ref))) return refuse('support_not_current_turn');
+  if (missingRequiredFamilies.length > 0) return refuse('required_evidence_missing');
+  return { status: 'authorized', candidate, reason: null };
+};

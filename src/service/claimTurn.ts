@@ -1,0 +1,74 @@
+import type { ContinueRunRequest } from '../api/schemas.js';
+import type { Ownership } from '../auth/principal.js';
+import { HelixError } from '../domain/errors.js';
+import { isRunTerminal, type RunRecord } from '../domain/run.js';
+import { loadOwnedRunIn } from './access.js';
+import type { RunServiceDeps } from './deps.js';
+import { reserveKey, type IdempotentRequest, type Reservation } from './idempotency.js';
+import { commitRunChange } from './runChange.js';
+
+export interface TurnClaim {
+  readonly runId: string;
+  readonly turnId: string;
+  readonly owner: Ownership;
+  readonly idem: IdempotentRequest;
+  readonly request: ContinueRunRequest;
+  readonly lease: { readonly expiresAt: number; readonly workerId: string };
+  readonly now: number;
+}
+
+/**
+ * One transaction: reserve the Idempotency-Key with a processing lease, check the run can take a
+ * turn, and compare-and-set it to `running` (version v -> v+1, one step consumed, answers
+ * recorded). Any refusal rolls the reservation back, so a rejected request is never stored.
+ */
+export const claimTurn = (
+  deps: RunServiceDeps,
+  claim: TurnClaim,
+): Promise<{ kind: 'claimed'; run: RunRecord } | Exclude<Reservation, { kind: 'reserved' }>> =>
+  deps.store.transaction(async (uow) => {
+    const { idem, request, lease, now } = claim;
+    const reservation = await reserveKey(uow, idem, { now, ttlMs: deps.config.receiptTtlMs, lease, runId: claim.runId });
+    if (reservation.kind !== 'reserved') return reservation;
+    const run = await loadOwnedRunIn(deps, uow, claim.runId, claim.owner);
+    assertContinuable(run, request);
+    const answered = new Set(request.answers.map((a) => a.question_id));
+    const claimed: RunRecord = {
+      ...run,
+      version: run.version + 1,
+      lifecycle: 'running',
+      stepsUsed: run.stepsUsed + 1,
+      answers: [...run.answers, ...request.answers],
+      pendingQuestions: run.pendingQuestions.filter((q) => !answered.has(q.question_id)),
+      activeTurn: { turnId: claim.turnId, workerId: lease.workerId, leaseExpiresAt: lease.expiresAt, startedAt: now },
+    };
+    const events = [
+      {
+        kind: 'run.continuation_received' as const,
+        data: { turn: claimed.stepsUsed, has_instruction: request.instruction !== undefined, answered_question_ids: [...answered] },
+      },
+    ];
+    const committed = await commitRunChange(uow, run, claimed, events, now);
+    if (committed === undefined) throw new HelixError('version_conflict', { current_version: run.version });
+    return { kind: 'claimed' as const, run: committed };
+  });
+
+const assertContinuable = (run: RunRecord, request: ContinueRunRequest): void => {
+  if (isRunTerminal(run)) {
+    const code = run.completion === 'budget_exhausted' ? 'budget_exhausted' : 'run_not_active';
+    throw new HelixError(code, { current_version: run.version });
+  }
+  if (run.activeTurn !== null) throw new HelixError('run_busy', { current_version: run.version });
+  if (run.version !== request.expected_version) throw new HelixError('version_conflict', { current_version: run.version });
+  // Each answer must name an outstanding pending question, and each question is answered once.
+  const pending = new Set(run.pendingQuestions.map((q) => q.question_id));
+  const seen = new Set<string>();
+  const issues: { path: string; message: string }[] = [];
+  request.answers.forEach((answer, index) => {
+    const path = `answers.${index}.question_id`;
+    if (!pending.has(answer.question_id)) issues.push({ path, message: 'not an outstanding pending question' });
+    else if (seen.has(answer.question_id)) issues.push({ path, message: 'answered more than once' });
+    seen.add(answer.question_id);
+  });
+  if (issues.length > 0) throw new HelixError('invalid_answer', { issues });
+};

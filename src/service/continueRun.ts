@@ -1,0 +1,48 @@
+import { ContinueRunRequestSchema } from '../api/schemas.js';
+import type { RunView } from '../api/runView.js';
+import type { Principal } from '../auth/principal.js';
+import { loadOwnedRun, ownerOf, requireOperation, requireRunId } from './access.js';
+import { admitScopes } from './admission.js';
+import { claimTurn } from './claimTurn.js';
+import { processingLeaseMs, type RunServiceDeps, type ServiceResult } from './deps.js';
+import { executeTurn } from './executeTurn.js';
+import { finalizeTurn } from './finalizeTurn.js';
+import { idempotentRequest } from './idempotency.js';
+import { answerReservation } from './reservationOutcome.js';
+import { parseInput } from './validate.js';
+
+/**
+ * POST /api/v1/agent-runs/{run_id}/continue: claim the turn (v -> v+1), execute exactly one
+ * governed turn under its signal and deadline, finalize with compare-and-set (v+1 -> v+2).
+ */
+export const continueRun = async (
+  deps: RunServiceDeps,
+  principal: Principal,
+  runId: string,
+  idempotencyKey: string,
+  body: unknown,
+): Promise<ServiceResult<RunView>> => {
+  requireOperation(principal, 'run.continue');
+  requireRunId(runId);
+  const request = parseInput(ContinueRunRequestSchema, body);
+  const owner = ownerOf(deps, principal);
+  const snapshot = await loadOwnedRun(deps, runId, owner);
+  // Admission runs again before every continuation, so a revoked scope bites on this turn.
+  const admission = await admitScopes(snapshot.databaseScope, principal, deps.config.enabledScopes, deps.policy);
+  const idem = idempotentRequest(owner.ownerHash, 'run.continue', idempotencyKey, runId, request);
+  const now = deps.clock.now();
+  const lease = { expiresAt: now + processingLeaseMs(deps.config), workerId: deps.config.workerId };
+  const turnId = deps.newId('turn');
+
+  // Registered before the claim commits: from then on this process must look alive to others,
+  // and it stays registered until finalize, while it still owns the lease.
+  const controller = deps.turns.begin(runId, turnId);
+  try {
+    const claim = await claimTurn(deps, { runId, turnId, owner, idem, request, lease, now });
+    if (claim.kind !== 'claimed') return (await answerReservation(deps, claim)) as ServiceResult<RunView>;
+    const outcome = await executeTurn(deps, claim.run, controller, request.instruction ?? null, admission);
+    return await finalizeTurn(deps, idem, claim.run, outcome, admission);
+  } finally {
+    deps.turns.end(runId, turnId);
+  }
+};

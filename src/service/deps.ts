@@ -1,0 +1,47 @@
+import type { Store } from '../store/port.js';
+import type { TurnExecutor } from '../solver/executor.js';
+import type { AccountPolicy } from './admission.js';
+import type { ActiveTurns } from './activeTurns.js';
+import type { WorkerLiveness } from './liveness.js';
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export interface ServiceConfig {
+  /** Per-continuation watchdog, already clamped to 1,000-900,000 ms. */
+  readonly turnTimeoutMs: number;
+  /** How long completed idempotency receipts are kept (24 h). */
+  readonly receiptTtlMs: number;
+  /** Logical data scopes the deployment enables (HELIX_AGENT_DATABASE_SCOPES). */
+  readonly enabledScopes: ReadonlySet<string>;
+  /** Keys the opaque ownership hashes; generated once per installation and kept in the store. */
+  readonly instanceSecret: string;
+  /** This process's identity for turn leases. */
+  readonly workerId: string;
+}
+
+export interface RunServiceDeps {
+  readonly store: Store;
+  readonly executor: TurnExecutor;
+  readonly clock: Clock;
+  readonly config: ServiceConfig;
+  readonly turns: ActiveTurns;
+  readonly liveness: WorkerLiveness;
+  readonly policy: AccountPolicy;
+  readonly newId: (prefix: string) => string;
+  /** Reports an executor failure (already reduced to a sanitized failure code for the run). */
+  readonly onExecutorError?: (err: unknown, runId: string) => void;
+}
+
+/** The processing lease is at least two minutes and otherwise one minute past the turn timeout. */
+export const processingLeaseMs = (config: ServiceConfig): number => Math.max(120_000, config.turnTimeoutMs + 60_000);
+
+/** What a use case answers; `replayed` marks a stored idempotent response. */
+export interface ServiceResult<B = unknown> {
+  readonly status: number;
+  readonly body: B;
+  readonly replayed: boolean;
+}

@@ -1,0 +1,59 @@
+import type { Admission } from './admission.js';
+import type { RunServiceDeps } from './deps.js';
+import { emptyOutcome, type TurnOutcome } from '../domain/turn.js';
+import type { RunRecord } from '../domain/run.js';
+
+export class TurnTimeout extends Error {
+  override readonly name = 'TurnTimeout';
+}
+
+/**
+ * Runs one claimed turn under its AbortSignal and effective deadline (the earlier of the turn
+ * timeout and the run's expiry). Cancellation is cooperative: when the signal fires we stop
+ * waiting at once; an executor that ignores the signal may keep working, but its late result can
+ * no longer be finalized (finalize is compare-and-set on the claimed version).
+ */
+export const executeTurn = async (
+  deps: RunServiceDeps,
+  run: RunRecord,
+  controller: AbortController,
+  instruction: string | null,
+  admission: Admission,
+): Promise<TurnOutcome> => {
+  const now = deps.clock.now();
+  const deadline = Math.min(now + deps.config.turnTimeoutMs, run.expiresAt);
+  const timer = setTimeout(() => controller.abort(new TurnTimeout('turn deadline reached')), Math.max(0, deadline - now));
+  const aborted = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(controller.signal.reason);
+    if (controller.signal.aborted) onAbort();
+    else controller.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    return await Promise.race([
+      deps.executor.executeTurn({
+        runId: run.runId,
+        turn: run.stepsUsed,
+        objective: run.objective,
+        constraints: run.constraints,
+        instruction,
+        answers: run.answers,
+        databaseScope: run.databaseScope,
+        admittedCapabilities: admission.admittedCapabilities,
+        previousResult: run.latestResult,
+        signal: controller.signal,
+        deadline,
+      }),
+      aborted,
+    ]);
+  } catch (err) {
+    if (controller.signal.aborted) {
+      const timedOut = controller.signal.reason instanceof TurnTimeout;
+      return emptyOutcome({ status: 'failed', failureCode: timedOut ? 'turn_timeout' : 'turn_aborted' });
+    }
+    deps.onExecutorError?.(err, run.runId);
+    return emptyOutcome({ status: 'failed', failureCode: 'executor_error' });
+  } finally {
+    clearTimeout(timer);
+  }
+};

@@ -1,0 +1,71 @@
+import { errorBody } from '../api/errorBody.js';
+import { projectRun, type RunView } from '../api/runView.js';
+import { HelixError } from '../domain/errors.js';
+import { isTerminalLifecycle } from '../domain/statuses.js';
+import type { RunRecord } from '../domain/run.js';
+import type { TurnOutcome } from '../domain/turn.js';
+import { judgeTurn } from '../domain/verdict.js';
+import type { Admission } from './admission.js';
+import type { RunServiceDeps, ServiceResult } from './deps.js';
+import { completeReceipt, type IdempotentRequest } from './idempotency.js';
+import { commitRunChange } from './runChange.js';
+
+type Finalized = { kind: 'finalized'; view: RunView } | { kind: 'discarded'; error: HelixError };
+
+/**
+ * Persists one turn with compare-and-set on the claimed version: run row, events, admitted
+ * artifacts and the idempotency receipt commit together. If the run moved on while the turn ran
+ * (a cancel won, or another process recovered it), the late result is discarded.
+ */
+export const finalizeTurn = async (
+  deps: RunServiceDeps,
+  idem: IdempotentRequest,
+  claimed: RunRecord,
+  outcome: TurnOutcome,
+  admission: Admission,
+): Promise<ServiceResult<RunView>> => {
+  const result = await deps.store.transaction(async (uow): Promise<Finalized> => {
+    const now = deps.clock.now();
+    const run = await uow.runs.get(claimed.runId);
+    if (run === undefined || run.version !== claimed.version || run.activeTurn?.turnId !== claimed.activeTurn?.turnId) {
+      const error =
+        run?.lifecycle === 'cancelled'
+          ? new HelixError('run_cancelled', { run_id: claimed.runId, current_version: run.version })
+          : new HelixError('outcome_unknown', { run_id: claimed.runId });
+      const receipt = await uow.receipts.get(idem.receipt);
+      if (receipt?.state === 'processing') await completeReceipt(uow, idem, error.status, errorBody(error), claimed.runId);
+      return { kind: 'discarded', error };
+    }
+
+    const verdict = judgeTurn(run, outcome, {
+      turn: run.stepsUsed,
+      admittedCapabilities: admission.admittedCapabilities,
+      requiredFamilies: admission.requiredFamilies,
+      now,
+    });
+    const admittedRefs = new Set(verdict.admittedArtifacts.map((a) => a.ref));
+    const next: RunRecord = {
+      ...run,
+      version: run.version + 1,
+      lifecycle: verdict.lifecycle,
+      completion: verdict.completion,
+      terminalAuthority: verdict.terminalAuthority,
+      unresolvedRequirements: verdict.unresolvedRequirements,
+      contradictions: outcome.contradictions,
+      pendingQuestions: verdict.pendingQuestions,
+      evidenceRefs: [...new Set([...run.evidenceRefs, ...admittedRefs])],
+      supportedClaims: outcome.supportedClaims.filter((c) => c.refs.every((ref) => admittedRefs.has(ref))),
+      latestResult: verdict.latestResult,
+      activeTurn: null,
+      completedAt: isTerminalLifecycle(verdict.lifecycle) ? now : null,
+    };
+    const committed = await commitRunChange(uow, run, next, verdict.events, now);
+    if (committed === undefined) throw new HelixError('store_unavailable', { retry_after_seconds: 1 });
+    await uow.artifacts.insertMany(run.runId, run.stepsUsed, verdict.admittedArtifacts, now);
+    const view = projectRun(committed);
+    await completeReceipt(uow, idem, 200, view, run.runId);
+    return { kind: 'finalized', view };
+  });
+  if (result.kind === 'discarded') throw result.error;
+  return { status: 200, body: result.view, replayed: false };
+};

@@ -1,0 +1,87 @@
+import { HelixError } from '../domain/errors.js';
+import { canonicalJson, sha256Hex } from '../domain/hashing.js';
+import type { ReceiptKey, UnitOfWork } from '../store/port.js';
+
+export const MUTATING_OPERATIONS = ['run.start', 'run.continue', 'run.cancel'] as const;
+export type MutatingOperation = (typeof MUTATING_OPERATIONS)[number];
+
+/** An idempotent request: scoped by owner and operation, identified by the hash of its validated input. */
+export interface IdempotentRequest {
+  readonly receipt: ReceiptKey;
+  readonly fingerprint: string;
+}
+
+export const idempotentRequest = (
+  ownerHash: string,
+  operation: MutatingOperation,
+  key: string,
+  runId: string | null,
+  validatedInput: unknown,
+): IdempotentRequest => ({
+  // The key is hashed: it is caller-chosen and might carry something the caller considers private.
+  receipt: { ownerHash, operation, keyHash: sha256Hex(key) },
+  fingerprint: sha256Hex(canonicalJson({ operation, runId, input: validatedInput })),
+});
+
+export type Reservation =
+  | { readonly kind: 'reserved' }
+  | { readonly kind: 'replay'; readonly status: number; readonly body: unknown }
+  | { readonly kind: 'in_progress'; readonly runId: string | null }
+  | { readonly kind: 'interrupted'; readonly runId: string | null };
+
+export interface ReserveOptions {
+  readonly now: number;
+  readonly ttlMs: number;
+  /** Processing lease for long operations; null when the mutation completes in this transaction. */
+  readonly lease: { readonly expiresAt: number; readonly workerId: string } | null;
+  readonly runId: string | null;
+}
+
+/**
+ * Claims the key inside the mutation's own transaction, or reports what already happened under it.
+ * Because the receipt commits (or rolls back) with the mutation, a `processing` receipt outliving its
+ * lease can only mean the process died mid-turn: that is `outcome_unknown`, never "try again".
+ */
+export const reserveKey = async (uow: UnitOfWork, request: IdempotentRequest, options: ReserveOptions): Promise<Reservation> => {
+  const fresh = {
+    ...request.receipt,
+    fingerprint: request.fingerprint,
+    runId: options.runId,
+    state: 'processing' as const,
+    statusCode: null,
+    responseBody: null,
+    leaseExpiresAt: options.lease?.expiresAt ?? null,
+    workerId: options.lease?.workerId ?? null,
+    createdAt: options.now,
+    expiresAt: options.now + options.ttlMs,
+  };
+  if (await uow.receipts.insert(fresh)) return { kind: 'reserved' };
+
+  const existing = await uow.receipts.get(request.receipt);
+  if (existing === undefined || existing.expiresAt <= options.now) {
+    await uow.receipts.delete(request.receipt);
+    await uow.receipts.insert(fresh);
+    return { kind: 'reserved' };
+  }
+  if (existing.fingerprint !== request.fingerprint) throw new HelixError('idempotency_conflict');
+  switch (existing.state) {
+    case 'completed':
+      return { kind: 'replay', status: existing.statusCode ?? 200, body: JSON.parse(existing.responseBody ?? 'null') };
+    case 'outcome_unknown':
+      return { kind: 'interrupted', runId: existing.runId };
+    case 'processing':
+      if (existing.leaseExpiresAt !== null && existing.leaseExpiresAt <= options.now) {
+        await uow.receipts.markOutcomeUnknown(request.receipt);
+        return { kind: 'interrupted', runId: existing.runId };
+      }
+      return { kind: 'in_progress', runId: existing.runId };
+  }
+};
+
+export const completeReceipt = (
+  uow: UnitOfWork,
+  request: IdempotentRequest,
+  status: number,
+  body: unknown,
+  runId: string | null,
+): Promise<void> => uow.receipts.complete(request.receipt, status, JSON.stringify(body), runId);

@@ -1,0 +1,28 @@
+import { ListEventsQuerySchema } from '../api/schemas.js';
+import { EVENT_SCHEMA, projectEvent } from '../api/runView.js';
+import { NON_AUTHORITY_FLAGS } from '../api/flags.js';
+import type { Principal } from '../auth/principal.js';
+import { loadOwnedRun, ownerOf, requireOperation, requireRunId } from './access.js';
+import type { RunServiceDeps, ServiceResult } from './deps.js';
+import { parseInput } from './validate.js';
+
+/** GET /api/v1/agent-runs/{run_id}/events?after_seq&limit: one ordered page of the run's events. */
+export const listEvents = async (deps: RunServiceDeps, principal: Principal, runId: string, query: unknown) => {
+  requireOperation(principal, 'run.events');
+  requireRunId(runId);
+  const { after_seq: afterSeq, limit } = parseInput(ListEventsQuerySchema, query);
+  const run = await loadOwnedRun(deps, runId, ownerOf(deps, principal));
+  // One extra row tells whether another page exists without a count query.
+  const rows = await deps.store.read.events.list(run.runId, afterSeq, limit + 1);
+  const page = rows.slice(0, limit);
+  const body = {
+    schema: `${EVENT_SCHEMA}.page`,
+    run_id: run.runId,
+    events: page.map(projectEvent),
+    next_after_seq: page.at(-1)?.seq ?? afterSeq,
+    has_more: rows.length > limit,
+    ...NON_AUTHORITY_FLAGS,
+  };
+  return { status: 200, body, replayed: false } satisfies ServiceResult;
+};
+export type EventPage = Awaited<ReturnType<typeof listEvents>>['body'];

@@ -1,0 +1,36 @@
+import type { Principal } from '../auth/principal.js';
+import { cancelRun } from './cancelRun.js';
+import { continueRun } from './continueRun.js';
+import type { RunServiceDeps } from './deps.js';
+import { fetchEvidence } from './fetchEvidence.js';
+import { inspectRun } from './inspectRun.js';
+import { listEvents } from './listEvents.js';
+import { recoverInterruptedRuns } from './recovery.js';
+import { startRun } from './startRun.js';
+
+/** The one service both facades (REST and MCP) call. Each method is a use case in its own file. */
+export class RunService {
+  constructor(readonly deps: RunServiceDeps) {}
+
+  start(principal: Principal, idempotencyKey: string, body: unknown) {
+    return startRun(this.deps, principal, idempotencyKey, body);
+  }
+  continue(principal: Principal, runId: string, idempotencyKey: string, body: unknown) {
+    return continueRun(this.deps, principal, runId, idempotencyKey, body);
+  }
+  cancel(principal: Principal, runId: string, idempotencyKey: string, body: unknown) {
+    return cancelRun(this.deps, principal, runId, idempotencyKey, body);
+  }
+  inspect(principal: Principal, runId: string) {
+    return inspectRun(this.deps, principal, runId);
+  }
+  events(principal: Principal, runId: string, query: unknown) {
+    return listEvents(this.deps, principal, runId, query);
+  }
+  evidence(principal: Principal, runId: string) {
+    return fetchEvidence(this.deps, principal, runId);
+  }
+  recoverInterrupted() {
+    return recoverInterruptedRuns(this.deps);
+  }
+}

@@ -1,0 +1,82 @@
+import { StartRunRequestSchema } from '../api/schemas.js';
+import { projectRun, type RunView } from '../api/runView.js';
+import type { Principal } from '../auth/principal.js';
+import { sha256Hex } from '../domain/hashing.js';
+import type { RunRecord } from '../domain/run.js';
+import { ownerOf, requireOperation } from './access.js';
+import { admitScopes } from './admission.js';
+import type { RunServiceDeps, ServiceResult } from './deps.js';
+import { completeReceipt, idempotentRequest, reserveKey } from './idempotency.js';
+import { answerReservation } from './reservationOutcome.js';
+import { parseInput } from './validate.js';
+
+/**
+ * POST /api/v1/agent-runs: records a bounded objective. It never executes a turn; the run starts
+ * at version 1, `waiting`, `needs_more_evidence`, terminal authority `not_evaluated`.
+ */
+export const startRun = async (
+  deps: RunServiceDeps,
+  principal: Principal,
+  idempotencyKey: string,
+  body: unknown,
+): Promise<ServiceResult<RunView>> => {
+  requireOperation(principal, 'run.start');
+  const request = parseStart(body);
+  const owner = ownerOf(deps, principal);
+  await admitScopes(request.database_scope, principal, deps.config.enabledScopes, deps.policy);
+  const idem = idempotentRequest(owner.ownerHash, 'run.start', idempotencyKey, null, request);
+  const now = deps.clock.now();
+  const runId = deps.newId('run');
+
+  const outcome = await deps.store.transaction(async (uow) => {
+    const reservation = await reserveKey(uow, idem, { now, ttlMs: deps.config.receiptTtlMs, lease: null, runId });
+    if (reservation.kind !== 'reserved') return reservation;
+    const run: RunRecord = {
+      runId,
+      ownerHash: owner.ownerHash,
+      tenantRef: owner.tenantRef,
+      accountRef: owner.accountRef,
+      objective: request.objective,
+      objectiveHash: sha256Hex(request.objective),
+      runtimeProvider: deps.executor.provider,
+      lifecycle: 'waiting',
+      completion: 'needs_more_evidence',
+      terminalAuthority: 'not_evaluated',
+      version: 1,
+      contract: request.completion_contract,
+      constraints: request.constraints,
+      databaseScope: request.database_scope,
+      budget: request.budget,
+      stepsUsed: 0,
+      expiresAt: now + request.budget.expires_in_seconds * 1000,
+      unresolvedRequirements: [],
+      contradictions: [],
+      pendingQuestions: [],
+      answers: [],
+      evidenceRefs: [],
+      supportedClaims: [],
+      latestResult: null,
+      lastEventSeq: 1,
+      activeTurn: null,
+      createdAt: now,
+      updatedAt: now,
+      completedAt: null,
+      cancelledAt: null,
+    };
+    await uow.runs.insert(run);
+    await uow.events.append(runId, 1, 1, [
+      {
+        kind: 'run.started',
+        data: { objective_hash: run.objectiveHash, database_scope: run.databaseScope, budget: run.budget },
+      },
+    ], now);
+    const view = projectRun(run);
+    await completeReceipt(uow, idem, 201, view, runId);
+    return { kind: 'done' as const, view };
+  });
+
+  if (outcome.kind === 'done') return { status: 201, body: outcome.view, replayed: false };
+  return answerReservation(deps, outcome) as Promise<ServiceResult<RunView>>;
+};
+
+const parseStart = (body: unknown) => parseInput(StartRunRequestSchema, body);

@@ -1,0 +1,120 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { RunRecord } from '../../domain/run.js';
+import type { CompletionStatus, LifecycleStatus, TerminalAuthorityStatus } from '../../domain/statuses.js';
+import type { RunRepository } from '../port.js';
+import type { AgentRunsTable, HelixDatabase } from '../schema.js';
+import { toMillis, toMillisOrNull } from './columns.js';
+
+type RunState = Pick<
+  RunRecord,
+  | 'contract'
+  | 'constraints'
+  | 'databaseScope'
+  | 'budget'
+  | 'unresolvedRequirements'
+  | 'contradictions'
+  | 'pendingQuestions'
+  | 'answers'
+  | 'evidenceRefs'
+  | 'supportedClaims'
+  | 'latestResult'
+>;
+
+const toRow = (run: RunRecord): AgentRunsTable => {
+  const state: RunState = {
+    contract: run.contract,
+    constraints: run.constraints,
+    databaseScope: run.databaseScope,
+    budget: run.budget,
+    unresolvedRequirements: run.unresolvedRequirements,
+    contradictions: run.contradictions,
+    pendingQuestions: run.pendingQuestions,
+    answers: run.answers,
+    evidenceRefs: run.evidenceRefs,
+    supportedClaims: run.supportedClaims,
+    latestResult: run.latestResult,
+  };
+  return {
+    run_id: run.runId,
+    owner_hash: run.ownerHash,
+    tenant_ref: run.tenantRef,
+    account_ref: run.accountRef,
+    objective: run.objective,
+    objective_hash: run.objectiveHash,
+    runtime_provider: run.runtimeProvider,
+    lifecycle_status: run.lifecycle,
+    completion_status: run.completion,
+    terminal_authority_status: run.terminalAuthority,
+    version: run.version,
+    steps_used: run.stepsUsed,
+    expires_at: run.expiresAt,
+    last_event_seq: run.lastEventSeq,
+    turn_id: run.activeTurn?.turnId ?? null,
+    turn_worker_id: run.activeTurn?.workerId ?? null,
+    turn_lease_expires_at: run.activeTurn?.leaseExpiresAt ?? null,
+    turn_started_at: run.activeTurn?.startedAt ?? null,
+    state: JSON.stringify(state),
+    created_at: run.createdAt,
+    updated_at: run.updatedAt,
+    completed_at: run.completedAt,
+    cancelled_at: run.cancelledAt,
+  };
+};
+
+const fromRow = (row: Selectable<AgentRunsTable>): RunRecord => {
+  const state = JSON.parse(row.state) as RunState;
+  return {
+    ...state,
+    runId: row.run_id,
+    ownerHash: row.owner_hash,
+    tenantRef: row.tenant_ref,
+    accountRef: row.account_ref,
+    objective: row.objective,
+    objectiveHash: row.objective_hash,
+    runtimeProvider: row.runtime_provider,
+    lifecycle: row.lifecycle_status as LifecycleStatus,
+    completion: row.completion_status as CompletionStatus,
+    terminalAuthority: row.terminal_authority_status as TerminalAuthorityStatus,
+    version: Number(row.version),
+    stepsUsed: Number(row.steps_used),
+    expiresAt: toMillis(row.expires_at),
+    lastEventSeq: Number(row.last_event_seq),
+    activeTurn:
+      row.turn_id === null || row.turn_worker_id === null
+        ? null
+        : {
+            turnId: row.turn_id,
+            workerId: row.turn_worker_id,
+            leaseExpiresAt: toMillisOrNull(row.turn_lease_expires_at) ?? 0,
+            startedAt: toMillisOrNull(row.turn_started_at) ?? 0,
+          },
+    createdAt: toMillis(row.created_at),
+    updatedAt: toMillis(row.updated_at),
+    completedAt: toMillisOrNull(row.completed_at),
+    cancelledAt: toMillisOrNull(row.cancelled_at),
+  };
+};
+
+export const runRepository = (db: Kysely<HelixDatabase>): RunRepository => ({
+  async insert(run) {
+    await db.insertInto('helix_agent_runs').values(toRow(run)).execute();
+  },
+  async get(runId) {
+    const row = await db.selectFrom('helix_agent_runs').selectAll().where('run_id', '=', runId).executeTakeFirst();
+    return row === undefined ? undefined : fromRow(row);
+  },
+  async compareAndSet(next, expectedVersion) {
+    const { run_id: runId, ...columns } = toRow(next);
+    const result = await db
+      .updateTable('helix_agent_runs')
+      .set(columns)
+      .where('run_id', '=', runId)
+      .where('version', '=', expectedVersion)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+  async listWithActiveTurn() {
+    const rows = await db.selectFrom('helix_agent_runs').selectAll().where('turn_id', 'is not', null).execute();
+    return rows.map(fromRow);
+  },
+});

@@ -1,0 +1,94 @@
+import { Kysely, Migrator, sql, type Dialect } from 'kysely';
+import { HelixError } from '../domain/errors.js';
+import { classifyStoreError } from './failures.js';
+import { apiKeyRepository } from './kysely/apiKeyRepository.js';
+import { artifactRepository } from './kysely/artifactRepository.js';
+import { eventRepository } from './kysely/eventRepository.js';
+import { metaRepository } from './kysely/metaRepository.js';
+import { receiptRepository } from './kysely/receiptRepository.js';
+import { runRepository } from './kysely/runRepository.js';
+import { workerRepository } from './kysely/workerRepository.js';
+import { migrationProvider } from './migrations/index.js';
+import type { Store, UnitOfWork } from './port.js';
+import type { HelixDatabase } from './schema.js';
+
+const unitOfWork = (db: Kysely<HelixDatabase>): UnitOfWork => ({
+  runs: runRepository(db),
+  events: eventRepository(db),
+  artifacts: artifactRepository(db),
+  receipts: receiptRepository(db),
+  apiKeys: apiKeyRepository(db),
+  workers: workerRepository(db),
+  meta: metaRepository(db),
+});
+
+const MAX_ATTEMPTS = 5;
+
+/** One implementation of the storage port for both dialects; only transaction start differs. */
+export class KyselyStore implements Store {
+  readonly read: UnitOfWork;
+  private readonly db: Kysely<HelixDatabase>;
+
+  constructor(
+    readonly dialect: 'sqlite' | 'postgres',
+    driverDialect: Dialect,
+  ) {
+    this.db = new Kysely<HelixDatabase>({ dialect: driverDialect });
+    this.read = unitOfWork(this.db);
+  }
+
+  async migrate(): Promise<void> {
+    const migrator = new Migrator({
+      db: this.db,
+      provider: migrationProvider,
+      migrationTableName: 'helix_migrations',
+      migrationLockTableName: 'helix_migrations_lock',
+    });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error !== undefined) {
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+      throw new Error(`database migration ${failed} failed: ${String(error)}`, { cause: error });
+    }
+  }
+
+  async transaction<T>(fn: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.runOnce(fn);
+      } catch (err) {
+        const failure = classifyStoreError(err);
+        if (failure === 'transient' && attempt < MAX_ATTEMPTS) {
+          await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
+          continue;
+        }
+        if (failure === 'transient' || failure === 'unavailable') {
+          throw new HelixError('store_unavailable', { retry_after_seconds: 1 }, undefined);
+        }
+        throw err;
+      }
+    }
+  }
+
+  private async runOnce<T>(fn: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+    if (this.dialect === 'postgres') {
+      return this.db.transaction().execute((trx) => fn(unitOfWork(trx)));
+    }
+    // SQLite: BEGIN IMMEDIATE takes the write lock up front, so a read-then-write transaction never
+    // fails to upgrade (SQLITE_BUSY without waiting) when another process wrote in between.
+    return this.db.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn);
+      try {
+        const result = await fn(unitOfWork(conn));
+        await sql`commit`.execute(conn);
+        return result;
+      } catch (err) {
+        await sql`rollback`.execute(conn).catch(() => undefined);
+        throw err;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

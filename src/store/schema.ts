@@ -1,0 +1,102 @@
+/** Row shapes, shared by both dialects. JSON is stored as text; instants as epoch milliseconds. */
+export interface AgentRunsTable {
+  run_id: string;
+  owner_hash: string;
+  tenant_ref: string;
+  account_ref: string;
+  objective: string;
+  objective_hash: string;
+  runtime_provider: string;
+  lifecycle_status: string;
+  completion_status: string;
+  terminal_authority_status: string;
+  version: number;
+  steps_used: number;
+  expires_at: number | string;
+  last_event_seq: number;
+  turn_id: string | null;
+  turn_worker_id: string | null;
+  turn_lease_expires_at: number | string | null;
+  turn_started_at: number | string | null;
+  /** JSON: contract, budget, constraints, scope, requirements, questions, answers, evidence, result. */
+  state: string;
+  created_at: number | string;
+  updated_at: number | string;
+  completed_at: number | string | null;
+  cancelled_at: number | string | null;
+}
+
+export interface AgentRunEventsTable {
+  run_id: string;
+  seq: number;
+  kind: string;
+  version: number;
+  data: string;
+  created_at: number | string;
+}
+
+export interface AgentRunArtifactsTable {
+  run_id: string;
+  ref: string;
+  turn: number;
+  kind: string;
+  family: string;
+  capability_id: string;
+  sha256: string;
+  provenance: string;
+  excerpt: string;
+  title: string | null;
+  created_at: number | string;
+}
+
+export interface IdempotencyReceiptsTable {
+  owner_hash: string;
+  operation: string;
+  key_hash: string;
+  fingerprint: string;
+  run_id: string | null;
+  state: string;
+  status_code: number | null;
+  response_body: string | null;
+  lease_expires_at: number | string | null;
+  worker_id: string | null;
+  created_at: number | string;
+  expires_at: number | string;
+}
+
+export interface ApiKeysTable {
+  key_id: string;
+  key_hash: string;
+  display_prefix: string;
+  tenant_id: string;
+  account_id: string;
+  scopes: string;
+  label: string | null;
+  created_at: number | string;
+  revoked_at: number | string | null;
+}
+
+export interface WorkersTable {
+  worker_id: string;
+  host: string;
+  pid: number;
+  started_at: number | string;
+  heartbeat_at: number | string;
+  stopped_at: number | string | null;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface HelixDatabase {
+  helix_agent_runs: AgentRunsTable;
+  helix_agent_run_events: AgentRunEventsTable;
+  helix_agent_run_artifacts: AgentRunArtifactsTable;
+  helix_idempotency_receipts: IdempotencyReceiptsTable;
+  helix_api_keys: ApiKeysTable;
+  helix_workers: WorkersTable;
+  helix_meta: MetaTable;
+}
+
