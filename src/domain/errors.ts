@@ -7,6 +7,7 @@
  */
 export const ERROR_CODES = [
   'invalid_request',
+  'multiple_credentials',
   'invalid_run_id',
   'idempotency_key_required',
   'unsupported_media_type',
@@ -14,6 +15,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'invalid_token',
   'insufficient_scope',
+  'tenant_mismatch',
   'forbidden_origin',
   'forbidden_host',
   'scope_not_admitted',
@@ -59,6 +61,7 @@ interface ErrorSpec {
 
 export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
   invalid_request: { status: 400, message: 'The request is invalid.' },
+  multiple_credentials: { status: 400, message: 'Present exactly one credential, in the Authorization header.' },
   invalid_run_id: { status: 400, message: 'The run_id is not a valid run identifier.' },
   idempotency_key_required: {
     status: 400,
@@ -73,6 +76,11 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     status: 403,
     adr: 'authz_denied',
     message: 'The access token lacks a required scope.',
+  },
+  tenant_mismatch: {
+    status: 403,
+    adr: 'authz_denied',
+    message: 'A tenant header does not match the signed tenant of the credential.',
   },
   forbidden_origin: { status: 403, message: 'The request origin is not allowed.' },
   forbidden_host: { status: 421, message: 'The request host is not allowed.' },

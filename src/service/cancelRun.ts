@@ -5,7 +5,7 @@ import { HelixError } from '../domain/errors.js';
 import { isRunTerminal, type RunRecord } from '../domain/run.js';
 import { loadOwnedRunIn, ownerOf, requireOperation, requireRunId } from './access.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
-import { completeReceipt, idempotentRequest, reserveKey } from './idempotency.js';
+import { completeReceipt, idempotentRequest, requireIdempotencyKey, reserveKey } from './idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
 import { commitRunChange } from './runChange.js';
 import { parseInput } from './validate.js';
@@ -19,14 +19,15 @@ export const cancelRun = async (
   deps: RunServiceDeps,
   principal: Principal,
   runId: string,
-  idempotencyKey: string,
+  idempotencyKey: string | undefined,
   body: unknown,
 ): Promise<ServiceResult<RunView>> => {
   requireOperation(principal, 'run.cancel');
   requireRunId(runId);
+  const key = requireIdempotencyKey(idempotencyKey);
   const request = parseInput(CancelRunRequestSchema, body);
   const owner = ownerOf(deps, principal);
-  const idem = idempotentRequest(owner.ownerHash, 'run.cancel', idempotencyKey, runId, request);
+  const idem = idempotentRequest(owner.ownerHash, 'run.cancel', key, runId, request);
   const now = deps.clock.now();
 
   const outcome = await deps.store.transaction(async (uow) => {

@@ -7,7 +7,7 @@ import { claimTurn } from './claimTurn.js';
 import { processingLeaseMs, type RunServiceDeps, type ServiceResult } from './deps.js';
 import { executeTurn } from './executeTurn.js';
 import { finalizeTurn } from './finalizeTurn.js';
-import { idempotentRequest } from './idempotency.js';
+import { idempotentRequest, requireIdempotencyKey } from './idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
 import { parseInput } from './validate.js';
 
@@ -19,17 +19,18 @@ export const continueRun = async (
   deps: RunServiceDeps,
   principal: Principal,
   runId: string,
-  idempotencyKey: string,
+  idempotencyKey: string | undefined,
   body: unknown,
 ): Promise<ServiceResult<RunView>> => {
   requireOperation(principal, 'run.continue');
   requireRunId(runId);
+  const key = requireIdempotencyKey(idempotencyKey);
   const request = parseInput(ContinueRunRequestSchema, body);
   const owner = ownerOf(deps, principal);
   const snapshot = await loadOwnedRun(deps, runId, owner);
   // Admission runs again before every continuation, so a revoked scope bites on this turn.
   const admission = await admitScopes(snapshot.databaseScope, principal, deps.config.enabledScopes, deps.policy);
-  const idem = idempotentRequest(owner.ownerHash, 'run.continue', idempotencyKey, runId, request);
+  const idem = idempotentRequest(owner.ownerHash, 'run.continue', key, runId, request);
   const now = deps.clock.now();
   const lease = { expiresAt: now + processingLeaseMs(deps.config), workerId: deps.config.workerId };
   const turnId = deps.newId('turn');

@@ -1,9 +1,16 @@
+import { IdempotencyKeySchema } from '../api/schemas.js';
 import { HelixError } from '../domain/errors.js';
 import { canonicalJson, sha256Hex } from '../domain/hashing.js';
 import type { ReceiptKey, UnitOfWork } from '../store/port.js';
 
 export const MUTATING_OPERATIONS = ['run.start', 'run.continue', 'run.cancel'] as const;
 export type MutatingOperation = (typeof MUTATING_OPERATIONS)[number];
+
+/** Idempotency-Key is required on every mutation: 8-200 printable characters. */
+export const requireIdempotencyKey = (key: string | undefined): string => {
+  if (key === undefined || !IdempotencyKeySchema.safeParse(key).success) throw new HelixError('idempotency_key_required');
+  return key;
+};
 
 /** An idempotent request: scoped by owner and operation, identified by the hash of its validated input. */
 export interface IdempotentRequest {

@@ -12,13 +12,13 @@ import { startRun } from './startRun.js';
 export class RunService {
   constructor(readonly deps: RunServiceDeps) {}
 
-  start(principal: Principal, idempotencyKey: string, body: unknown) {
+  start(principal: Principal, idempotencyKey: string | undefined, body: unknown) {
     return startRun(this.deps, principal, idempotencyKey, body);
   }
-  continue(principal: Principal, runId: string, idempotencyKey: string, body: unknown) {
+  continue(principal: Principal, runId: string, idempotencyKey: string | undefined, body: unknown) {
     return continueRun(this.deps, principal, runId, idempotencyKey, body);
   }
-  cancel(principal: Principal, runId: string, idempotencyKey: string, body: unknown) {
+  cancel(principal: Principal, runId: string, idempotencyKey: string | undefined, body: unknown) {
     return cancelRun(this.deps, principal, runId, idempotencyKey, body);
   }
   inspect(principal: Principal, runId: string) {

@@ -6,7 +6,7 @@ import type { RunRecord } from '../domain/run.js';
 import { ownerOf, requireOperation } from './access.js';
 import { admitScopes } from './admission.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
-import { completeReceipt, idempotentRequest, reserveKey } from './idempotency.js';
+import { completeReceipt, idempotentRequest, requireIdempotencyKey, reserveKey } from './idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
 import { parseInput } from './validate.js';
 
@@ -17,14 +17,15 @@ import { parseInput } from './validate.js';
 export const startRun = async (
   deps: RunServiceDeps,
   principal: Principal,
-  idempotencyKey: string,
+  idempotencyKey: string | undefined,
   body: unknown,
 ): Promise<ServiceResult<RunView>> => {
   requireOperation(principal, 'run.start');
+  const key = requireIdempotencyKey(idempotencyKey);
   const request = parseStart(body);
   const owner = ownerOf(deps, principal);
   await admitScopes(request.database_scope, principal, deps.config.enabledScopes, deps.policy);
-  const idem = idempotentRequest(owner.ownerHash, 'run.start', idempotencyKey, null, request);
+  const idem = idempotentRequest(owner.ownerHash, 'run.start', key, null, request);
   const now = deps.clock.now();
   const runId = deps.newId('run');
 

@@ -1,0 +1,75 @@
+import { HelixError } from '../domain/errors.js';
+import { ScopeSet } from '../domain/scopes.js';
+import type { Store } from '../store/port.js';
+import { findActiveApiKey, looksLikeApiKey } from './apiKeys.js';
+import { verifyLocalJwt, type LocalJwtConfig } from './localJwt.js';
+import type { Principal } from './principal.js';
+import { TENANT_HEADERS } from './tenantClaims.js';
+
+/** Issuer recorded for principals authenticated by an `hlx_` key. */
+export const API_KEY_ISSUER = 'urn:helix:api-key';
+
+export interface AuthConfig {
+  /** Present only when HELIX_AGENT_ALLOW_LOCAL_HS256=1 outside production. */
+  readonly localJwt: LocalJwtConfig | undefined;
+}
+
+/** What the HTTP layer extracts from a request for authentication; nothing else is consulted. */
+export interface Credentials {
+  readonly authorization: string | undefined;
+  /** True when the query string carries `access_token`: RFC 6750 §2.3 is not supported here. */
+  readonly queryToken: boolean;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+
+/**
+ * Bearer -> principal, in one place. Every failure is an opaque `invalid_token` so an unknown key,
+ * a revoked key, a bad signature and an expired token are indistinguishable to the caller.
+ */
+export class Authenticator {
+  constructor(
+    private readonly store: Store,
+    private readonly config: AuthConfig,
+    private readonly now: () => number,
+  ) {}
+
+  async authenticate(credentials: Credentials): Promise<Principal> {
+    if (credentials.authorization !== undefined && credentials.queryToken) throw new HelixError('multiple_credentials');
+    if (credentials.authorization === undefined) throw new HelixError('unauthorized');
+    const match = BEARER.exec(credentials.authorization.trim());
+    if (match?.[1] === undefined) throw new HelixError('invalid_token');
+    const principal = await this.verify(match[1]);
+    if (principal === undefined) throw new HelixError('invalid_token');
+    assertTenantHeaders(credentials.headers, principal.tenantId);
+    return principal;
+  }
+
+  private async verify(token: string): Promise<Principal | undefined> {
+    if (looksLikeApiKey(token)) {
+      const key = await findActiveApiKey(this.store, token);
+      if (key === undefined) return undefined;
+      return {
+        kind: 'api_key',
+        tenantId: key.tenantId,
+        issuer: API_KEY_ISSUER,
+        subject: key.accountId,
+        accountId: key.accountId,
+        scopes: new ScopeSet(key.scopes),
+        credentialId: key.keyId,
+      };
+    }
+    if (this.config.localJwt !== undefined) return verifyLocalJwt(token, this.config.localJwt, this.now());
+    return undefined;
+  }
+}
+
+/** A tenant header may restate the signed tenant; it can never establish or override it. */
+const assertTenantHeaders = (headers: Credentials['headers'], tenantId: string): void => {
+  for (const name of TENANT_HEADERS) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    if (Array.isArray(value) || value !== tenantId) throw new HelixError('tenant_mismatch');
+  }
+};

@@ -1,0 +1,31 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config.js';
+import { keysCommand } from './keys.js';
+import { migrateCommand } from './migrate.js';
+import { CliError } from './options.js';
+import { serveCommand } from './serve.js';
+
+const program = new Command('helix')
+  .description('Helix: durable, governed agent runs')
+  .version('0.1.0')
+  .showHelpAfterError()
+  .exitOverride()
+  .addCommand(serveCommand())
+  .addCommand(keysCommand())
+  .addCommand(migrateCommand());
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) process.exit(err.exitCode);
+  if (err instanceof CliError) {
+    process.stderr.write(`helix: ${err.message}\n`);
+    process.exit(err.exitCode);
+  }
+  if (err instanceof ConfigError) {
+    process.stderr.write(`helix: configuration error: ${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`helix: ${(err as Error).message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,113 @@
+import { SCOPE_CATALOG } from './domain/scopeCatalog.js';
+import { DEFAULT_DATABASE } from './store/openStore.js';
+
+/**
+ * Every environment variable Helix reads, parsed and validated once at start-up. A bad value stops
+ * the process with a message naming the variable; nothing is re-read later. (docs/configuration.md)
+ */
+export interface HelixConfig {
+  readonly production: boolean;
+  readonly database: string;
+  readonly host: string;
+  readonly port: number;
+  readonly publicBaseUrl: string | undefined;
+  readonly turnTimeoutMs: number;
+  readonly enabledScopes: ReadonlySet<string>;
+  readonly bodyLimitBytes: number;
+  readonly localJwt: { readonly secret: string; readonly issuer: string; readonly audience: string | undefined } | undefined;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export const TURN_TIMEOUT = { default: 120_000, min: 1_000, max: 900_000 } as const;
+export const DEFAULT_PORT = 1522;
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const value = (env: Env, name: string): string | undefined => {
+  const raw = env[name]?.trim();
+  return raw === undefined || raw === '' ? undefined : raw;
+};
+
+const integer = (env: Env, name: string, fallback: number, min: number, max: number): number => {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number (got a non-numeric value)`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}`);
+  return n;
+};
+
+/** HELIX_AGENT_TURN_TIMEOUT_MS is clamped (not rejected) to 1,000-900,000 ms, as the contract says. */
+const turnTimeout = (env: Env): number => {
+  const raw = value(env, 'HELIX_AGENT_TURN_TIMEOUT_MS');
+  if (raw === undefined) return TURN_TIMEOUT.default;
+  if (!/^\d+$/.test(raw)) throw new ConfigError('HELIX_AGENT_TURN_TIMEOUT_MS must be a whole number of milliseconds');
+  return Math.min(TURN_TIMEOUT.max, Math.max(TURN_TIMEOUT.min, Number(raw)));
+};
+
+const localJwt = (env: Env, production: boolean): HelixConfig['localJwt'] => {
+  if (value(env, 'HELIX_AGENT_ALLOW_LOCAL_HS256') !== '1') return undefined;
+  if (production) {
+    throw new ConfigError('HELIX_AGENT_ALLOW_LOCAL_HS256=1 is refused in production (NODE_ENV=production); configure OAuth instead');
+  }
+  const secret = value(env, 'HELIX_AGENT_LOCAL_JWT_SECRET');
+  if (secret === undefined || secret.length < 32) {
+    throw new ConfigError('HELIX_AGENT_LOCAL_JWT_SECRET must have at least 32 characters when HELIX_AGENT_ALLOW_LOCAL_HS256=1');
+  }
+  return { secret, issuer: value(env, 'HELIX_AGENT_LOCAL_JWT_ISSUER') ?? 'helix-local', audience: value(env, 'HELIX_AGENT_LOCAL_JWT_AUDIENCE') };
+};
+
+const baseUrl = (env: Env): string | undefined => {
+  const raw = value(env, 'HELIX_PUBLIC_BASE_URL') ?? value(env, 'CASIMIR_PUBLIC_BASE_URL');
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('HELIX_PUBLIC_BASE_URL must be an absolute URL such as https://helix.example.com');
+  }
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '') {
+    throw new ConfigError('HELIX_PUBLIC_BASE_URL must be an origin without path, query or fragment');
+  }
+  return url.origin;
+};
+
+/** HELIX_AGENT_DATABASE_SCOPES: an unknown id is a typo that would silently admit nothing, so it stops start-up. */
+const enabledScopes = (env: Env): ReadonlySet<string> => {
+  const raw = value(env, 'HELIX_AGENT_DATABASE_SCOPES');
+  const ids = raw === undefined ? [] : raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const unknown = ids.filter((id) => !SCOPE_CATALOG.has(id));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `HELIX_AGENT_DATABASE_SCOPES names unknown logical scope(s): ${unknown.join(', ')}; known: ${[...SCOPE_CATALOG.keys()].join(', ')}`,
+    );
+  }
+  return new Set(ids);
+};
+
+export interface ConfigOverrides {
+  readonly database?: string;
+  readonly host?: string;
+  readonly port?: number;
+}
+
+export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = {}): HelixConfig => {
+  const production = value(env, 'NODE_ENV') === 'production';
+  return {
+    production,
+    database: overrides.database ?? value(env, 'HELIX_DATABASE_URL') ?? DEFAULT_DATABASE,
+    host: overrides.host ?? value(env, 'HELIX_HOST') ?? '127.0.0.1',
+    port: overrides.port ?? integer(env, 'HELIX_PORT', DEFAULT_PORT, 0, 65_535),
+    publicBaseUrl: baseUrl(env),
+    turnTimeoutMs: turnTimeout(env),
+    enabledScopes: enabledScopes(env),
+    bodyLimitBytes: integer(env, 'HELIX_AGENT_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
+    localJwt: localJwt(env, production),
+    logLevel: value(env, 'HELIX_LOG_LEVEL') ?? 'info',
+  };
+};

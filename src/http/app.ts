@@ -1,0 +1,86 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Authenticator } from '../auth/authenticate.js';
+import { HelixError } from '../domain/errors.js';
+import type { RunService } from '../service/runService.js';
+import { resourceMetadataUrl, sendError, toHelixError } from './errors.js';
+import { parseJsonBody } from './jsonBody.js';
+import { pickRequestId } from './requestId.js';
+import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Non-secret id of the authenticated credential, for logs and per-principal limits. */
+    principalId?: string;
+  }
+}
+
+export interface AppOptions {
+  readonly service: RunService;
+  readonly authenticator: Authenticator;
+  readonly logger: FastifyBaseLogger;
+  readonly bodyLimitBytes: number;
+  readonly publicBaseUrl: string | undefined;
+}
+
+/** Builds the Fastify app: hardening hooks, the REST routes, health. No I/O until `listen`. */
+export const buildApp = (options: AppOptions): FastifyInstance => {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: options.logger,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    bodyLimit: options.bodyLimitBytes,
+    genReqId: (req) => pickRequestId(req.headers['x-request-id']),
+    requestIdHeader: false,
+    return503OnClosing: true,
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(['application/json'], { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    reply.header('Cache-Control', 'no-store');
+    reply.header('Pragma', 'no-cache');
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // Path only: a query string could carry a misplaced token and is never logged.
+    request.log.info(
+      {
+        request_id: request.id,
+        method: request.method,
+        path: request.url.split('?', 1)[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        principal: request.principalId,
+      },
+      'request',
+    );
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const helixError = toHelixError(err);
+    if (helixError.code === 'internal_error') request.log.error({ request_id: request.id, err: { message: (err as Error).message, stack: (err as Error).stack } }, 'unhandled error');
+    return sendError(reply, helixError, resourceMetadataUrl(request, options.publicBaseUrl));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const known = RUN_ROUTES.some((r) => matchesPath(r.url, request.url.split('?', 1)[0] ?? ''));
+    const err = known
+      ? new HelixError('method_not_allowed')
+      : new HelixError('not_found', {}, 'No such endpoint.');
+    return sendError(reply, err, resourceMetadataUrl(request, options.publicBaseUrl));
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  registerRunRoutes(app, options.service, options.authenticator);
+  return app;
+};
+
+const matchesPath = (pattern: string, path: string): boolean =>
+  new RegExp(`^${pattern.replace(/:[a-z_]+/g, '[^/]+')}/?$`).test(path);

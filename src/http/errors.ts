@@ -1,0 +1,37 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from '../api/errorBody.js';
+import { HelixError, isHelixError } from '../domain/errors.js';
+import { bearerChallenge } from './challenge.js';
+
+/** Maps anything thrown in a route to the one error vocabulary; unknown errors become internal_error. */
+export const toHelixError = (err: unknown): HelixError => {
+  if (isHelixError(err)) return err;
+  const fastifyError = err as Partial<FastifyError>;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HelixError('payload_too_large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new HelixError('unsupported_media_type');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new HelixError('invalid_request');
+    default:
+      if (fastifyError.statusCode === 413) return new HelixError('payload_too_large');
+      if (fastifyError.statusCode === 415) return new HelixError('unsupported_media_type');
+      if (fastifyError.statusCode === 400) return new HelixError('invalid_request');
+      return new HelixError('internal_error');
+  }
+};
+
+export const resourceMetadataUrl = (request: FastifyRequest, publicBaseUrl: string | undefined): string => {
+  const origin = publicBaseUrl ?? `${request.protocol}://${request.host}`;
+  return `${origin}/.well-known/oauth-protected-resource`;
+};
+
+export const sendError = (reply: FastifyReply, err: HelixError, metadataUrl: string): FastifyReply => {
+  const challenge = bearerChallenge(err, metadataUrl);
+  if (challenge !== undefined) reply.header('WWW-Authenticate', challenge);
+  if (err.details.retry_after_seconds !== undefined) reply.header('Retry-After', String(err.details.retry_after_seconds));
+  return reply.code(err.status).type('application/json; charset=utf-8').send(errorBody(err));
+};

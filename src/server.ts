@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { Authenticator } from './auth/authenticate.js';
+import type { HelixConfig } from './config.js';
+import { buildApp } from './http/app.js';
+import { createLogger } from './logger.js';
+import { ActiveTurns } from './service/activeTurns.js';
+import { allowAllPolicy } from './service/admission.js';
+import { systemClock, type Clock, type RunServiceDeps } from './service/deps.js';
+import { HEARTBEAT_INTERVAL_MS, storeLiveness } from './service/liveness.js';
+import { RunService } from './service/runService.js';
+import type { TurnExecutor } from './solver/executor.js';
+import { noEvidenceExecutor } from './solver/noEvidenceExecutor.js';
+import { openStore, describeLocation } from './store/openStore.js';
+import type { Store } from './store/port.js';
+
+export const RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface StartOptions {
+  readonly executor?: TurnExecutor;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  /** An already-open store (tests); otherwise `config.database` is opened and migrated. */
+  readonly store?: Store;
+}
+
+export interface RunningHelix {
+  readonly url: string;
+  readonly app: FastifyInstance;
+  readonly store: Store;
+  readonly service: RunService;
+  readonly workerId: string;
+  close(): Promise<void>;
+}
+
+const newId = (prefix: string): string => `${prefix}_${randomBytes(16).toString('base64url')}`;
+
+/**
+ * The composition root. Start-up is explicit and ordered: open and migrate the store, load the
+ * installation secret, register this worker, recover interrupted turns, then listen. Any failure
+ * stops start-up with the underlying message.
+ */
+export const startHelix = async (config: HelixConfig, options: StartOptions = {}): Promise<RunningHelix> => {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const store = options.store ?? (await openStore(config.database));
+  const instanceSecret = await store.read.meta.setIfAbsent('instance_secret', randomBytes(32).toString('hex'));
+  const workerId = newId('wkr');
+  const startedAt = clock.now();
+  await store.read.workers.upsert({ workerId, host: hostname(), pid: process.pid, startedAt, heartbeatAt: startedAt, stoppedAt: null });
+
+  const turns = new ActiveTurns();
+  const deps: RunServiceDeps = {
+    store,
+    executor: options.executor ?? noEvidenceExecutor,
+    clock,
+    config: {
+      turnTimeoutMs: config.turnTimeoutMs,
+      receiptTtlMs: RECEIPT_TTL_MS,
+      enabledScopes: config.enabledScopes,
+      instanceSecret,
+      workerId,
+    },
+    turns,
+    liveness: storeLiveness(clock, workerId, turns),
+    policy: allowAllPolicy,
+    newId,
+    onExecutorError: (err, runId) => logger.error({ run_id: runId, err: { message: (err as Error)?.message } }, 'executor failed'),
+  };
+  const service = new RunService(deps);
+  const recovered = await service.recoverInterrupted();
+  if (recovered > 0) logger.warn({ recovered }, 'recovered interrupted turns');
+
+  const heartbeat = setInterval(() => {
+    const now = clock.now();
+    void store.read.workers.heartbeat(workerId, now).catch((err: unknown) => logger.warn({ err: { message: (err as Error).message } }, 'heartbeat failed'));
+    void store.read.receipts.deleteExpired(now).catch(() => undefined);
+  }, HEARTBEAT_INTERVAL_MS);
+  heartbeat.unref();
+
+  const authenticator = new Authenticator(
+    store,
+    {
+      localJwt:
+        config.localJwt === undefined
+          ? undefined
+          : { secret: new TextEncoder().encode(config.localJwt.secret), issuer: config.localJwt.issuer, audience: config.localJwt.audience },
+    },
+    () => clock.now(),
+  );
+  const app = buildApp({ service, authenticator, logger, bodyLimitBytes: config.bodyLimitBytes, publicBaseUrl: config.publicBaseUrl });
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  logger.info({ url, database: describeLocation(config.database), dialect: store.dialect, worker_id: workerId }, 'helix listening');
+
+  return {
+    url,
+    app,
+    store,
+    service,
+    workerId,
+    async close() {
+      clearInterval(heartbeat);
+      await app.close();
+      await store.read.workers.stop(workerId, clock.now()).catch(() => undefined);
+      if (options.store === undefined) await store.close();
+    },
+  };
+};

@@ -1,0 +1,74 @@
+import { createApiKey } from '../../src/auth/apiKeys.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startHelix, type RunningHelix, type StartOptions } from '../../src/server.js';
+import type { StoreFlavour, TestStore } from './stores.js';
+
+export const ALL_RUN_SCOPES = 'helix.agent_runs.read helix.agent_runs.write';
+
+export interface TestHelix {
+  readonly helix: RunningHelix;
+  readonly url: string;
+  readonly testStore: TestStore;
+  /** Creates an `hlx_` key for a tenant/account with the given scopes. */
+  key(scopes?: string, tenant?: string, account?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const startTestHelix = async (
+  flavour: StoreFlavour,
+  options: Omit<StartOptions, 'store'> & { env?: Record<string, string> } = {},
+): Promise<TestHelix> => {
+  const testStore = await flavour.create();
+  const config = loadConfig({ HELIX_LOG_LEVEL: 'silent', ...options.env }, { port: 0, host: '127.0.0.1' });
+  const helix = await startHelix(config, { ...options, store: testStore.store, logger: options.logger ?? createLogger('silent') });
+  return {
+    helix,
+    url: helix.url,
+    testStore,
+    async key(scopes = ALL_RUN_SCOPES, tenant = 'tenant-a', account = 'account-a') {
+      const { key } = await createApiKey(testStore.store, { tenantId: tenant, accountId: account, scopes: scopes.split(' ') }, Date.now());
+      return key;
+    },
+    async close() {
+      await helix.close();
+      await testStore.dispose();
+    },
+  };
+};
+
+export interface ApiResponse<T = any> {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: T;
+  readonly text: string;
+}
+
+/** A tiny REST client over real HTTP (fetch), returning parsed JSON and headers. */
+export const api = async <T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; rawBody?: string; idempotencyKey?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> => {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+};
+
+let keyCounter = 0;
+/** A fresh, valid Idempotency-Key. */
+export const idemKey = (label = 'k'): string => `test-${label}-${process.pid}-${Date.now()}-${++keyCounter}`;
