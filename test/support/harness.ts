@@ -72,3 +72,25 @@ export const api = async <T = any>(
 let keyCounter = 0;
 /** A fresh, valid Idempotency-Key. */
 export const idemKey = (label = 'k'): string => `test-${label}-${process.pid}-${Date.now()}-${++keyCounter}`;
+
+/** Polls until the predicate holds (for observing a request mid-flight), failing after a bound. */
+export const waitFor = async (predicate: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+/** A clock tests move by hand; the service reads time only through it. */
+export const manualClock = (start = Date.now()) => {
+  let offset = 0;
+  return { now: () => start + offset, advance: (ms: number) => void (offset += ms) };
+};
+
+/** An executor whose turns wait until released, so a request can be observed mid-flight. */
+export const gate = () => {
+  let release: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  return { opened, release: () => release() };
+};

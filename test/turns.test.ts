@@ -1,0 +1,238 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { emptyOutcome, type TurnOutcome } from '../src/domain/turn.js';
+import type { TurnInput } from '../src/solver/executor.js';
+import { ScriptedExecutor, scriptedArtifact, scriptedCandidate } from '../src/solver/scriptedExecutor.js';
+import { api, gate, idemKey, manualClock, startTestHelix, waitFor, type TestHelix } from './support/harness.js';
+import { storeFlavours } from './support/stores.js';
+
+const RUNS = '/api/v1/agent-runs';
+const LIBRARY = { capabilityId: 'research-library.search', family: 'research_library_evidence' };
+const LIBRARY_SCOPES = 'helix.agent_runs.read helix.agent_runs.write helix.data.research_library.read';
+
+/** A turn that finds two passages and proposes an answer citing them: enough to complete. */
+const groundedTurn = (text = 'The mechanism is supported by both passages.'): TurnOutcome => {
+  const a = scriptedArtifact('passage one about the mechanism', LIBRARY);
+  const b = scriptedArtifact('passage two about the mechanism', LIBRARY);
+  return emptyOutcome({
+    artifacts: [a, b],
+    satisfiedFamilies: [LIBRARY.family],
+    terminalCandidates: [scriptedCandidate(text, [a.ref, b.ref])],
+    supportedClaims: [{ claim: 'mechanism supported', refs: [a.ref, b.ref] }],
+  });
+};
+
+describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
+  let h: TestHelix | undefined;
+  const boot = async (steps: ConstructorParameters<typeof ScriptedExecutor>[0], fallback?: ConstructorParameters<typeof ScriptedExecutor>[1], extra: { env?: Record<string, string>; clock?: { now(): number } } = {}) => {
+    const executor = new ScriptedExecutor(steps, fallback);
+    h = await startTestHelix(flavour, { executor, env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library', ...extra.env }, ...(extra.clock ? { clock: extra.clock } : {}) });
+    return { h, executor, token: await h.key(LIBRARY_SCOPES) };
+  };
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  const startRun = async (url: string, token: string, body: Record<string, unknown> = {}) => {
+    const res = await api(url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'How does the mechanism work?', database_scope: ['research_library'], ...body } });
+    expect(res.status, res.text).toBe(201);
+    return res.body as { run_id: string; version: number };
+  };
+  const cont = (url: string, token: string, runId: string, body: Record<string, unknown>, key = idemKey()) =>
+    api(url, 'POST', `${RUNS}/${runId}/continue`, { token, idempotencyKey: key, body });
+
+  it('a grounded turn completes: authorized, evidence persisted with provenance, completed events', async () => {
+    const { h, token, executor } = await boot([groundedTurn()]);
+    const run = await startRun(h.url, token, { constraints: ['Return source-level provenance'] });
+    const res = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'Find the mechanism' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      version: 3,
+      lifecycle_status: 'completed',
+      completion_status: 'completed',
+      terminal_authority_status: 'authorized',
+      recommended_next_action: 'stop',
+      latest_result: { text: 'The mechanism is supported by both passages.', outcome: 'succeeded' },
+      answer_authority: false,
+    });
+    expect(res.body.completed_at).not.toBeNull();
+    expect(executor.inputs[0]).toMatchObject({ objective: 'How does the mechanism work?', instruction: 'Find the mechanism', turn: 1 });
+    expect([...executor.inputs[0]!.admittedCapabilities]).toContain('research-library.search');
+    const evidence = await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token });
+    expect(evidence.body.evidence_refs).toHaveLength(2);
+    expect(evidence.body.artifacts[0]).toMatchObject({ capability_id: 'research-library.search', evidence_family: 'research_library_evidence', turn: 1 });
+    expect(evidence.body.artifacts[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(evidence.body.supported_claims).toHaveLength(1);
+    expect(evidence.body.terminal_authority_status).toBe('authorized');
+    const kinds = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events.map((e: { kind: string }) => e.kind);
+    expect(kinds).toEqual(['run.started', 'run.continuation_received', 'run.evidence_reentered', 'run.terminal_authority_evaluated', 'run.completed']);
+    const after = await cont(h.url, token, run.run_id, { expected_version: 3, instruction: 'more' });
+    expect(after.status).toBe(409);
+    expect(after.body.code).toBe('run_not_active');
+  });
+
+  it('a candidate citing refs it did not retrieve this turn is stripped, not authorized', async () => {
+    const forged = groundedTurn();
+    const { h, token } = await boot([
+      { ...forged, terminalCandidates: [scriptedCandidate('Made up', ['artifact:sha256:never-retrieved'])] },
+    ]);
+    const run = await startRun(h.url, token);
+    const res = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'go' });
+    expect(res.body).toMatchObject({ completion_status: 'needs_more_evidence', terminal_authority_status: 'not_authorized', latest_result: { text: null, output_fields: {} } });
+  });
+
+  it('a stale expected_version is version_conflict with current_version', async () => {
+    const { h, token } = await boot([], emptyOutcome());
+    const run = await startRun(h.url, token);
+    const res = await cont(h.url, token, run.run_id, { expected_version: 2, instruction: 'x' });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'version_conflict', current_version: 1, adr_code: -32011 });
+  });
+
+  it('50 concurrent continues with one expected_version: exactly one turn runs', async () => {
+    const { h, token, executor } = await boot([], async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return emptyOutcome();
+    });
+    const run = await startRun(h.url, token);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'race' })),
+    );
+    const winners = results.filter((r) => r.status === 200);
+    expect(winners).toHaveLength(1);
+    for (const loser of results.filter((r) => r.status !== 200)) {
+      expect(loser.status).toBe(409);
+      expect(['version_conflict', 'run_busy']).toContain(loser.body.code);
+    }
+    expect(executor.inputs).toHaveLength(1);
+    const events = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events?limit=200`, { token })).body.events;
+    expect(events.filter((e: { kind: string }) => e.kind === 'run.continuation_received')).toHaveLength(1);
+    expect(events.map((e: { seq: number }) => e.seq)).toEqual(events.map((_: unknown, i: number) => i + 1));
+  });
+
+  it('a cancel during a slow turn wins: the late result is discarded and the turn was signalled', async () => {
+    const g = gate();
+    let signalled = false;
+    const { h, token } = await boot([
+      async (input: TurnInput) => {
+        input.signal.addEventListener('abort', () => (signalled = true));
+        await g.opened;
+        return groundedTurn();
+      },
+    ]);
+    const run = await startRun(h.url, token);
+    const turn = cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'slow' });
+    await waitFor(async () => (await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token })).body.lifecycle_status === 'running');
+    const cancel = await api(h.url, 'POST', `${RUNS}/${run.run_id}/cancel`, { token, idempotencyKey: idemKey(), body: { expected_version: 2, reason: 'no longer needed' } });
+    expect(cancel.status).toBe(200);
+    expect(cancel.body).toMatchObject({ lifecycle_status: 'cancelled', completion_status: 'cancelled', version: 3 });
+    expect(signalled).toBe(true);
+    g.release();
+    const late = await turn;
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ code: 'run_cancelled', current_version: 3 });
+    const final = await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token });
+    expect(final.body).toMatchObject({ lifecycle_status: 'cancelled', version: 3, terminal_authority_status: 'not_evaluated', latest_result: null });
+    const evidence = await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token });
+    expect(evidence.body.evidence_refs).toEqual([]);
+    const again = await cont(h.url, token, run.run_id, { expected_version: 3, instruction: 'after cancel' });
+    expect(again.body.code).toBe('run_not_active');
+  });
+
+  it('asks a question, then accepts an answer to it exactly once', async () => {
+    const question = { question_id: 'request_2019_calibration_scope', prompt: 'Include the 2019 calibration?' };
+    const { h, token, executor } = await boot([emptyOutcome({ questions: [question] }), groundedTurn()]);
+    const run = await startRun(h.url, token);
+    const asked = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'start' });
+    expect(asked.body).toMatchObject({ completion_status: 'needs_input', pending_questions: [question], recommended_next_action: 'answer_pending_questions' });
+    for (const answers of [
+      [{ question_id: 'unknown_question', value: true }],
+      [{ question_id: question.question_id, value: 1 }, { question_id: question.question_id, value: 2 }],
+    ]) {
+      const bad = await cont(h.url, token, run.run_id, { expected_version: 3, answers });
+      expect(bad.status).toBe(400);
+      expect(bad.body.code).toBe('invalid_answer');
+    }
+    const answered = await cont(h.url, token, run.run_id, { expected_version: 3, answers: [{ question_id: question.question_id, value: { include: false } }] });
+    expect(answered.status, answered.text).toBe(200);
+    expect(answered.body).toMatchObject({ completion_status: 'completed', pending_questions: [] });
+    expect(executor.inputs[1]!.answers).toEqual([{ question_id: question.question_id, value: { include: false } }]);
+    const kinds = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events.map((e: { kind: string }) => e.kind);
+    expect(kinds).toContain('run.input_requested');
+  });
+
+  it('the step budget ends the run with budget_exhausted', async () => {
+    const { h, token } = await boot([], emptyOutcome());
+    const run = await startRun(h.url, token, { budget: { max_steps: 2 } });
+    const first = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'one' });
+    expect(first.body.completion_status).toBe('needs_more_evidence');
+    const second = await cont(h.url, token, run.run_id, { expected_version: 3, instruction: 'two' });
+    expect(second.body).toMatchObject({ lifecycle_status: 'failed', completion_status: 'budget_exhausted', budget: { steps_remaining: 0 }, recommended_next_action: 'stop' });
+    const third = await cont(h.url, token, run.run_id, { expected_version: 5, instruction: 'three' });
+    expect(third.status).toBe(409);
+    expect(third.body).toMatchObject({ code: 'budget_exhausted', adr_code: -32004 });
+    const kinds = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events.map((e: { kind: string }) => e.kind);
+    expect(kinds.at(-1)).toBe('run.budget_exhausted');
+  });
+
+  it('expiry ends the run on the next access', async () => {
+    const clock = manualClock();
+    const { h, token } = await boot([], emptyOutcome(), { clock });
+    const run = await startRun(h.url, token, { budget: { expires_in_seconds: 60 } });
+    clock.advance(61_000);
+    const inspected = await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token });
+    expect(inspected.body).toMatchObject({ completion_status: 'budget_exhausted', lifecycle_status: 'failed', version: 2 });
+    const res = await cont(h.url, token, run.run_id, { expected_version: 2, instruction: 'too late' });
+    expect(res.body.code).toBe('budget_exhausted');
+  });
+
+  it('a turn past HELIX_AGENT_TURN_TIMEOUT_MS is aborted and reported as timed out; the run can go on', async () => {
+    let aborted = false;
+    const { h, token } = await boot(
+      [
+        (input: TurnInput) =>
+          new Promise<TurnOutcome>((resolve) => {
+            input.signal.addEventListener('abort', () => {
+              aborted = true;
+              resolve(groundedTurn());
+            });
+          }),
+      ],
+      emptyOutcome(),
+      { env: { HELIX_AGENT_TURN_TIMEOUT_MS: '1000' } },
+    );
+    const run = await startRun(h.url, token);
+    const res = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'hang' });
+    expect(res.status).toBe(200);
+    expect(aborted).toBe(true);
+    expect(res.body).toMatchObject({ completion_status: 'blocked', lifecycle_status: 'waiting', latest_result: { outcome: 'timed_out', failure_code: 'turn_timeout', text: null } });
+    const next = await cont(h.url, token, run.run_id, { expected_version: 3, instruction: 'again' });
+    expect(next.status).toBe(200);
+  });
+
+  it('a reservation whose turn lease expired reports outcome_unknown and the run is recovered', async () => {
+    const clock = manualClock();
+    const g = gate();
+    const { h, token } = await boot([async () => {
+      await g.opened;
+      return groundedTurn();
+    }], undefined, { clock });
+    const run = await startRun(h.url, token);
+    const key = idemKey('lost');
+    const body = { expected_version: 1, instruction: 'will be lost' };
+    const turn = cont(h.url, token, run.run_id, body, key);
+    await waitFor(async () => (await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token })).body.lifecycle_status === 'running');
+    clock.advance(10 * 60_000);
+    const retry = await cont(h.url, token, run.run_id, body, key);
+    expect(retry.status).toBe(409);
+    expect(retry.body).toMatchObject({ code: 'outcome_unknown', run_id: run.run_id });
+    const inspected = await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token });
+    expect(inspected.body).toMatchObject({ lifecycle_status: 'waiting', version: 3 });
+    g.release();
+    const late = await turn;
+    expect(late.body.code).toBe('outcome_unknown');
+    const kinds = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events.map((e: { kind: string }) => e.kind);
+    expect(kinds).toEqual(['run.started', 'run.continuation_received', 'run.recovered', 'run.waiting']);
+    expect((await cont(h.url, token, run.run_id, body, key)).body.code).toBe('outcome_unknown');
+  });
+});
