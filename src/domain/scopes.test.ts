@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { OPERATION_SCOPES, RUN_OPERATIONS, ScopeSet, isGrantableScope } from './scopes.js';
+
+describe('scope registry', () => {
+  it('every operation names a contract OAuth scope, and that scope alone allows it', () => {
+    for (const operation of RUN_OPERATIONS) {
+      expect(new ScopeSet([OPERATION_SCOPES[operation].oauth]).allows(operation)).toBe(true);
+    }
+  });
+
+  it('maps ADR-0004 scopes onto exactly the operations documented', () => {
+    const allowed = (scopes: string) => RUN_OPERATIONS.filter((op) => ScopeSet.parse(scopes).allows(op));
+    expect(allowed('run.read')).toEqual(['run.inspect', 'run.events', 'run.evidence', 'run.events_stream']);
+    expect(allowed('run.create')).toEqual(['run.start', 'run.continue']);
+    expect(allowed('run.cancel')).toEqual(['run.cancel']);
+    expect(allowed('stream.subscribe')).toEqual(['run.events', 'run.events_stream']);
+    expect(allowed('agent.write')).toEqual(['run.start', 'run.continue', 'run.cancel']);
+    expect(allowed('memory.read tool.invoke provider.write')).toEqual([]);
+    expect(allowed('aep:*')).toEqual([...RUN_OPERATIONS]);
+  });
+
+  it('data scopes come only from their OAuth scope (or the wildcard)', () => {
+    expect(ScopeSet.parse('helix.data.research_library.read').hasOAuth('helix.data.research_library.read')).toBe(true);
+    expect(ScopeSet.parse('agent.read agent.write run.create').hasOAuth('helix.data.research_library.read')).toBe(false);
+  });
+
+  it('knows the grantable vocabulary', () => {
+    expect(isGrantableScope('provider.read')).toBe(true);
+    expect(isGrantableScope('helix.agent_runs.write')).toBe(true);
+    expect(isGrantableScope('admin')).toBe(false);
+  });
+});
