@@ -14,6 +14,13 @@ export interface HelixConfig {
   readonly turnTimeoutMs: number;
   readonly enabledScopes: ReadonlySet<string>;
   readonly bodyLimitBytes: number;
+  readonly mcpBodyLimitBytes: number;
+  /** Hostnames (lower case, no port) admitted in `Host`; loopback names are added outside production. */
+  readonly allowedHosts: ReadonlySet<string>;
+  /** Exact browser origins admitted in `Origin`; any loopback origin is added outside production. */
+  readonly allowedOrigins: ReadonlySet<string>;
+  /** Advertised in protected-resource metadata; verification of its tokens is configured separately. */
+  readonly oauthIssuer: string | undefined;
   readonly localJwt: { readonly secret: string; readonly issuer: string; readonly audience: string | undefined } | undefined;
   readonly logLevel: string;
 }
@@ -90,6 +97,32 @@ const enabledScopes = (env: Env): ReadonlySet<string> => {
   return new Set(ids);
 };
 
+const list = (env: Env, name: string): string[] =>
+  (value(env, name) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+
+/** HELIX_AGENT_ALLOWED_HOSTS: hostnames or host:port; the port is ignored (the socket already chose it). */
+const allowedHosts = (env: Env, production: boolean, publicBaseUrl: string | undefined): ReadonlySet<string> => {
+  const hosts = list(env, 'HELIX_AGENT_ALLOWED_HOSTS').map((h) => {
+    const lower = h.toLowerCase();
+    return lower.startsWith('[') ? lower.slice(0, lower.indexOf(']') + 1) : (lower.split(':', 1)[0] ?? lower);
+  });
+  if (publicBaseUrl !== undefined) hosts.push(new URL(publicBaseUrl).hostname.toLowerCase());
+  if (!production) hosts.push('localhost', '127.0.0.1', '[::1]');
+  return new Set(hosts);
+};
+
+const allowedOrigins = (env: Env, publicBaseUrl: string | undefined): ReadonlySet<string> => {
+  const origins = list(env, 'HELIX_AGENT_ALLOWED_ORIGINS').map((o) => {
+    try {
+      return new URL(o).origin;
+    } catch {
+      throw new ConfigError(`HELIX_AGENT_ALLOWED_ORIGINS has an entry that is not an origin URL: ${o.slice(0, 80)}`);
+    }
+  });
+  if (publicBaseUrl !== undefined) origins.push(publicBaseUrl);
+  return new Set(origins);
+};
+
 export interface ConfigOverrides {
   readonly database?: string;
   readonly host?: string;
@@ -98,15 +131,20 @@ export interface ConfigOverrides {
 
 export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = {}): HelixConfig => {
   const production = value(env, 'NODE_ENV') === 'production';
+  const publicBaseUrl = baseUrl(env);
   return {
     production,
     database: overrides.database ?? value(env, 'HELIX_DATABASE_URL') ?? DEFAULT_DATABASE,
     host: overrides.host ?? value(env, 'HELIX_HOST') ?? '127.0.0.1',
     port: overrides.port ?? integer(env, 'HELIX_PORT', DEFAULT_PORT, 0, 65_535),
-    publicBaseUrl: baseUrl(env),
+    publicBaseUrl,
     turnTimeoutMs: turnTimeout(env),
     enabledScopes: enabledScopes(env),
     bodyLimitBytes: integer(env, 'HELIX_AGENT_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
+    mcpBodyLimitBytes: integer(env, 'HELIX_MCP_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
+    allowedHosts: allowedHosts(env, production, publicBaseUrl),
+    allowedOrigins: allowedOrigins(env, publicBaseUrl),
+    oauthIssuer: value(env, 'HELIX_AGENT_OAUTH_ISSUER'),
     localJwt: localJwt(env, production),
     logLevel: value(env, 'HELIX_LOG_LEVEL') ?? 'info',
   };

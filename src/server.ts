@@ -90,7 +90,16 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     },
     () => clock.now(),
   );
-  const app = buildApp({ service, authenticator, logger, bodyLimitBytes: config.bodyLimitBytes, publicBaseUrl: config.publicBaseUrl });
+  const app = buildApp({
+    service,
+    authenticator,
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    mcpBodyLimitBytes: config.mcpBodyLimitBytes,
+    publicBaseUrl: config.publicBaseUrl,
+    hostPolicy: { hosts: config.allowedHosts, origins: config.allowedOrigins, allowLoopbackOrigins: !config.production },
+    authorizationServers: config.oauthIssuer === undefined ? [] : [config.oauthIssuer],
+  });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;

@@ -1,19 +1,28 @@
 /**
- * Recognizes values that look like credentials, so they are never reflected (request ids, MCP
- * ids, tool names, error details). Deliberately broad: a false positive only costs an echo.
+ * Recognizes values that look like credentials, so they are never reflected or admitted where a
+ * credential has no business (request ids, MCP ids, tool names and arguments, error details).
+ * The patterns match token shapes, not words: an objective may talk about "bearer tokens".
  */
 const CREDENTIAL_PATTERNS: readonly RegExp[] = [
-  /hlx_/i, // Helix API keys (ADR-0004)
-  /eyJ[A-Za-z0-9_-]{4,}/, // base64url JSON: JWT headers and payloads
-  /\bbearer\b/i,
-  /\bbasic\s+[A-Za-z0-9+/=]{8,}/i,
-  /\bsk-[A-Za-z0-9_-]{8,}/, // OpenAI-style secret keys
-  /\b(gh[pousr]|github_pat)_[A-Za-z0-9_]{8,}/, // GitHub tokens
-  /\bxox[abprs]-/, // Slack tokens
-  /(access|refresh|id)_token/i,
-  /\bclaim[_-]?handle\b/i,
+  /hlx_[A-Za-z0-9_-]{16,}/, // Helix API keys (ADR-0004)
+  /eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*/, // JWS/JWT: base64url JSON header then a dot
+  /\bbearer\s+[A-Za-z0-9\-._~+/]{12,}=*/i,
+  /\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}/i,
+  /\bsk-[A-Za-z0-9_-]{16,}/, // OpenAI-style secret keys
+  /\b(gh[pousr]|github_pat)_[A-Za-z0-9_]{16,}/, // GitHub tokens
+  /\bxox[abprs]-[A-Za-z0-9-]{10,}/, // Slack tokens
   /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
-  /[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/, // compact JWS/JWE
 ];
 
 export const isCredentialShaped = (value: string): boolean => CREDENTIAL_PATTERNS.some((p) => p.test(value));
+
+/** Walks a JSON value (keys and strings) for anything credential-shaped. */
+export const containsCredential = (value: unknown, depth = 0): boolean => {
+  if (depth > 64) return true; // fail closed on pathological nesting
+  if (typeof value === 'string') return isCredentialShaped(value);
+  if (Array.isArray(value)) return value.some((v) => containsCredential(v, depth + 1));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).some(([k, v]) => isCredentialShaped(k) || containsCredential(v, depth + 1));
+  }
+  return false;
+};

@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'idempotency_conflict',
   'idempotency_in_progress',
   'outcome_unknown',
+  'tool_not_found',
   'rate_limited',
   'store_unavailable',
   'internal_error',
@@ -83,7 +84,7 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     message: 'A tenant header does not match the signed tenant of the credential.',
   },
   forbidden_origin: { status: 403, message: 'The request origin is not allowed.' },
-  forbidden_host: { status: 421, message: 'The request host is not allowed.' },
+  forbidden_host: { status: 403, message: 'The request host is not allowed.' },
   scope_not_admitted: {
     status: 403,
     adr: 'capability_not_supported',
@@ -133,6 +134,7 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     message:
       'The request with this Idempotency-Key may have taken effect but its outcome was not recorded; inspect the run before retrying with a new key.',
   },
+  tool_not_found: { status: 404, adr: 'tool_not_found', message: 'The tool is not in the effective toolset.' },
   rate_limited: { status: 429, adr: 'ceiling_exceeded', message: 'Too many requests.' },
   store_unavailable: {
     status: 503,

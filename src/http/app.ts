@@ -5,7 +5,12 @@ import type { RunService } from '../service/runService.js';
 import { resourceMetadataUrl, sendError, toHelixError } from './errors.js';
 import { parseJsonBody } from './jsonBody.js';
 import { pickRequestId } from './requestId.js';
+import { assertHostAndOrigin, type HostPolicy } from './hostPolicy.js';
+import { registerMcpRoute } from './mcp/mcpRoute.js';
+import { ToolCatalog } from './mcp/toolCatalog.js';
+import { RUN_TOOLS } from './mcp/tools/runTools.js';
 import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
+import { registerDiscovery } from './wellKnown.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,8 +24,14 @@ export interface AppOptions {
   readonly authenticator: Authenticator;
   readonly logger: FastifyBaseLogger;
   readonly bodyLimitBytes: number;
+  readonly mcpBodyLimitBytes: number;
   readonly publicBaseUrl: string | undefined;
+  readonly hostPolicy: HostPolicy;
+  readonly authorizationServers: readonly string[];
 }
+
+/** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
+const RUN_TOOL_CATALOG = new ToolCatalog(RUN_TOOLS);
 
 /** Builds the Fastify app: hardening hooks, the REST routes, health. No I/O until `listen`. */
 export const buildApp = (options: AppOptions): FastifyInstance => {
@@ -46,6 +57,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     reply.header('X-Request-Id', request.id);
     reply.header('Cache-Control', 'no-store');
     reply.header('Pragma', 'no-cache');
+    assertHostAndOrigin(request, options.hostPolicy);
   });
 
   app.addHook('onResponse', async (request, reply) => {
@@ -78,7 +90,15 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  registerDiscovery(app, { publicBaseUrl: options.publicBaseUrl, authorizationServers: options.authorizationServers });
   registerRunRoutes(app, options.service, options.authenticator);
+  registerMcpRoute(app, {
+    service: options.service,
+    authenticator: options.authenticator,
+    catalog: RUN_TOOL_CATALOG,
+    publicBaseUrl: options.publicBaseUrl,
+    bodyLimitBytes: options.mcpBodyLimitBytes,
+  });
   return app;
 };
 

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../api/errorBody.js';
 import { HelixError, isHelixError } from '../domain/errors.js';
 import { bearerChallenge } from './challenge.js';
+import { publicOrigin } from './wellKnown.js';
 
 /** Maps anything thrown in a route to the one error vocabulary; unknown errors become internal_error. */
 export const toHelixError = (err: unknown): HelixError => {
@@ -24,9 +25,11 @@ export const toHelixError = (err: unknown): HelixError => {
   }
 };
 
+/** The metadata document a challenge points at: the MCP one for /mcp, the root one otherwise. */
 export const resourceMetadataUrl = (request: FastifyRequest, publicBaseUrl: string | undefined): string => {
-  const origin = publicBaseUrl ?? `${request.protocol}://${request.host}`;
-  return `${origin}/.well-known/oauth-protected-resource`;
+  const origin = publicOrigin(request, publicBaseUrl);
+  const path = request.url === '/mcp' || request.url.startsWith('/mcp?') || request.url.startsWith('/mcp/') ? '/mcp' : '';
+  return `${origin}/.well-known/oauth-protected-resource${path}`;
 };
 
 export const sendError = (reply: FastifyReply, err: HelixError, metadataUrl: string): FastifyReply => {

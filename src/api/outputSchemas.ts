@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { ERROR_CODES } from '../domain/errors.js';
+import { EVENT_KINDS } from '../domain/events.js';
+import { COMPLETION_STATUSES, LIFECYCLE_STATUSES, NEXT_ACTIONS, TERMINAL_AUTHORITY_STATUSES } from '../domain/statuses.js';
+import { ARTIFACT_KINDS } from '../domain/turn.js';
+
+/**
+ * Output contract of the public projections, published as MCP `outputSchema`s (and in the API
+ * reference). Objects are loose so a client built today keeps validating when a field is added;
+ * `outputSchemas.test.ts` checks every projection against these schemas, so they cannot drift.
+ */
+const FalseFlags = {
+  answer_authority: z.literal(false),
+  assistant_answer: z.literal(false),
+  terminal_eligible: z.literal(false),
+  raw_content_included: z.literal(false),
+};
+const Instant = z.string();
+const NullableInstant = z.string().nullable();
+
+export const RunViewSchema = z.looseObject({
+  schema: z.literal('helix.agent_run.v1'),
+  run_id: z.string(),
+  ownership: z.looseObject({ owner_ref: z.string(), tenant_ref: z.string(), account_ref: z.string() }),
+  objective: z.string(),
+  objective_hash: z.string(),
+  runtime_provider: z.string(),
+  lifecycle_status: z.enum(LIFECYCLE_STATUSES),
+  completion_status: z.enum(COMPLETION_STATUSES),
+  terminal_authority_status: z.enum(TERMINAL_AUTHORITY_STATUSES),
+  version: z.number().int(),
+  completion_contract: z.looseObject({
+    min_evidence_refs: z.number().int(),
+    require_terminal_authority: z.boolean(),
+    required_output_fields: z.array(z.string()),
+    max_unresolved_requirements: z.number().int(),
+    allow_conflicts: z.boolean(),
+  }),
+  constraints: z.array(z.string()),
+  database_scope: z.array(z.string()),
+  budget: z.looseObject({
+    max_steps: z.number().int(),
+    expires_in_seconds: z.number().int(),
+    steps_used: z.number().int(),
+    steps_remaining: z.number().int(),
+    expires_at: NullableInstant,
+  }),
+  summary: z.looseObject({
+    turns_completed: z.number().int(),
+    evidence_ref_count: z.number().int(),
+    unresolved_requirement_count: z.number().int(),
+    contradiction_count: z.number().int(),
+    pending_question_count: z.number().int(),
+    turn_in_progress: z.boolean(),
+  }),
+  unresolved_requirements: z.array(z.string()),
+  contradictions: z.array(z.looseObject({ contradiction_id: z.string(), description: z.string(), refs: z.array(z.string()) })),
+  pending_questions: z.array(z.looseObject({ question_id: z.string(), prompt: z.string(), answer_hint: z.string().optional() })),
+  evidence: z.looseObject({ count: z.number().int(), refs: z.array(z.string()), truncated: z.boolean() }),
+  latest_result: z
+    .looseObject({
+      turn: z.number().int(),
+      outcome: z.enum(['succeeded', 'failed', 'timed_out', 'aborted']),
+      text: z.string().nullable(),
+      supporting_evidence_refs: z.array(z.string()),
+      output_fields: z.record(z.string(), z.unknown()),
+      terminal_candidate_ref: z.string().nullable(),
+      failure_code: z.string().nullable(),
+    })
+    .nullable(),
+  recommended_next_action: z.enum(NEXT_ACTIONS),
+  created_at: NullableInstant,
+  updated_at: NullableInstant,
+  completed_at: NullableInstant,
+  cancelled_at: NullableInstant,
+  ...FalseFlags,
+});
+
+export const EventViewSchema = z.looseObject({
+  schema: z.literal('helix.agent_run.event.v1'),
+  run_id: z.string(),
+  seq: z.number().int(),
+  kind: z.enum(EVENT_KINDS),
+  run_version: z.number().int(),
+  data: z.record(z.string(), z.unknown()),
+  created_at: NullableInstant,
+  ...FalseFlags,
+});
+
+export const EventPageSchema = z.looseObject({
+  schema: z.literal('helix.agent_run.event.v1.page'),
+  run_id: z.string(),
+  events: z.array(EventViewSchema),
+  next_after_seq: z.number().int(),
+  has_more: z.boolean(),
+  ...FalseFlags,
+});
+
+const Claim = z.looseObject({ claim: z.string(), refs: z.array(z.string()) });
+
+export const EvidenceBundleSchema = z.looseObject({
+  schema: z.literal('helix.agent_run.evidence_bundle.v1'),
+  run_id: z.string(),
+  version: z.number().int(),
+  observation_refs: z.array(z.string()),
+  evidence_refs: z.array(z.string()),
+  receipt_refs: z.array(z.string()),
+  artifacts: z.array(
+    z.looseObject({
+      ref: z.string(),
+      kind: z.enum(ARTIFACT_KINDS),
+      evidence_family: z.string(),
+      capability_id: z.string(),
+      sha256: z.string(),
+      turn: z.number().int(),
+      title: z.string().nullable(),
+      excerpt: z.string(),
+      provenance: z.looseObject({ source_id: z.string(), locator: z.string(), retrieved_at: Instant, turn: z.number().int() }),
+    }),
+  ),
+  supported_claims: z.array(Claim),
+  contradicted_claims: z.array(z.looseObject({ contradiction_id: z.string(), description: z.string(), refs: z.array(z.string()) })),
+  unresolved_requirements: z.array(z.string()),
+  terminal_candidate_ref: z.string().nullable(),
+  terminal_authority_status: z.enum(TERMINAL_AUTHORITY_STATUSES),
+  ...FalseFlags,
+});
+
+export const ErrorBodySchema = z.looseObject({
+  schema: z.literal('helix.agent_api.error.v1'),
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  status: z.number().int(),
+  adr_code: z.number().int().optional(),
+  current_version: z.number().int().optional(),
+  run_id: z.string().optional(),
+  scope: z.string().optional(),
+  issues: z.array(z.looseObject({ path: z.string(), message: z.string() })).optional(),
+  retry_after_seconds: z.number().optional(),
+});

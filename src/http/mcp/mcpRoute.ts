@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Authenticator } from '../../auth/authenticate.js';
+import type { Principal } from '../../auth/principal.js';
+import { HelixError } from '../../domain/errors.js';
+import type { RunService } from '../../service/runService.js';
+import { authenticateRequest } from '../principalHook.js';
+import { publicOrigin } from '../wellKnown.js';
+import { envelopeIsAcceptable, INVALID_ENVELOPE } from './preflight.js';
+import type { ToolCatalog } from './toolCatalog.js';
+
+export const MCP_PATH = '/mcp';
+export const MCP_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
+
+const SERVER_INFO = { name: 'helix', title: 'Helix durable agent runs', version: '0.1.0' };
+const INSTRUCTIONS =
+  'Helix runs a bounded research objective one governed turn at a time. Start with helix_run_start, then call ' +
+  'helix_run_continue with the current version while recommended_next_action says continue or answer_pending_questions; ' +
+  'stop on completed, failed, budget_exhausted or cancelled. Results are observations, never answer authority.';
+
+export interface McpRouteOptions {
+  readonly service: RunService;
+  readonly authenticator: Authenticator;
+  readonly catalog: ToolCatalog;
+  readonly publicBaseUrl: string | undefined;
+  readonly bodyLimitBytes: number;
+}
+
+/** A fresh SDK server per request (stateless Streamable HTTP in SDK 1.x); the tool table is shared. */
+const serverFor = (options: McpRouteOptions, principal: Principal, metadataUrl: string): Server => {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...options.catalog.tools] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) =>
+    options.catalog.call(options.service, principal, request.params.name, request.params.arguments, metadataUrl),
+  );
+  return server;
+};
+
+/** Headers the SDK transport needs; clients that only accept JSON are served JSON rather than a 406. */
+const transportHeaders = (request: FastifyRequest): Headers => {
+  const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+  const version = request.headers['mcp-protocol-version'];
+  if (typeof version === 'string') headers.set('mcp-protocol-version', version);
+  return headers;
+};
+
+const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, reply: FastifyReply) => {
+  const principal = await authenticateRequest(options.authenticator, request);
+  request.principalId = principal.credentialId;
+  if (!envelopeIsAcceptable(request.body)) return reply.code(400).send(INVALID_ENVELOPE);
+  const metadataUrl = `${publicOrigin(request, options.publicBaseUrl)}${MCP_METADATA_PATH}`;
+  const server = serverFor(options, principal, metadataUrl);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    const response = await transport.handleRequest(new Request(`http://helix${MCP_PATH}`, { method: 'POST', headers: transportHeaders(request) }), {
+      parsedBody: request.body,
+    });
+    const text = await response.text();
+    reply.code(response.status);
+    if (text === '') return reply.send();
+    return reply.type('application/json; charset=utf-8').send(text);
+  } finally {
+    await server.close();
+  }
+};
+
+export const registerMcpRoute = (app: FastifyInstance, options: McpRouteOptions): void => {
+  app.post(MCP_PATH, { bodyLimit: options.bodyLimitBytes }, (request, reply) => handleMcp(options, request, reply));
+  // Stateless: no SSE stream to GET and no session to DELETE.
+  app.route({
+    method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+    url: MCP_PATH,
+    handler: async (_request, reply) => {
+      reply.header('Allow', 'POST');
+      throw new HelixError('method_not_allowed');
+    },
+  });
+};

@@ -1,0 +1,80 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { ErrorBodySchema } from '../../api/outputSchemas.js';
+import type { Principal } from '../../auth/principal.js';
+import { HelixError, isHelixError } from '../../domain/errors.js';
+import { OPERATION_SCOPES } from '../../domain/scopes.js';
+import type { RunService } from '../../service/runService.js';
+import type { ToolDefinition } from './toolDefinition.js';
+import { errorResult, successResult } from './toolResult.js';
+
+type JsonObject = Record<string, unknown>;
+
+const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output'): JsonObject => {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
+  return json;
+};
+
+/** MCP requires `type: "object"` at the root of an outputSchema; failures share it with success. */
+const outputSchemaOf = (tool: ToolDefinition): Tool['outputSchema'] => ({
+  type: 'object',
+  anyOf: [jsonSchemaOf(tool.output, 'output'), jsonSchemaOf(ErrorBodySchema, 'output')],
+});
+
+const describeTool = (tool: ToolDefinition): Tool => {
+  const securitySchemes = [{ type: 'oauth2', scopes: [OPERATION_SCOPES[tool.operation].oauth] }];
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: jsonSchemaOf(tool.input, 'input') as Tool['inputSchema'],
+    outputSchema: outputSchemaOf(tool),
+    annotations: {
+      title: tool.title,
+      readOnlyHint: !tool.mutation,
+      destructiveHint: tool.name === 'helix_run_cancel',
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+    // The complete scope set, in the standard field and the compatibility `_meta` field.
+    securitySchemes,
+    _meta: { securitySchemes },
+  } as Tool;
+};
+
+/**
+ * The tool table, built once per process: JSON Schemas are derived from the zod contract at start-up,
+ * so a request only looks tools up. `tools/list` always returns the complete catalog; permission
+ * is enforced per call by the service, never by hiding tools.
+ */
+export class ToolCatalog {
+  readonly tools: readonly Tool[];
+  private readonly byName: ReadonlyMap<string, ToolDefinition>;
+
+  constructor(definitions: readonly ToolDefinition[]) {
+    this.tools = definitions.map(describeTool);
+    this.byName = new Map(definitions.map((d) => [d.name, d]));
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  async call(service: RunService, principal: Principal, name: string, args: unknown, resourceMetadataUrl: string): Promise<CallToolResult> {
+    const tool = this.byName.get(name);
+    try {
+      if (tool === undefined) throw new HelixError('tool_not_found');
+      const given = (args ?? {}) as JsonObject;
+      if (typeof given !== 'object' || Array.isArray(given)) throw new HelixError('invalid_request');
+      const unknown = Object.keys(given).filter((k) => !(k in tool.input.shape));
+      if (unknown.length > 0) {
+        throw new HelixError('invalid_request', { issues: unknown.slice(0, 10).map(() => ({ path: '(arguments)', message: 'unknown argument' })) });
+      }
+      const result = await tool.call(service, principal, given);
+      return successResult(result.body, tool.mutation ? result.replayed : undefined);
+    } catch (err) {
+      if (isHelixError(err)) return errorResult(err, resourceMetadataUrl);
+      throw err;
+    }
+  }
+}
