@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { keysCommand } from './keys.js';
+import { mcpCommand } from './mcpConfig.js';
 import { migrateCommand } from './migrate.js';
 import { CliError } from './options.js';
 import { serveCommand } from './serve.js';
@@ -12,7 +13,8 @@ const program = new Command('helix')
   .exitOverride()
   .addCommand(serveCommand())
   .addCommand(keysCommand())
-  .addCommand(migrateCommand());
+  .addCommand(migrateCommand())
+  .addCommand(mcpCommand());
 
 try {
   await program.parseAsync(process.argv);
