@@ -70,7 +70,8 @@ describe.each(serverStoreFlavours())('helix CLI on $name', (flavour) => {
       const res = await runCli(['migrate', '--database', database]);
       expect(res.code, res.stderr).toBe(0);
       expect(res.stdout).toContain('0001_initial');
-      expect(res.stdout).not.toMatch(/:[^/@]*@/); // no password from a URL
+      const password = database.startsWith('postgres') ? new URL(database).password : '';
+      if (password !== '') expect(res.stdout).not.toContain(`:${password}@`); // the URL's password is masked
     }
   });
 });
