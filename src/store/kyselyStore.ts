@@ -4,15 +4,16 @@ import { classifyStoreError } from './failures.js';
 import { apiKeyRepository } from './kysely/apiKeyRepository.js';
 import { artifactRepository } from './kysely/artifactRepository.js';
 import { eventRepository } from './kysely/eventRepository.js';
+import { libraryRepository } from './kysely/libraryRepository.js';
 import { metaRepository } from './kysely/metaRepository.js';
 import { receiptRepository } from './kysely/receiptRepository.js';
 import { runRepository } from './kysely/runRepository.js';
 import { workerRepository } from './kysely/workerRepository.js';
-import { migrationProvider } from './migrations/index.js';
+import { migrationProvider, type StoreDialect } from './migrations/index.js';
 import type { Store, UnitOfWork } from './port.js';
 import type { HelixDatabase } from './schema.js';
 
-const unitOfWork = (db: Kysely<HelixDatabase>): UnitOfWork => ({
+const unitOfWork = (db: Kysely<HelixDatabase>, dialect: StoreDialect): UnitOfWork => ({
   runs: runRepository(db),
   events: eventRepository(db),
   artifacts: artifactRepository(db),
@@ -20,6 +21,7 @@ const unitOfWork = (db: Kysely<HelixDatabase>): UnitOfWork => ({
   apiKeys: apiKeyRepository(db),
   workers: workerRepository(db),
   meta: metaRepository(db),
+  library: libraryRepository(db, dialect),
 });
 
 const MAX_ATTEMPTS = 5;
@@ -30,17 +32,17 @@ export class KyselyStore implements Store {
   private readonly db: Kysely<HelixDatabase>;
 
   constructor(
-    readonly dialect: 'sqlite' | 'postgres',
+    readonly dialect: StoreDialect,
     driverDialect: Dialect,
   ) {
     this.db = new Kysely<HelixDatabase>({ dialect: driverDialect });
-    this.read = unitOfWork(this.db);
+    this.read = unitOfWork(this.db, dialect);
   }
 
   async migrate(): Promise<void> {
     const migrator = new Migrator({
       db: this.db,
-      provider: migrationProvider,
+      provider: migrationProvider(this.dialect),
       migrationTableName: 'helix_migrations',
       migrationLockTableName: 'helix_migrations_lock',
     });
@@ -71,14 +73,14 @@ export class KyselyStore implements Store {
 
   private async runOnce<T>(fn: (uow: UnitOfWork) => Promise<T>): Promise<T> {
     if (this.dialect === 'postgres') {
-      return this.db.transaction().execute((trx) => fn(unitOfWork(trx)));
+      return this.db.transaction().execute((trx) => fn(unitOfWork(trx, this.dialect)));
     }
     // SQLite: BEGIN IMMEDIATE takes the write lock up front, so a read-then-write transaction never
     // fails to upgrade (SQLITE_BUSY without waiting) when another process wrote in between.
     return this.db.connection().execute(async (conn) => {
       await sql`begin immediate`.execute(conn);
       try {
-        const result = await fn(unitOfWork(conn));
+        const result = await fn(unitOfWork(conn, this.dialect));
         await sql`commit`.execute(conn);
         return result;
       } catch (err) {

@@ -24,6 +24,7 @@ export interface UnitOfWork {
   readonly apiKeys: ApiKeyRepository;
   readonly workers: WorkerRepository;
   readonly meta: MetaRepository;
+  readonly library: LibraryRepository;
 }
 
 export interface RunRepository {
@@ -124,4 +125,50 @@ export interface MetaRepository {
   get(key: string): Promise<string | undefined>;
   /** Sets the value only if absent; returns the value now stored. */
   setIfAbsent(key: string, value: string): Promise<string>;
+}
+
+export interface LibraryDocumentRecord {
+  readonly docId: string;
+  /** Absolute path the document was read from; its identity for re-adds. */
+  readonly origin: string;
+  /** How the document is named to people (relative to where it was added from). */
+  readonly displayPath: string;
+  readonly title: string;
+  readonly mediaType: string;
+  readonly sha256: string;
+  readonly bytes: number;
+  readonly passageCount: number;
+  readonly addedAt: number;
+  readonly updatedAt: number;
+}
+
+export interface LibraryPassageRecord {
+  readonly passageId: string;
+  readonly docId: string;
+  readonly ordinal: number;
+  readonly heading: string | null;
+  readonly page: number | null;
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+export interface LibrarySearchHit {
+  readonly passage: LibraryPassageRecord;
+  readonly document: Pick<LibraryDocumentRecord, 'docId' | 'title' | 'displayPath'>;
+  /** Engine relevance (bm25 or ts_rank), larger is better; comparable within one search only. */
+  readonly score: number;
+}
+
+export interface LibraryRepository {
+  findByOrigin(origin: string): Promise<LibraryDocumentRecord | undefined>;
+  getDocument(docId: string): Promise<LibraryDocumentRecord | undefined>;
+  /** Replaces the document and all its passages (and their index entries); call inside a transaction. */
+  replaceDocument(document: LibraryDocumentRecord, passages: readonly LibraryPassageRecord[]): Promise<void>;
+  list(): Promise<LibraryDocumentRecord[]>;
+  remove(docId: string): Promise<boolean>;
+  passages(docId: string, fromOrdinal: number, toOrdinal: number): Promise<LibraryPassageRecord[]>;
+  /** Ranked full-text search: any of the terms may match; better matches first. */
+  search(terms: readonly string[], limit: number): Promise<LibrarySearchHit[]>;
+  countPassages(): Promise<number>;
 }

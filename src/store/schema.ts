@@ -90,7 +90,7 @@ export interface MetaTable {
   value: string;
 }
 
-export interface HelixDatabase {
+export interface HelixDatabase extends LibraryTables {
   helix_agent_runs: AgentRunsTable;
   helix_agent_run_events: AgentRunEventsTable;
   helix_agent_run_artifacts: AgentRunArtifactsTable;
@@ -100,3 +100,40 @@ export interface HelixDatabase {
   helix_meta: MetaTable;
 }
 
+
+export interface LibraryDocumentsTable {
+  doc_id: string;
+  origin: string;
+  display_path: string;
+  title: string;
+  media_type: string;
+  sha256: string;
+  bytes: number | string;
+  passage_count: number;
+  added_at: number | string;
+  updated_at: number | string;
+}
+
+export interface LibraryPassagesTable {
+  passage_id: string;
+  doc_id: string;
+  ordinal: number;
+  heading: string | null;
+  page: number | null;
+  start_offset: number;
+  end_offset: number;
+  text: string;
+}
+
+/** SQLite only: the FTS5 index of passages. */
+export interface LibraryFtsTable {
+  passage_id: string;
+  heading: string;
+  text: string;
+}
+
+export interface LibraryTables {
+  helix_library_documents: LibraryDocumentsTable;
+  helix_library_passages: LibraryPassagesTable;
+  helix_library_fts: LibraryFtsTable;
+}

@@ -1,13 +1,17 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './0001_initial.js';
+import { library } from './0002_library.js';
+
+export type StoreDialect = 'sqlite' | 'postgres';
 
 /** Every migration, in order. Names are permanent: never rename or edit one that has shipped. */
-const MIGRATIONS: Readonly<Record<string, Migration>> = {
+const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> => ({
   '0001_initial': initial,
-};
+  '0002_library': library(dialect),
+});
 
-export const migrationProvider: MigrationProvider = {
-  getMigrations: async () => MIGRATIONS,
-};
+export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({
+  getMigrations: async () => migrations(dialect),
+});
 
-export const MIGRATION_NAMES = Object.keys(MIGRATIONS);
+export const MIGRATION_NAMES = Object.keys(migrations('sqlite'));

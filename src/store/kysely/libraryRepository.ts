@@ -1,0 +1,172 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { StoreDialect } from '../migrations/index.js';
+import type { LibraryDocumentRecord, LibraryPassageRecord, LibraryRepository, LibrarySearchHit } from '../port.js';
+import type { HelixDatabase, LibraryDocumentsTable, LibraryPassagesTable } from '../schema.js';
+import { toMillis } from './columns.js';
+
+const documentFromRow = (row: Selectable<LibraryDocumentsTable>): LibraryDocumentRecord => ({
+  docId: row.doc_id,
+  origin: row.origin,
+  displayPath: row.display_path,
+  title: row.title,
+  mediaType: row.media_type,
+  sha256: row.sha256,
+  bytes: Number(row.bytes),
+  passageCount: Number(row.passage_count),
+  addedAt: toMillis(row.added_at),
+  updatedAt: toMillis(row.updated_at),
+});
+
+const passageFromRow = (row: Pick<Selectable<LibraryPassagesTable>, keyof LibraryPassagesTable>): LibraryPassageRecord => ({
+  passageId: row.passage_id,
+  docId: row.doc_id,
+  ordinal: Number(row.ordinal),
+  heading: row.heading,
+  page: row.page === null ? null : Number(row.page),
+  start: Number(row.start_offset),
+  end: Number(row.end_offset),
+  text: row.text,
+});
+
+const PASSAGE_COLUMNS = ['p.passage_id', 'p.doc_id', 'p.ordinal', 'p.heading', 'p.page', 'p.start_offset', 'p.end_offset', 'p.text'] as const;
+
+/** Terms reach the engines only as quoted literals of [a-z0-9]: no query syntax can be injected. */
+const safeTerms = (terms: readonly string[]): string[] =>
+  [...new Set(terms.flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((t) => t.length > 0))].slice(0, 32);
+
+type SearchRow = Selectable<LibraryPassagesTable> & { title: string; display_path: string; score: number | string };
+
+const toHit = (row: SearchRow): LibrarySearchHit => ({
+  passage: passageFromRow(row),
+  document: { docId: row.doc_id, title: row.title, displayPath: row.display_path },
+  score: Number(row.score),
+});
+
+/** SQLite FTS5: OR of quoted terms (porter-stemmed by the tokenizer); bm25 is lower-is-better. */
+const searchSqlite = async (db: Kysely<HelixDatabase>, terms: string[], limit: number): Promise<LibrarySearchHit[]> => {
+  const match = terms.map((t) => `"${t}"`).join(' OR ');
+  const rows = await db
+    .selectFrom('helix_library_fts as f')
+    .innerJoin('helix_library_passages as p', 'p.passage_id', 'f.passage_id')
+    .innerJoin('helix_library_documents as d', 'd.doc_id', 'p.doc_id')
+    .select([...PASSAGE_COLUMNS, 'd.title', 'd.display_path', sql<number>`-bm25(helix_library_fts, 0.0, 2.0, 1.0)`.as('score')])
+    .where(sql<boolean>`helix_library_fts MATCH ${match}`)
+    .orderBy('score', 'desc')
+    .orderBy('p.passage_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => toHit(r as SearchRow));
+};
+
+/** PostgreSQL: OR tsquery over the stored English tsvector, ranked by ts_rank (length-normalized). */
+const searchPostgres = async (db: Kysely<HelixDatabase>, terms: string[], limit: number): Promise<LibrarySearchHit[]> => {
+  const query = terms.join(' | ');
+  const rows = await db
+    .selectFrom(sql`to_tsquery('english', ${query})`.as('q'))
+    .innerJoin('helix_library_passages as p', (join) => join.on(sql<boolean>`p.tsv @@ q`))
+    .innerJoin('helix_library_documents as d', 'd.doc_id', 'p.doc_id')
+    .select([...PASSAGE_COLUMNS, 'd.title', 'd.display_path', sql<number>`ts_rank(p.tsv, q, 1)`.as('score')])
+    .orderBy('score', 'desc')
+    .orderBy('p.passage_id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => toHit(r as SearchRow));
+};
+
+export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDialect): LibraryRepository => ({
+  async findByOrigin(origin) {
+    const row = await db.selectFrom('helix_library_documents').selectAll().where('origin', '=', origin).executeTakeFirst();
+    return row === undefined ? undefined : documentFromRow(row);
+  },
+  async getDocument(docId) {
+    const row = await db.selectFrom('helix_library_documents').selectAll().where('doc_id', '=', docId).executeTakeFirst();
+    return row === undefined ? undefined : documentFromRow(row);
+  },
+  async replaceDocument(document, passages) {
+    if (dialect === 'sqlite') {
+      await db
+        .deleteFrom('helix_library_fts')
+        .where('passage_id', 'in', db.selectFrom('helix_library_passages').select('passage_id').where('doc_id', '=', document.docId))
+        .execute();
+    }
+    await db.deleteFrom('helix_library_passages').where('doc_id', '=', document.docId).execute();
+    await db.deleteFrom('helix_library_documents').where('doc_id', '=', document.docId).execute();
+    await db
+      .insertInto('helix_library_documents')
+      .values({
+        doc_id: document.docId,
+        origin: document.origin,
+        display_path: document.displayPath,
+        title: document.title,
+        media_type: document.mediaType,
+        sha256: document.sha256,
+        bytes: document.bytes,
+        passage_count: document.passageCount,
+        added_at: document.addedAt,
+        updated_at: document.updatedAt,
+      })
+      .execute();
+    // Chunked: SQLite caps bound parameters per statement.
+    for (let i = 0; i < passages.length; i += 100) {
+      const chunk = passages.slice(i, i + 100);
+      await db
+        .insertInto('helix_library_passages')
+        .values(
+          chunk.map((p) => ({
+            passage_id: p.passageId,
+            doc_id: p.docId,
+            ordinal: p.ordinal,
+            heading: p.heading,
+            page: p.page,
+            start_offset: p.start,
+            end_offset: p.end,
+            text: p.text,
+          })),
+        )
+        .execute();
+      if (dialect === 'sqlite') {
+        await db
+          .insertInto('helix_library_fts')
+          .values(chunk.map((p) => ({ passage_id: p.passageId, heading: p.heading ?? '', text: p.text })))
+          .execute();
+      }
+    }
+  },
+  async list() {
+    const rows = await db.selectFrom('helix_library_documents').selectAll().orderBy('display_path').execute();
+    return rows.map(documentFromRow);
+  },
+  async remove(docId) {
+    const existing = await db.selectFrom('helix_library_documents').select('doc_id').where('doc_id', '=', docId).executeTakeFirst();
+    if (existing === undefined) return false;
+    if (dialect === 'sqlite') {
+      await db
+        .deleteFrom('helix_library_fts')
+        .where('passage_id', 'in', db.selectFrom('helix_library_passages').select('passage_id').where('doc_id', '=', docId))
+        .execute();
+    }
+    await db.deleteFrom('helix_library_passages').where('doc_id', '=', docId).execute();
+    await db.deleteFrom('helix_library_documents').where('doc_id', '=', docId).execute();
+    return true;
+  },
+  async passages(docId, fromOrdinal, toOrdinal) {
+    const rows = await db
+      .selectFrom('helix_library_passages as p')
+      .select(PASSAGE_COLUMNS)
+      .where('p.doc_id', '=', docId)
+      .where('p.ordinal', '>=', fromOrdinal)
+      .where('p.ordinal', '<=', toOrdinal)
+      .orderBy('p.ordinal')
+      .execute();
+    return rows.map(passageFromRow);
+  },
+  async search(terms, limit) {
+    const safe = safeTerms(terms);
+    if (safe.length === 0) return [];
+    return dialect === 'sqlite' ? searchSqlite(db, safe, limit) : searchPostgres(db, safe, limit);
+  },
+  async countPassages() {
+    const row = await db.selectFrom('helix_library_passages').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+});
