@@ -1,4 +1,5 @@
 import { SCOPE_CATALOG } from './domain/scopeCatalog.js';
+import type { SourcesConfig } from './sources/configuredSources.js';
 import { DEFAULT_DATABASE } from './store/openStore.js';
 
 /**
@@ -23,6 +24,7 @@ export interface HelixConfig {
   readonly oauthIssuer: string | undefined;
   readonly localJwt: { readonly secret: string; readonly issuer: string; readonly audience: string | undefined } | undefined;
   readonly logLevel: string;
+  readonly sources: SourcesConfig;
 }
 
 export class ConfigError extends Error {
@@ -123,6 +125,31 @@ const allowedOrigins = (env: Env, publicBaseUrl: string | undefined): ReadonlySe
   return new Set(origins);
 };
 
+/** A source endpoint: an absolute http(s) URL; loopback http is fine for self-hosted services. */
+const endpoint = (env: Env, name: string): string | undefined => {
+  const raw = value(env, name);
+  if (raw === undefined) return undefined;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
+    if (url.username !== '' || url.password !== '') throw new Error('credentials');
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL without credentials`);
+  }
+};
+
+const sources = (env: Env): SourcesConfig => ({
+  repositoryRoots: list(env, 'HELIX_REPOSITORY_ROOTS'),
+  searchUrl: endpoint(env, 'HELIX_SEARXNG_URL'),
+  scholarly: {
+    ...(endpoint(env, 'HELIX_OPENALEX_URL') === undefined ? {} : { openAlexUrl: endpoint(env, 'HELIX_OPENALEX_URL')! }),
+    ...(endpoint(env, 'HELIX_CROSSREF_URL') === undefined ? {} : { crossrefUrl: endpoint(env, 'HELIX_CROSSREF_URL')! }),
+    ...(endpoint(env, 'HELIX_ARXIV_URL') === undefined ? {} : { arxivUrl: endpoint(env, 'HELIX_ARXIV_URL')! }),
+    ...(value(env, 'HELIX_SCHOLARLY_MAILTO') === undefined ? {} : { mailto: value(env, 'HELIX_SCHOLARLY_MAILTO')! }),
+  },
+});
+
 export interface ConfigOverrides {
   readonly database?: string;
   readonly host?: string;
@@ -147,5 +174,6 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     oauthIssuer: value(env, 'HELIX_AGENT_OAUTH_ISSUER'),
     localJwt: localJwt(env, production),
     logLevel: value(env, 'HELIX_LOG_LEVEL') ?? 'info',
+    sources: sources(env),
   };
 };

@@ -12,7 +12,8 @@ import { systemClock, type Clock, type RunServiceDeps } from './service/deps.js'
 import { HEARTBEAT_INTERVAL_MS, storeLiveness } from './service/liveness.js';
 import { RunService } from './service/runService.js';
 import type { TurnExecutor } from './solver/executor.js';
-import { noEvidenceExecutor } from './solver/noEvidenceExecutor.js';
+import { ExtractiveExecutor } from './solver/extractive/extractiveExecutor.js';
+import { buildRegistry } from './sources/configuredSources.js';
 import { openStore, describeLocation } from './store/openStore.js';
 import type { Store } from './store/port.js';
 
@@ -51,15 +52,20 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
   const startedAt = clock.now();
   await store.read.workers.upsert({ workerId, host: hostname(), pid: process.pid, startedAt, heartbeatAt: startedAt, stoppedAt: null });
 
+  const registry = buildRegistry(store, config.sources);
   const turns = new ActiveTurns();
   const deps: RunServiceDeps = {
     store,
-    executor: options.executor ?? noEvidenceExecutor,
+    executor: options.executor ?? new ExtractiveExecutor(registry),
     clock,
     config: {
       turnTimeoutMs: config.turnTimeoutMs,
       receiptTtlMs: RECEIPT_TTL_MS,
-      enabledScopes: config.enabledScopes,
+      scopes: {
+        enabled: config.enabledScopes,
+        available: registry.availableScopes(),
+        capabilities: registry.capabilityIds(),
+      },
       instanceSecret,
       workerId,
     },

@@ -228,7 +228,7 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
     });
   });
 
-  it('with the default executor a turn reports no evidence found and waits', async () => {
+  it('with no data scope the default executor has no capabilities, says so, and waits', async () => {
     const created = await start({ objective: 'Default executor' });
     const res = await api(h.url, 'POST', `${RUNS}/${created.body.run_id}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'go' } });
     expect(res.status).toBe(200);
@@ -237,7 +237,7 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
       lifecycle_status: 'waiting',
       completion_status: 'needs_more_evidence',
       terminal_authority_status: 'not_evaluated',
-      unresolved_requirements: ['no_evidence_found'],
+      unresolved_requirements: ['no_admitted_capabilities'],
       budget: { steps_used: 1, steps_remaining: 11 },
       latest_result: { turn: 1, outcome: 'succeeded', text: null },
       recommended_next_action: 'continue',

@@ -1,6 +1,6 @@
 import type { Store } from '../store/port.js';
 import type { TurnExecutor } from '../solver/executor.js';
-import type { AccountPolicy } from './admission.js';
+import type { AccountPolicy, ScopeAvailability } from './admission.js';
 import type { ActiveTurns } from './activeTurns.js';
 import type { WorkerLiveness } from './liveness.js';
 
@@ -15,8 +15,8 @@ export interface ServiceConfig {
   readonly turnTimeoutMs: number;
   /** How long completed idempotency receipts are kept (24 h). */
   readonly receiptTtlMs: number;
-  /** Logical data scopes the deployment enables (HELIX_AGENT_DATABASE_SCOPES). */
-  readonly enabledScopes: ReadonlySet<string>;
+  /** Which logical data scopes can be admitted here: enabled by configuration, backed by sources. */
+  readonly scopes: ScopeAvailability;
   /** Keys the opaque ownership hashes; generated once per installation and kept in the store. */
   readonly instanceSecret: string;
   /** This process's identity for turn leases. */

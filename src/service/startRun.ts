@@ -24,7 +24,7 @@ export const startRun = async (
   const key = requireIdempotencyKey(idempotencyKey);
   const request = parseStart(body);
   const owner = ownerOf(deps, principal);
-  await admitScopes(request.database_scope, principal, deps.config.enabledScopes, deps.policy);
+  await admitScopes(request.database_scope, principal, deps.config.scopes, deps.policy);
   const idem = idempotentRequest(owner.ownerHash, 'run.start', key, null, request);
   const now = deps.clock.now();
   const runId = deps.newId('run');

@@ -1,0 +1,56 @@
+import { stem, stemSet } from '../../domain/terms.js';
+import type { CapabilityHit } from '../../sources/capability.js';
+
+export interface RankedHit extends CapabilityHit {
+  readonly capabilityId: string;
+  /** Fraction of the objective's content stems the passage contains. */
+  readonly coverage: number;
+  readonly matched: number;
+  readonly rank: number;
+}
+
+/** Reciprocal-rank fusion constant (Cormack et al.): damps the head without ignoring the tail. */
+const RRF_K = 60;
+
+/**
+ * Fuses the ranked lists of every (query, capability) call and keeps only passages that cover
+ * enough of the question: a topic the library does not hold yields nothing, not a made-up answer.
+ */
+export const rankHits = (
+  lists: readonly { readonly capabilityId: string; readonly hits: readonly CapabilityHit[] }[],
+  question: string,
+): RankedHit[] => {
+  const wanted = [...stemSet(question)];
+  const fused = new Map<string, { hit: CapabilityHit; capabilityId: string; rrf: number }>();
+  for (const list of lists) {
+    list.hits.forEach((hit, position) => {
+      const entry = fused.get(hit.ref) ?? { hit, capabilityId: list.capabilityId, rrf: 0 };
+      entry.rrf += 1 / (RRF_K + position + 1);
+      fused.set(hit.ref, entry);
+    });
+  }
+  const minimumMatched = wanted.length <= 2 ? 1 : 2;
+  return [...fused.values()]
+    .map(({ hit, capabilityId, rrf }) => {
+      const have = new Set([...stemSet(`${hit.title} ${hit.text}`)].map(stem));
+      const matched = wanted.filter((w) => have.has(w)).length;
+      const coverage = wanted.length === 0 ? 0 : matched / wanted.length;
+      return { ...hit, capabilityId, coverage, matched, rank: rrf * (0.5 + coverage) };
+    })
+    .filter((h) => h.matched >= minimumMatched && h.coverage >= 0.34)
+    .sort((a, b) => b.rank - a.rank || a.ref.localeCompare(b.ref));
+};
+
+/** The supporting set: the best passages, at most two per document so one source cannot crowd out the rest. */
+export const selectSupport = (ranked: readonly RankedHit[], count = 3): RankedHit[] => {
+  const perDocument = new Map<string, number>();
+  const chosen: RankedHit[] = [];
+  for (const hit of ranked) {
+    const used = perDocument.get(hit.documentId) ?? 0;
+    if (used >= 2) continue;
+    perDocument.set(hit.documentId, used + 1);
+    chosen.push(hit);
+    if (chosen.length === count) break;
+  }
+  return chosen;
+};
