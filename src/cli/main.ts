@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { askCommand } from './ask.js';
 import { keysCommand } from './keys.js';
+import { libraryCommand } from './library.js';
 import { mcpCommand } from './mcpConfig.js';
 import { migrateCommand } from './migrate.js';
 import { CliError } from './options.js';
@@ -14,7 +16,9 @@ const program = new Command('helix')
   .addCommand(serveCommand())
   .addCommand(keysCommand())
   .addCommand(migrateCommand())
-  .addCommand(mcpCommand());
+  .addCommand(mcpCommand())
+  .addCommand(libraryCommand())
+  .addCommand(askCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -4,18 +4,26 @@ import { splitSentences } from './sentences.js';
 
 const MAX_SENTENCES = 4;
 
+export interface ComposedAnswer {
+  readonly text: string;
+  /** The passages actually quoted, in citation order: [1] is cited[0]. */
+  readonly cited: readonly RankedHit[];
+  readonly claims: readonly { claim: string; refs: string[] }[];
+}
+
 /**
  * An extractive answer: the passage sentences that best cover the question, each followed by its
- * citation number, then the numbered sources. Every word of the answer comes from a cited passage.
+ * citation number, then the numbered sources. Every word of the answer comes from a cited passage,
+ * and only quoted passages are cited.
  */
-export const composeAnswer = (question: string, support: readonly RankedHit[]): { text: string; claims: { claim: string; refs: string[] }[] } => {
+export const composeAnswer = (question: string, support: readonly RankedHit[]): ComposedAnswer => {
   const wanted = stemSet(question);
   const scored = support.flatMap((hit, index) =>
     splitSentences(hit.text).map((sentence, position) => {
       const have = stemSet(sentence);
       let matched = 0;
       for (const w of wanted) if (have.has(w)) matched++;
-      return { sentence, index, ref: hit.ref, matched, position };
+      return { sentence, index, hit, matched, position };
     }),
   );
   const matching = scored.filter((s) => s.matched > 0);
@@ -25,10 +33,13 @@ export const composeAnswer = (question: string, support: readonly RankedHit[]): 
     .sort((a, b) => b.matched - a.matched || a.index - b.index || a.position - b.position)
     .slice(0, MAX_SENTENCES)
     .sort((a, b) => a.index - b.index || a.position - b.position);
-  const body = chosen.map((s) => `${s.sentence} [${s.index + 1}]`).join(' ');
-  const sources = support.map((hit, i) => `[${i + 1}] ${hit.title}`).join('\n');
+  const cited = [...new Set(chosen.map((s) => s.hit))];
+  const number = (hit: RankedHit) => cited.indexOf(hit) + 1;
+  const body = chosen.map((s) => `${s.sentence} [${number(s.hit)}]`).join(' ');
+  const sources = cited.map((hit, i) => `[${i + 1}] ${hit.title}`).join('\n');
   return {
     text: `${body}\n\nSources:\n${sources}`,
-    claims: chosen.map((s) => ({ claim: s.sentence, refs: [s.ref] })),
+    cited,
+    claims: chosen.map((s) => ({ claim: s.sentence, refs: [s.hit.ref] })),
   };
 };

@@ -71,7 +71,9 @@ export class ExtractiveExecutor implements TurnExecutor {
       }
     }
 
-    const question = [input.objective, input.instruction ?? ''].join(' ');
+    // Relevance is judged against the objective alone: an instruction widens the search, but a
+    // passage must still answer the question the run was started for.
+    const question = input.objective;
     const relevant = rankHits(lists, question).slice(0, MAX_REENTERED);
     const reentered = relevant.map((h) => artifacts.get(h.ref)).filter((a): a is TurnArtifact => a !== undefined);
     if (relevant.length === 0) {
@@ -102,13 +104,14 @@ export class ExtractiveExecutor implements TurnExecutor {
     }
 
     const answer = composeAnswer(question, support);
-    const supportingRefs = support.map((h) => h.ref);
+    if (answer.cited.length === 0) return emptyOutcome({ artifacts: reentered, satisfiedFamilies: families, unresolvedRequirements: ['no_quotable_evidence', ...unavailable] });
+    const supportingRefs = answer.cited.map((h) => h.ref);
     return emptyOutcome({
       artifacts: reentered,
       satisfiedFamilies: families,
       contradictions: publicContradictions,
       unresolvedRequirements: unavailable,
-      supportedClaims: answer.claims,
+      supportedClaims: answer.claims.map((c) => ({ claim: c.claim, refs: c.refs })),
       terminalCandidates: [
         {
           ref: `candidate:sha256:${sha256Hex(answer.text).slice(0, 40)}`,
@@ -117,7 +120,7 @@ export class ExtractiveExecutor implements TurnExecutor {
           textSha256: sha256Hex(answer.text),
           supportingRefs,
           outputFields: {
-            sources: support.map((h, i) => {
+            sources: answer.cited.map((h, i) => {
               const artifact = artifacts.get(h.ref);
               return { n: i + 1, ref: h.ref, title: h.title, locator: artifact?.provenance.locator ?? null, span: artifact?.provenance.span ?? null };
             }),

@@ -1,0 +1,49 @@
+/**
+ * `npm run demo`: the main job, end to end on this machine. It starts Helix on its embedded
+ * SQLite store (.helix/demo.db), indexes the project's own docs/ as the research library, and asks
+ * Helix a question about itself through the same client loop `helix ask` uses: start a run,
+ * continue one governed turn at a time, print the answer with its cited sources.
+ */
+import { resolve } from 'node:path';
+import { createApiKey } from '../src/auth/apiKeys.js';
+import { askHelix } from '../src/client/askLoop.js';
+import { HelixRestClient } from '../src/client/restClient.js';
+import { renderOutcome } from '../src/cli/ask.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { startHelix } from '../src/server.js';
+import { ingestPaths } from '../src/sources/library/ingest.js';
+import { openStore } from '../src/store/openStore.js';
+
+const QUESTION = process.argv[2] ?? 'How does Helix recover a run after its server process is killed?';
+const database = resolve('.helix/demo.db');
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+const started = Date.now();
+say(`demo: embedded store ${database}`);
+const store = await openStore(database);
+say('demo: indexing docs/ into the research library …');
+const report = await ingestPaths(store, ['docs'], Date.now, (p) => say(`  [${p.index}/${p.total}] ${p.outcome} ${p.path}${p.outcome === 'failed' ? `: ${p.reason}` : ` (${p.passages} passages)`}`));
+say(`demo: library ready (${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged)`);
+
+const config = loadConfig({ HELIX_LOG_LEVEL: 'warn', HELIX_AGENT_DATABASE_SCOPES: 'research_library' }, { host: '127.0.0.1', port: 0, database });
+const helix = await startHelix(config, { store, logger: createLogger('warn') });
+const { key, record } = await createApiKey(
+  store,
+  { tenantId: 'demo', accountId: 'demo', scopes: ['helix.agent_runs.read', 'helix.agent_runs.write', 'helix.data.research_library.read'], label: 'npm run demo' },
+  Date.now(),
+);
+say(`demo: Helix listening on ${helix.url}; asking: "${QUESTION}"`);
+
+try {
+  const outcome = await askHelix(new HelixRestClient(helix.url, key), { objective: QUESTION, scopes: ['research_library'] }, {
+    onRun: (run) => say(`  ${run.budget.steps_used === 0 ? 'started' : `turn ${run.budget.steps_used}`}: ${run.completion_status} · ${run.evidence.count} evidence · terminal authority ${run.terminal_authority_status}`),
+  });
+  process.stdout.write(`\n${renderOutcome(outcome)}`);
+  say(`demo: finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (outcome.run.completion_status !== 'completed') process.exitCode = 1;
+} finally {
+  await store.read.apiKeys.revoke(record.keyId, Date.now());
+  await helix.close();
+  await store.close();
+}
