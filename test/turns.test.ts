@@ -81,6 +81,35 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     expect(res.body).toMatchObject({ completion_status: 'needs_more_evidence', terminal_authority_status: 'not_authorized', latest_result: { text: null, output_fields: {} } });
   });
 
+  it('hard gate: a required family satisfied only by an earlier turn does not authorize', async () => {
+    const first = groundedTurn();
+    const earlierRefs = first.artifacts.map((a) => a.ref);
+    const { h, token } = await boot([
+      { ...first, terminalCandidates: [] },
+      // Turn 2 claims the family and cites turn 1's passages, but re-enters nothing of its own.
+      emptyOutcome({ satisfiedFamilies: [LIBRARY.family], resolvedRequirements: ['required_evidence:research_library_evidence'], terminalCandidates: [scriptedCandidate('From memory', earlierRefs)] }),
+    ]);
+    const run = await startRun(h.url, token);
+    const one = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'gather' });
+    expect(one.body.evidence.count).toBe(2);
+    const two = await cont(h.url, token, run.run_id, { expected_version: 3, instruction: 'conclude' });
+    expect(two.body).toMatchObject({ terminal_authority_status: 'not_authorized', completion_status: 'needs_more_evidence', latest_result: { text: null } });
+    expect(two.body.unresolved_requirements).toContain('required_evidence:research_library_evidence');
+  });
+
+  it('artifacts from a capability the run did not admit are rejected at re-entry', async () => {
+    const foreign = scriptedArtifact('a web page', { capabilityId: 'internet-search.search_web', family: LIBRARY.family });
+    const { h, token } = await boot([
+      emptyOutcome({ artifacts: [foreign], satisfiedFamilies: [LIBRARY.family], terminalCandidates: [scriptedCandidate('Per the web', [foreign.ref])] }),
+    ]);
+    const run = await startRun(h.url, token);
+    const res = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'go' });
+    expect(res.body).toMatchObject({ terminal_authority_status: 'not_authorized', evidence: { count: 0 } });
+    const events = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events;
+    expect(events.find((e: { kind: string }) => e.kind === 'run.evidence_reentered').data).toMatchObject({ admitted_refs: [], rejected_refs: [foreign.ref] });
+    expect((await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token })).body.artifacts).toEqual([]);
+  });
+
   it('a stale expected_version is version_conflict with current_version', async () => {
     const { h, token } = await boot([], emptyOutcome());
     const run = await startRun(h.url, token);

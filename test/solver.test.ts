@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingestPaths } from '../src/sources/library/ingest.js';
+import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
+import { storeFlavours } from './support/stores.js';
+
+const RUNS = '/api/v1/agent-runs';
+const SCOPES = 'helix.agent_runs.read helix.agent_runs.write helix.data.research_library.read';
+
+/** A small library the tests write themselves: one clear topic, two sources that disagree. */
+const writeLibrary = (dir: string): void => {
+  writeFileSync(
+    join(dir, 'damping.md'),
+    '# Resonance damping\n\nThe resonance damping mechanism reduces vibration amplitude by absorbing energy in a viscoelastic layer bonded to the panel.\n\nDamping is strongest near the first bending mode of the panel.\n',
+  );
+  writeFileSync(join(dir, 'calibration-a.txt'), 'Sensor calibration notes\n\nThe calibration drift of the sensor array in 2019 was 0.4 percent after the thermal cycle.\n');
+  writeFileSync(
+    join(dir, 'calibration-b.html'),
+    '<html><head><title>Calibration audit</title></head><body><h1>Audit</h1><p>The calibration drift of the sensor array in 2019 was 1.2 percent after the thermal cycle.</p></body></html>',
+  );
+};
+
+describe.each(storeFlavours())('governed extractive turns on $name', (flavour) => {
+  let h: TestHelix;
+  let token: string;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'helix-library-'));
+    writeLibrary(dir);
+    h = await startTestHelix(flavour, { env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library' } });
+    const report = await ingestPaths(h.testStore.store, [dir], Date.now);
+    expect(report).toMatchObject({ added: 3, failed: 0 });
+    token = await h.key(SCOPES);
+  });
+  afterAll(async () => {
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = async (objective: string, extra: Record<string, unknown> = {}) => {
+    const res = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective, database_scope: ['research_library'], ...extra } });
+    expect(res.status, res.text).toBe(201);
+    return res.body as { run_id: string; version: number };
+  };
+  const turn = async (runId: string, body: Record<string, unknown>, bearer = token) =>
+    api(h.url, 'POST', `${RUNS}/${runId}/continue`, { token: bearer, idempotencyKey: idemKey(), body });
+
+  it('completed: an authorized extractive answer citing this turn\'s passages, with provenance', async () => {
+    const run = await start('How does the resonance damping mechanism reduce vibration?');
+    const res = await turn(run.run_id, { expected_version: 1, instruction: 'Answer with citations.' });
+    expect(res.body).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized', lifecycle_status: 'completed' });
+    expect(res.body.latest_result.text).toContain('viscoelastic layer');
+    expect(res.body.latest_result.text).toMatch(/\[1\]/);
+    const sources = res.body.latest_result.output_fields.sources;
+    expect(sources[0]).toMatchObject({ n: 1, title: 'Resonance damping' });
+    expect(sources[0].locator).toMatch(/damping\.md$/);
+    const bundle = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token })).body;
+    const cited = bundle.artifacts.find((a: { ref: string }) => a.ref === res.body.latest_result.supporting_evidence_refs[0]);
+    expect(cited).toMatchObject({ capability_id: 'research-library.search', evidence_family: 'research_library_evidence', turn: 1 });
+    expect(cited.provenance.span.end).toBeGreaterThan(cited.provenance.span.start);
+    expect(cited.excerpt).toContain('viscoelastic');
+    expect(bundle.supported_claims.length).toBeGreaterThan(0);
+  });
+
+  it('needs_more_evidence: a topic the library does not hold gets no made-up completion', async () => {
+    const run = await start('What is the boiling point of liquid nitrogen?');
+    const res = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
+    expect(res.body).toMatchObject({ completion_status: 'needs_more_evidence', terminal_authority_status: 'not_evaluated', latest_result: { text: null } });
+    expect(res.body.unresolved_requirements).toEqual(expect.arrayContaining(['no_relevant_evidence', 'required_evidence:research_library_evidence']));
+    expect((await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token })).body.evidence_refs).toEqual([]);
+  });
+
+  it('needs_input: disagreeing sources raise a question; answering it completes on the chosen source', async () => {
+    const run = await start('What was the calibration drift of the sensor array in 2019?');
+    const asked = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
+    expect(asked.body.completion_status).toBe('needs_input');
+    expect(asked.body.contradictions).toHaveLength(1);
+    expect(asked.body.contradictions[0].description).toMatch(/0\.4 percent.*1\.2 percent|1\.2 percent.*0\.4 percent/);
+    const [question] = asked.body.pending_questions;
+    expect(question.question_id).toMatch(/^resolve_conflict_/);
+    expect(asked.body.latest_result.text).toBeNull();
+    const side1 = question.prompt.includes('"The calibration drift of the sensor array in 2019 was 0.4') ? '0.4' : '1.2';
+    const done = await turn(run.run_id, { expected_version: asked.body.version, answers: [{ question_id: question.question_id, value: '1' }] });
+    expect(done.body).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized', contradictions: [], pending_questions: [] });
+    expect(done.body.latest_result.text).toContain(`${side1} percent`);
+    expect(done.body.latest_result.text).not.toContain(`${side1 === '0.4' ? '1.2' : '0.4'} percent`);
+  });
+
+  it('conflict_detected: when the user will not choose, the contradiction stands and the run does not complete', async () => {
+    const run = await start('What was the calibration drift of the sensor array in 2019?');
+    const asked = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
+    const [question] = asked.body.pending_questions;
+    const res = await turn(run.run_id, { expected_version: asked.body.version, answers: [{ question_id: question.question_id, value: 'none' }] });
+    expect(res.body).toMatchObject({ completion_status: 'conflict_detected', lifecycle_status: 'waiting', pending_questions: [] });
+    expect(res.body.contradictions).toHaveLength(1);
+    const bundle = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token })).body;
+    expect(bundle.contradicted_claims).toHaveLength(1);
+  });
+
+  it('conflicts are acceptable when the contract allows them', async () => {
+    const run = await start('What was the calibration drift of the sensor array in 2019?', { completion_contract: { allow_conflicts: true } });
+    const asked = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
+    const res = await turn(run.run_id, { expected_version: asked.body.version, answers: [{ question_id: asked.body.pending_questions[0].question_id, value: 'none' }] });
+    expect(res.body).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized' });
+  });
+
+  it('budget_exhausted: the last step ends the run without an answer', async () => {
+    const run = await start('What is the boiling point of liquid nitrogen?', { budget: { max_steps: 1 } });
+    const res = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
+    expect(res.body).toMatchObject({ completion_status: 'budget_exhausted', lifecycle_status: 'failed', recommended_next_action: 'stop' });
+  });
+
+  it('a data scope the caller no longer holds is refused on the next continue', async () => {
+    const run = await start('How does the resonance damping mechanism reduce vibration?');
+    const withoutData = await h.key('helix.agent_runs.read helix.agent_runs.write');
+    const res = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' }, withoutData);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 'insufficient_scope', scope: 'helix.data.research_library.read' });
+    expect((await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token })).body.version).toBe(1);
+  });
+
+  it('scopes that are not enabled, not in the catalog, or not configured here are refused at start', async () => {
+    for (const [scope, code] of [['public_web', 'scope_not_admitted'], ['alchemy', 'scope_not_admitted']] as const) {
+      const res = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'x', database_scope: [scope] } });
+      expect(res.status, scope).toBe(403);
+      expect(res.body).toMatchObject({ code, scope });
+    }
+  });
+});
+
+describe('scope availability', () => {
+  it('an enabled scope whose sources are not configured is scope_unavailable, not a crash', async () => {
+    const [flavour] = storeFlavours();
+    const h = await startTestHelix(flavour!, { env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library,public_web' } });
+    try {
+      const token = await h.key('helix.agent_runs.write helix.data.public_web.read');
+      const res = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'x', database_scope: ['public_web'] } });
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({ code: 'scope_unavailable', scope: 'public_web', adr_code: -32002 });
+    } finally {
+      await h.close();
+    }
+  });
+});
