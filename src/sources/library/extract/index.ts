@@ -1,0 +1,44 @@
+import { assembleDocument, type DraftDocument } from './assemble.js';
+import { assertTextContent, detectMediaType } from './detect.js';
+import { extractHtml } from './html.js';
+import { extractMarkdown } from './markdown.js';
+import { extractPdf } from './pdf.js';
+import { extractPlainText } from './text.js';
+import type { ExtractedDocument } from './types.js';
+
+export { ExtractionError, MEDIA_TYPES, UnsupportedDocumentError } from './types.js';
+export type { ExtractedDocument, MediaType, Section } from './types.js';
+export { detectMediaType } from './detect.js';
+
+// TextDecoder drops a leading BOM by default; malformed bytes become U+FFFD rather than failing
+// the whole file, since a stray Latin-1 byte should not hide an otherwise readable document.
+const utf8 = new TextDecoder('utf-8');
+
+const decodeText = (fileName: string, bytes: Uint8Array): string => {
+  assertTextContent(fileName, bytes);
+  return utf8.decode(bytes);
+};
+
+/**
+ * Reads a document into normalized text with titled, ranged sections.
+ * Throws UnsupportedDocumentError for an unknown extension and ExtractionError for unreadable bytes.
+ */
+export const extractDocument = async (fileName: string, bytes: Uint8Array): Promise<ExtractedDocument> => {
+  const mediaType = detectMediaType(fileName);
+  let draft: DraftDocument;
+  switch (mediaType) {
+    case 'text/markdown':
+      draft = extractMarkdown(decodeText(fileName, bytes));
+      break;
+    case 'text/plain':
+      draft = extractPlainText(decodeText(fileName, bytes));
+      break;
+    case 'text/html':
+      draft = extractHtml(decodeText(fileName, bytes));
+      break;
+    case 'application/pdf':
+      draft = await extractPdf(fileName, bytes);
+      break;
+  }
+  return assembleDocument(fileName, mediaType, draft);
+};

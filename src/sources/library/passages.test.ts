@@ -1,0 +1,158 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { extractDocument } from './extract/index.js';
+import type { ExtractedDocument, Section } from './extract/types.js';
+import { splitPassages, type Passage } from './passages.js';
+
+const plainDoc = (text: string, sections?: readonly Section[]): ExtractedDocument => ({
+  title: 't',
+  mediaType: 'text/plain',
+  text,
+  sections: sections ?? [{ heading: null, page: null, start: 0, end: text.length }],
+});
+
+const paragraph = (label: string, length: number): string => `${label} ${'x'.repeat(length - label.length - 2)}.`;
+
+/** The invariants every caller relies on, whatever the document. */
+const expectValidPassages = (doc: ExtractedDocument, passages: readonly Passage[], maxChars: number): void => {
+  passages.forEach((passage, index) => {
+    expect(passage.ordinal).toBe(index);
+    // Provenance spans cite `doc.text` by offset; the passage must be exactly that slice.
+    expect(doc.text.slice(passage.start, passage.end)).toBe(passage.text);
+    expect(passage.text.length).toBeLessThanOrEqual(maxChars);
+    expect(passage.text).toMatch(/[\p{L}\p{N}]/u);
+    expect(passage.text).toBe(passage.text.trim());
+    const owner = doc.sections.find((section) => section.start <= passage.start && passage.end <= section.end);
+    expect(owner, `passage ${index} crosses a section boundary`).toBeDefined();
+    expect([passage.heading, passage.page]).toEqual([owner?.heading, owner?.page]);
+    const previous = passages[index - 1];
+    if (previous !== undefined) expect(passage.start).toBeGreaterThanOrEqual(previous.end);
+  });
+};
+
+describe('splitPassages', () => {
+  it('packs whole paragraphs up to the target size', () => {
+    const paragraphs = [paragraph('p1', 300), paragraph('p2', 300), paragraph('p3', 300), paragraph('p4', 100)];
+    const doc = plainDoc(paragraphs.join('\n\n'));
+    const passages = splitPassages(doc);
+    expect(passages.map((passage) => passage.text)).toEqual([
+      `${paragraphs[0]}\n\n${paragraphs[1]}`,
+      `${paragraphs[2]}\n\n${paragraphs[3]}`,
+    ]);
+    expectValidPassages(doc, passages, 1200);
+  });
+
+  it('splits a paragraph longer than maxChars at sentence ends', () => {
+    const sentences = Array.from({ length: 30 }, (_, index) => `Sentence number ${index} says something useful here.`);
+    const doc = plainDoc(sentences.join(' '));
+    const passages = splitPassages(doc, { targetChars: 200, maxChars: 300 });
+    expect(passages.length).toBeGreaterThan(1);
+    for (const passage of passages) expect(passage.text).toMatch(/^Sentence number \d+.*\.$/s);
+    expect(passages.map((passage) => passage.text).join(' ')).toBe(doc.text);
+    expectValidPassages(doc, passages, 300);
+  });
+
+  it('hard-cuts text with no boundaries at all, keeping surrogate pairs whole', () => {
+    // U+20000 is a CJK ideograph outside the BMP: a letter stored as a surrogate pair.
+    const doc = plainDoc('\u{20000}'.repeat(50) + 'a'.repeat(101));
+    const passages = splitPassages(doc, { targetChars: 25, maxChars: 25 });
+    expect(passages.map((passage) => passage.text).join('')).toBe(doc.text);
+    for (const passage of passages) expect(passage.text).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
+    expectValidPassages(doc, passages, 25);
+  });
+
+  it('never packs across a section boundary and carries each section’s heading and page', () => {
+    const text = 'Page one text.\n\nPage two text.';
+    const doc: ExtractedDocument = {
+      ...plainDoc(text),
+      mediaType: 'application/pdf',
+      sections: [
+        { heading: null, page: 1, start: 0, end: 16 },
+        { heading: null, page: 2, start: 16, end: text.length },
+      ],
+    };
+    expect(splitPassages(doc)).toEqual([
+      { ordinal: 0, text: 'Page one text.', start: 0, end: 14, heading: null, page: 1 },
+      { ordinal: 1, text: 'Page two text.', start: 16, end: text.length, heading: null, page: 2 },
+    ]);
+  });
+
+  it('drops passages with nothing to search for', () => {
+    const doc = plainDoc('* * *\n\n---', undefined);
+    expect(splitPassages(doc, { targetChars: 3, maxChars: 5 })).toEqual([]);
+    expect(splitPassages(plainDoc(''))).toEqual([]);
+  });
+
+  it('rejects sizes that cannot be honoured', () => {
+    const doc = plainDoc('text');
+    expect(() => splitPassages(doc, { maxChars: 0 })).toThrow(RangeError);
+    expect(() => splitPassages(doc, { targetChars: 500, maxChars: 400 })).toThrow(RangeError);
+    expect(() => splitPassages(doc, { targetChars: 1.5 })).toThrow(RangeError);
+    // A smaller maxChars alone lowers the default target rather than failing.
+    expect(splitPassages(doc, { maxChars: 100 })).toHaveLength(1);
+  });
+
+  const token = fc.oneof(
+    fc.constantFrom(' ', '  ', '\n', '\n\n', '\n \n', '\t', '. ', '! ', '? ', '。', '…', '"', ')', '-', '😀', 'é'),
+    fc.stringMatching(/^[a-z0-9]{1,12}$/),
+    fc.string({ minLength: 40, maxLength: 400, unit: fc.constantFrom('a', 'b', '1', '😀') }),
+  );
+  const arbitraryDoc = fc
+    .array(token, { maxLength: 300 })
+    .map((tokens) => tokens.join(''))
+    .chain((text) =>
+      fc.record({
+        text: fc.constant(text),
+        cuts: fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, text.length - 1) }), { maxLength: 6 }),
+        pages: fc.boolean(),
+      }),
+    )
+    .map(({ text, cuts, pages }): ExtractedDocument => {
+      const bounds = [0, ...cuts.filter((cut) => cut < text.length).sort((a, b) => a - b), text.length];
+      const sections = bounds.slice(1).map((end, index) => ({
+        heading: pages ? null : `Heading ${index}`,
+        page: pages ? index + 1 : null,
+        start: bounds[index] ?? 0,
+        end,
+      }));
+      return plainDoc(text, sections);
+    });
+  const sizes = fc.integer({ min: 1, max: 300 }).chain((targetChars) =>
+    fc.record({ targetChars: fc.constant(targetChars), maxChars: fc.integer({ min: targetChars, max: 600 }) }),
+  );
+
+  it('keeps every passage an exact, bounded slice of one section (property)', () => {
+    fc.assert(
+      fc.property(arbitraryDoc, sizes, (doc, options) => {
+        expectValidPassages(doc, splitPassages(doc, options), options.maxChars);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('loses no searchable character (property)', () => {
+    fc.assert(
+      fc.property(arbitraryDoc, sizes, (doc, options) => {
+        const passages = splitPassages(doc, options);
+        for (const match of doc.text.matchAll(/[\p{L}\p{N}]/gu)) {
+          expect(passages.some((passage) => passage.start <= match.index && match.index < passage.end)).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('holds the span invariant on extracted Markdown documents (property)', async () => {
+    const line = fc.oneof(
+      fc.constantFrom('', '# Title', '## Sub *section*', '```', 'Setext', '====', '---', '| a | b |', '|---|---|', '> quote', '- item'),
+      fc.stringMatching(/^[A-Za-z ,.*_`[\]()]{1,200}$/),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { maxLength: 60 }), sizes, async (lines, options) => {
+        const doc = await extractDocument('generated.md', new TextEncoder().encode(lines.join('\n')));
+        expectValidPassages(doc, splitPassages(doc, options), options.maxChars);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,124 @@
+import type { ExtractedDocument } from './extract/types.js';
+
+/** A searchable unit of a document; `text` is exactly `doc.text.slice(start, end)`, so spans cite it faithfully. */
+export interface Passage {
+  readonly ordinal: number;
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  readonly heading: string | null;
+  readonly page: number | null;
+}
+
+export interface SplitOptions {
+  /** Paragraphs are packed into one passage while it stays within this many characters. */
+  readonly targetChars?: number;
+  /** No passage is longer than this; longer paragraphs are cut at sentences, then lines, then words, then anywhere. */
+  readonly maxChars?: number;
+}
+
+export const DEFAULT_TARGET_CHARS = 700;
+export const DEFAULT_MAX_CHARS = 1200;
+
+interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+const PARAGRAPH_BREAK = /\n[^\S\n]*\n\s*/g;
+// Cut after sentence-final punctuation (and any closing quote or bracket) that is followed by
+// whitespace, and after CJK full stops, which are not followed by a space.
+const SENTENCE_BREAK = /(?<=[.!?…]["'”’)\]]*)\s+|(?<=[。！？])\s*(?=\S)/gu;
+const LINE_BREAK = /\s*\n\s*/g;
+const WORD_BREAK = /\s+/g;
+/** Finer boundaries are tried only when a piece is still over the limit at the coarser one. */
+const CUT_LEVELS: readonly RegExp[] = [SENTENCE_BREAK, LINE_BREAK, WORD_BREAK];
+/** A passage with no letter or digit has nothing to search for. */
+const SEARCHABLE = /[\p{L}\p{N}]/u;
+
+/** Pieces of `[start, end)` between matches of `separator`, with their edge whitespace removed. */
+const cutAt = (text: string, span: Span, separator: RegExp): Span[] => {
+  const pieces: Span[] = [];
+  let cursor = span.start;
+  const push = (end: number): void => {
+    const piece = trimSpan(text, { start: cursor, end });
+    if (piece.end > piece.start) pieces.push(piece);
+  };
+  for (const match of text.slice(span.start, span.end).matchAll(separator)) {
+    push(span.start + match.index);
+    cursor = span.start + match.index + match[0].length;
+  }
+  push(span.end);
+  return pieces;
+};
+
+const trimSpan = (text: string, span: Span): Span => {
+  let { start, end } = span;
+  while (start < end && /\s/.test(text[start] ?? '')) start += 1;
+  while (end > start && /\s/.test(text[end - 1] ?? '')) end -= 1;
+  return { start, end };
+};
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+
+/** Last resort for text with no whitespace at all; never cuts a surrogate pair in two. */
+const hardCut = (text: string, span: Span, maxChars: number): Span[] => {
+  const pieces: Span[] = [];
+  let start = span.start;
+  while (start < span.end) {
+    let end = Math.min(start + maxChars, span.end);
+    if (end < span.end && end - start > 1 && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+    pieces.push({ start, end });
+    start = end;
+  }
+  return pieces;
+};
+
+const splitOversized = (text: string, span: Span, maxChars: number, level = 0): Span[] => {
+  if (span.end - span.start <= maxChars) return [span];
+  const separator = CUT_LEVELS[level];
+  if (separator === undefined) return hardCut(text, span, maxChars);
+  return cutAt(text, span, separator).flatMap((piece) => splitOversized(text, piece, maxChars, level + 1));
+};
+
+const resolveOptions = (options: SplitOptions): { targetChars: number; maxChars: number } => {
+  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const targetChars = options.targetChars ?? Math.min(DEFAULT_TARGET_CHARS, maxChars);
+  if (!Number.isInteger(maxChars) || maxChars < 1) throw new RangeError(`maxChars must be a positive integer (got ${maxChars})`);
+  if (!Number.isInteger(targetChars) || targetChars < 1 || targetChars > maxChars) {
+    throw new RangeError(`targetChars must be an integer from 1 to maxChars (${maxChars}) (got ${targetChars})`);
+  }
+  return { targetChars, maxChars };
+};
+
+/**
+ * Splits each section into passages on paragraph boundaries, packing paragraphs together while a
+ * passage stays within `targetChars`. A passage never spans two sections, so its heading and page
+ * are those of everything in it.
+ */
+export const splitPassages = (doc: ExtractedDocument, options: SplitOptions = {}): Passage[] => {
+  const { targetChars, maxChars } = resolveOptions(options);
+  const { text } = doc;
+  const passages: Passage[] = [];
+  for (const section of doc.sections) {
+    const start = Math.max(0, Math.min(section.start, text.length));
+    const bounds = { start, end: Math.max(start, Math.min(section.end, text.length)) };
+    const pieces = cutAt(text, bounds, PARAGRAPH_BREAK).flatMap((paragraph) => splitOversized(text, paragraph, maxChars));
+    let open: Span | undefined;
+    const close = (span: Span): void => {
+      const passageText = text.slice(span.start, span.end);
+      if (!SEARCHABLE.test(passageText)) return;
+      passages.push({ ordinal: passages.length, text: passageText, ...span, heading: section.heading, page: section.page });
+    };
+    for (const piece of pieces) {
+      if (open !== undefined && piece.end - open.start <= targetChars) {
+        open = { start: open.start, end: piece.end };
+      } else {
+        if (open !== undefined) close(open);
+        open = piece;
+      }
+    }
+    if (open !== undefined) close(open);
+  }
+  return passages;
+};
