@@ -19,19 +19,31 @@ export const spawnTs = (script: string, args: readonly string[], env: Record<str
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 
-/** Starts the scripted test server and waits for the line announcing its URL. */
-export const startServerProcess = async (database: string, env: Record<string, string> = {}): Promise<ServerProcess> => {
-  const child = spawnTs('test/support/serveScripted.ts', [], { HELIX_DATABASE_URL: database, ...env });
+/** Starts the scripted test server (scripted executor) and waits for the line announcing its URL. */
+export const startServerProcess = (database: string, env: Record<string, string> = {}): Promise<ServerProcess> =>
+  announcedServer(spawnTs('test/support/serveScripted.ts', [], { HELIX_DATABASE_URL: database, ...env }), (line) => (JSON.parse(line) as { url: string }).url);
+
+/** Starts the real `helix serve` (the production executor) on a free port. */
+export const startCliServer = (database: string, env: Record<string, string> = {}): Promise<ServerProcess> =>
+  announcedServer(spawnTs('src/cli/main.ts', ['serve', '--port', '0', '--database', database], env), (line) => /helix listening on (\S+)/.exec(line)?.[1]);
+
+const announcedServer = async (child: ChildProcess, urlOf: (line: string) => string | undefined): Promise<ServerProcess> => {
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const lines = createInterface({ input: child.stdout! });
-  const first = await Promise.race([
-    once(lines, 'line').then(([line]) => line as string),
-    once(child, 'exit').then(([code]) => {
-      throw new Error(`server exited with ${String(code)} before listening: ${errors}`);
-    }),
-  ]);
-  const { url } = JSON.parse(first) as { url: string };
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.on('line', (line) => {
+      const found = (() => {
+        try {
+          return urlOf(line);
+        } catch {
+          return undefined;
+        }
+      })();
+      if (found !== undefined) resolve(found);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${String(code)} before listening: ${errors}`)));
+  });
   return {
     url,
     child,

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startCliServer, type ServerProcess } from './support/processes.js';
+
+const writePdf = async (path: string): Promise<void> => {
+  const doc = await PDFDocument.create();
+  doc.setTitle('Thermal report');
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage().drawText('The thermal expansion coefficient of the bracket is twelve parts per million.', { x: 40, y: 700, size: 11, font });
+  writeFileSync(path, await doc.save());
+};
+
+describe('helix library and helix ask', () => {
+  let dir: string;
+  let database: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'helix-lib-cli-'));
+    database = join(dir, 'helix.db');
+    writeFileSync(join(dir, 'notes.md'), '# Bracket notes\n\nThe bracket is machined from 6061 aluminium and anodized.\n');
+    writeFileSync(join(dir, 'slides.pptx'), 'not a supported format');
+    await writePdf(join(dir, 'thermal.pdf'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('adds with progress, re-adding unchanged files is a no-op, a changed file replaces its passages', async () => {
+    const first = await runCli(['library', 'add', join(dir, 'notes.md'), join(dir, 'thermal.pdf'), '--database', database]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/\[1\/2\] added\s+\S*notes\.md \(1 passages\)/);
+    expect(first.stderr).toMatch(/\[2\/2\] added\s+\S*thermal\.pdf/);
+    expect(first.stdout).toContain('2 added, 0 updated, 0 unchanged, 0 failed');
+
+    const again = await runCli(['library', 'add', join(dir, 'notes.md'), join(dir, 'thermal.pdf'), '--database', database]);
+    expect(again.stdout).toContain('0 added, 0 updated, 2 unchanged, 0 failed');
+
+    writeFileSync(join(dir, 'notes.md'), '# Bracket notes\n\nThe bracket is now cast in titanium.\n');
+    const changed = await runCli(['library', 'add', join(dir, 'notes.md'), '--database', database]);
+    expect(changed.stdout).toContain('0 added, 1 updated');
+
+    const listed = await runCli(['library', 'list', '--database', database]);
+    expect(listed.stdout).toMatch(/notes\.md\ttext\/markdown\t1 passages\tBracket notes/);
+    expect(listed.stdout).toMatch(/thermal\.pdf\tapplication\/pdf\t1 passages\tThermal report/);
+  });
+
+  it('refuses unsupported files with a reason and a nonzero exit, indexing the rest', async () => {
+    const res = await runCli(['library', 'add', join(dir, 'slides.pptx'), join(dir, 'missing.md'), '--database', database]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('".pptx" files are not supported');
+    expect(res.stderr).toContain('no such file or directory');
+  });
+
+  describe('against a running server', () => {
+    let server: ServerProcess;
+    let key: string;
+    beforeAll(async () => {
+      server = await startCliServer(database, { HELIX_AGENT_DATABASE_SCOPES: 'research_library', HELIX_LOG_LEVEL: 'warn' });
+      const created = await runCli(['keys', 'create', '--tenant', 't', '--account', 'a', '--scopes', 'helix.agent_runs.read helix.agent_runs.write helix.data.research_library.read', '--database', database]);
+      key = created.stdout.trimEnd().split('\n').at(-1)!;
+    });
+    afterAll(async () => server.kill('SIGTERM'));
+
+    it('helix ask answers with cited sources from the PDF, showing each turn', async () => {
+      const res = await runCli(['ask', 'What is the thermal expansion coefficient of the bracket?', '--url', server.url], { HELIX_TOKEN: key });
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toMatch(/turn 1: completed · \d+ evidence/);
+      expect(res.stdout).toContain('twelve parts per million. [1]');
+      expect(res.stdout).toMatch(/\[1\] Thermal report — \S*thermal\.pdf \(chars \d+-\d+\)/);
+      expect(res.stdout).not.toContain(key);
+    });
+
+    it('helix ask says so when the library cannot answer, and exits nonzero', async () => {
+      const res = await runCli(['ask', 'Who won the 1998 football world cup?', '--url', server.url], { HELIX_TOKEN: key });
+      expect(res.code).toBe(4);
+      expect(res.stdout).toContain('No authorized answer (needs_more_evidence, no further progress possible)');
+    });
+
+    it('helix ask needs a token from the environment', async () => {
+      const res = await runCli(['ask', 'anything', '--url', server.url], { HELIX_TOKEN: '' });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain('set HELIX_TOKEN');
+    });
+
+    it('removing a document takes it out of search', async () => {
+      const removed = await runCli(['library', 'remove', join(dir, 'thermal.pdf'), '--database', database]);
+      expect(removed.code, removed.stderr).toBe(0);
+      const res = await runCli(['ask', 'What is the thermal expansion coefficient of the bracket?', '--url', server.url], { HELIX_TOKEN: key });
+      expect(res.stdout).not.toContain('twelve parts per million');
+    });
+  });
+});
