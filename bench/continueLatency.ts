@@ -7,8 +7,10 @@
 import { performance } from 'node:perf_hooks';
 import { continueRun, idempotencyKeys, startRun, type RunSnapshot } from './apiClient.js';
 import type { TargetReady } from './childServer.js';
-import { percentile } from './percentile.js';
-import { TARGET_KINDS, type TargetKind } from './target.js';
+import { summarizeLatency, type LatencySummary } from './percentile.js';
+
+export const CONTINUE_TARGETS = ['helix', 'floor'] as const;
+export type ContinueTarget = (typeof CONTINUE_TARGETS)[number];
 
 export interface ContinueShape {
   /** Per target, discarded. */
@@ -19,13 +21,7 @@ export interface ContinueShape {
   readonly continuesPerRun: number;
 }
 
-export interface ContinueLatency {
-  readonly samples: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly meanMs: number;
-  readonly maxMs: number;
-}
+export type ContinueLatency = LatencySummary;
 
 /** Drives one target's runs: a new run whenever the budget is spent; returns each turn's latency. */
 const turnDriver = (target: TargetReady, continuesPerRun: number) => {
@@ -46,33 +42,22 @@ const turnDriver = (target: TargetReady, continuesPerRun: number) => {
   };
 };
 
-const summarize = (samples: readonly number[]): ContinueLatency => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return {
-    samples: sorted.length,
-    p50Ms: percentile(sorted, 50),
-    p99Ms: percentile(sorted, 99),
-    meanMs: sorted.reduce((sum, x) => sum + x, 0) / sorted.length,
-    maxMs: sorted[sorted.length - 1] ?? Number.NaN,
-  };
-};
-
 export const measureContinueLatency = async (
-  targets: Readonly<Record<TargetKind, TargetReady>>,
+  targets: Readonly<Record<ContinueTarget, TargetReady>>,
   shape: ContinueShape,
-): Promise<Record<TargetKind, ContinueLatency>> => {
+): Promise<Record<ContinueTarget, ContinueLatency>> => {
   const drivers = {
     helix: turnDriver(targets.helix, shape.continuesPerRun),
     floor: turnDriver(targets.floor, shape.continuesPerRun),
   };
-  const samples: Record<TargetKind, number[]> = { helix: [], floor: [] };
+  const samples: Record<ContinueTarget, number[]> = { helix: [], floor: [] };
   for (let i = 0; i < shape.warmupContinues + shape.measuredContinues; i++) {
     // Alternate which target goes first, so neither always follows the other's turn.
-    const order = i % 2 === 0 ? TARGET_KINDS : [...TARGET_KINDS].reverse();
+    const order = i % 2 === 0 ? CONTINUE_TARGETS : [...CONTINUE_TARGETS].reverse();
     for (const kind of order) {
       const elapsed = await drivers[kind]();
       if (i >= shape.warmupContinues) samples[kind].push(elapsed);
     }
   }
-  return { helix: summarize(samples.helix), floor: summarize(samples.floor) };
+  return { helix: summarizeLatency(samples.helix), floor: summarizeLatency(samples.floor) };
 };

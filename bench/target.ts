@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { LOOPBACK, type TargetReady } from './childServer.js';
 
-export const TARGET_KINDS = ['helix', 'floor'] as const;
+export const TARGET_KINDS = ['helix', 'floor', 'mcpFloor'] as const;
 export type TargetKind = (typeof TARGET_KINDS)[number];
 
 export interface Target extends TargetReady {
@@ -21,6 +21,7 @@ export interface Target extends TargetReady {
 const ENTRY_POINTS: Record<TargetKind, string> = {
   helix: fileURLToPath(new URL('./serveHelix.ts', import.meta.url)),
   floor: fileURLToPath(new URL('./serveFloor.ts', import.meta.url)),
+  mcpFloor: fileURLToPath(new URL('./serveMcpFloor.ts', import.meta.url)),
 };
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const READY_TIMEOUT_MS = 30_000;
