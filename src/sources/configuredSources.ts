@@ -1,7 +1,11 @@
+import { ConfigError } from '../config.js';
 import type { Store } from '../store/port.js';
 import type { Capability } from './capability.js';
 import { libraryCapabilities } from './library/capabilities.js';
 import { CapabilityRegistry } from './registry.js';
+import { repositoryCapabilities } from './repository/repositoryCapabilities.js';
+import { scholarlyCapabilities } from './scholarly/scholarlyCapabilities.js';
+import { publicWebCapabilities } from './web/publicWebCapabilities.js';
 
 export interface SourcesConfig {
   readonly repositoryRoots: readonly string[];
@@ -13,7 +17,20 @@ export interface SourcesConfig {
  * The capabilities this deployment offers. The research library lives in the store and is always
  * there; every other source is off until its configuration names where it is.
  */
-export const configuredCapabilities = (store: Store, _config: SourcesConfig): Capability[] => [...libraryCapabilities(store)];
+export const configuredCapabilities = (store: Store, config: SourcesConfig): Capability[] => [
+  ...libraryCapabilities(store),
+  ...(config.repositoryRoots.length > 0 ? repositoryCapabilities({ roots: config.repositoryRoots }) : []),
+  ...(config.searchUrl !== undefined ? publicWebCapabilities({ searchUrl: config.searchUrl }) : []),
+  // Returns nothing unless a bibliographic endpoint is configured.
+  ...scholarlyCapabilities(config.scholarly),
+];
 
-export const buildRegistry = (store: Store, config: SourcesConfig): CapabilityRegistry =>
-  new CapabilityRegistry(configuredCapabilities(store, config));
+/** Source factories reject bad settings with a TypeError naming the setting; start-up reports it as configuration. */
+export const buildRegistry = (store: Store, config: SourcesConfig): CapabilityRegistry => {
+  try {
+    return new CapabilityRegistry(configuredCapabilities(store, config));
+  } catch (err) {
+    if (err instanceof TypeError) throw new ConfigError(`source configuration: ${err.message}`);
+    throw err;
+  }
+};

@@ -1,0 +1,117 @@
+import { type SourceFailure, SourceUnavailableError } from './sourceUnavailableError.js';
+
+export const DEFAULT_SOURCE_TIMEOUT_MS = 10_000;
+/** Search and bibliographic answers are a few kilobytes; anything near this is not an answer. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+
+export type ExpectedBody = 'json' | 'xml';
+
+export interface BoundedFetchRequest {
+  readonly capabilityId: string;
+  readonly url: URL;
+  readonly expect: ExpectedBody;
+  readonly timeoutMs: number;
+  /** The turn's signal: cancelling the turn cancels the request. */
+  readonly signal: AbortSignal;
+  readonly maxBytes?: number;
+}
+
+const ACCEPT: { readonly [E in ExpectedBody]: string } = {
+  json: 'application/json',
+  xml: 'application/atom+xml, application/xml;q=0.9, text/xml;q=0.8',
+};
+
+const isExpectedMediaType = (contentType: string | null, expect: ExpectedBody): boolean => {
+  const mime = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return expect === 'json'
+    ? mime === 'application/json' || mime.endsWith('+json')
+    : mime === 'application/xml' || mime === 'text/xml' || mime.endsWith('+xml');
+};
+
+// undici reports `redirect: 'error'` as a TypeError whose cause says "unexpected redirect".
+const isRedirectRefusal = (error: unknown): boolean =>
+  error instanceof Error && error.cause instanceof Error && /redirect/i.test(error.cause.message);
+
+/** Reads at most `maxBytes`; a longer body is cancelled mid-stream instead of buffered. */
+const readCapped = async (
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): Promise<Uint8Array | undefined> => {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+};
+
+/**
+ * GETs a configured endpoint under the source network rules: a hard timeout joined with the
+ * turn's signal, no credentials or caller headers (only Accept and User-Agent are ever sent, so an
+ * incoming Authorization cannot leak to a third party), no redirects (a redirect could move the
+ * request to a host nobody configured), a size cap and a media-type check.
+ *
+ * Cancellation of the turn is re-thrown as the signal's reason, not as a source failure.
+ */
+export const fetchBoundedText = async (request: BoundedFetchRequest): Promise<string> => {
+  request.signal.throwIfAborted();
+  const timeout = AbortSignal.timeout(request.timeoutMs);
+  const signal = AbortSignal.any([request.signal, timeout]);
+  const maxBytes = request.maxBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const fail = (failure: SourceFailure, status?: number): SourceUnavailableError =>
+    new SourceUnavailableError(request.capabilityId, failure, status);
+  try {
+    const response = await fetch(request.url, {
+      method: 'GET',
+      headers: { accept: ACCEPT[request.expect], 'user-agent': 'helix-sources/0.1' },
+      redirect: 'error',
+      credentials: 'omit',
+      signal,
+    });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      throw fail('http_status', response.status);
+    }
+    if (!isExpectedMediaType(response.headers.get('content-type'), request.expect)) {
+      await response.body?.cancel().catch(() => undefined);
+      throw fail('unexpected_content_type');
+    }
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw fail('too_large');
+    }
+    if (response.body === null) return '';
+    const bytes = await readCapped(response.body, maxBytes);
+    if (bytes === undefined) throw fail('too_large');
+    return new TextDecoder('utf-8').decode(bytes);
+  } catch (error) {
+    if (error instanceof SourceUnavailableError) throw error;
+    request.signal.throwIfAborted();
+    if (timeout.aborted) throw fail('timeout');
+    throw fail(isRedirectRefusal(error) ? 'redirect' : 'network');
+  }
+};
+
+export const fetchBoundedJson = async (request: Omit<BoundedFetchRequest, 'expect'>): Promise<unknown> => {
+  const text = await fetchBoundedText({ ...request, expect: 'json' });
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new SourceUnavailableError(request.capabilityId, 'malformed_response');
+  }
+};
