@@ -56,7 +56,8 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
   const turns = new ActiveTurns();
   const deps: RunServiceDeps = {
     store,
-    executor: options.executor ?? new ExtractiveExecutor(registry),
+    executor: options.executor ?? new ExtractiveExecutor(),
+    registry,
     clock,
     config: {
       turnTimeoutMs: config.turnTimeoutMs,

@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyOutcome } from '../src/domain/turn.js';
+import { ScriptedExecutor } from '../src/solver/scriptedExecutor.js';
 import { ingestPaths } from '../src/sources/library/ingest.js';
-import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
+import { api, gate, idemKey, startTestHelix, waitFor, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
 
 const RUNS = '/api/v1/agent-runs';
@@ -141,6 +143,41 @@ describe('scope availability', () => {
       expect(res.body).toMatchObject({ code: 'scope_unavailable', scope: 'public_web', adr_code: -32002 });
     } finally {
       await h.close();
+    }
+  });
+});
+
+describe('artifacts are recorded as the turn retrieves them', () => {
+  it('a turn cancelled after retrieving leaves its retrievals on record but admits nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'helix-library-'));
+    writeLibrary(dir);
+    const g = gate();
+    const executor = new ScriptedExecutor([
+      async (input) => {
+        await input.capabilities.invoke('research-library.search', { query: 'resonance damping vibration' });
+        await g.opened;
+        return emptyOutcome();
+      },
+    ]);
+    const h = await startTestHelix(storeFlavours()[0]!, { executor, env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library' } });
+    try {
+      await ingestPaths(h.testStore.store, [dir], Date.now);
+      const token = await h.key(SCOPES);
+      const started = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'damping', database_scope: ['research_library'] } });
+      const runId = started.body.run_id;
+      const turn = api(h.url, 'POST', `${RUNS}/${runId}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'go' } });
+      await waitFor(async () => (await h.testStore.store.read.artifacts.listRecorded(runId)).length > 0);
+      await api(h.url, 'POST', `${RUNS}/${runId}/cancel`, { token, idempotencyKey: idemKey(), body: { expected_version: 2 } });
+      g.release();
+      expect((await turn).body.code).toBe('run_cancelled');
+      const recorded = await h.testStore.store.read.artifacts.listRecorded(runId);
+      expect(recorded.length).toBeGreaterThan(0);
+      expect(recorded.every((a) => a.status === 'retrieved' && a.capabilityId === 'research-library.search' && a.turn === 1)).toBe(true);
+      expect((await api(h.url, 'GET', `${RUNS}/${runId}/evidence`, { token })).body.artifacts).toEqual([]);
+      await expect(executor.inputs[0]!.capabilities.invoke('repository.search', { query: 'x' })).rejects.toMatchObject({ code: 'tool_not_found' });
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

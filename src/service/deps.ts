@@ -1,5 +1,6 @@
 import type { Store } from '../store/port.js';
 import type { TurnExecutor } from '../solver/executor.js';
+import type { CapabilityRegistry } from '../sources/registry.js';
 import type { AccountPolicy, ScopeAvailability } from './admission.js';
 import type { ActiveTurns } from './activeTurns.js';
 import type { WorkerLiveness } from './liveness.js';
@@ -26,6 +27,8 @@ export interface ServiceConfig {
 export interface RunServiceDeps {
   readonly store: Store;
   readonly executor: TurnExecutor;
+  /** The configured capabilities; turns reach them only through the admitted, recording handle. */
+  readonly registry: CapabilityRegistry;
   readonly clock: Clock;
   readonly config: ServiceConfig;
   readonly turns: ActiveTurns;

@@ -2,6 +2,7 @@ import type { Admission } from './admission.js';
 import type { RunServiceDeps } from './deps.js';
 import { emptyOutcome, type TurnOutcome } from '../domain/turn.js';
 import type { RunRecord } from '../domain/run.js';
+import { turnCapabilities } from './turnCapabilities.js';
 
 export class TurnTimeout extends Error {
   override readonly name = 'TurnTimeout';
@@ -40,6 +41,13 @@ export const executeTurn = async (
         answers: run.answers,
         databaseScope: run.databaseScope,
         admittedCapabilities: admission.admittedCapabilities,
+        capabilities: turnCapabilities(deps.registry, deps.store, {
+          runId: run.runId,
+          turn: run.stepsUsed,
+          admitted: admission.admittedCapabilities,
+          signal: controller.signal,
+          now: () => deps.clock.now(),
+        }),
         previousResult: run.latestResult,
         signal: controller.signal,
         deadline,

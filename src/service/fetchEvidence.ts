@@ -12,6 +12,6 @@ export const fetchEvidence = async (
   requireOperation(principal, 'run.evidence');
   requireRunId(runId);
   const run = await loadOwnedRun(deps, runId, ownerOf(deps, principal));
-  const artifacts = await deps.store.read.artifacts.listByRun(run.runId);
+  const artifacts = await deps.store.read.artifacts.listAdmitted(run.runId);
   return { status: 200, body: projectEvidence(run, artifacts), replayed: false };
 };

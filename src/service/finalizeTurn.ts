@@ -61,7 +61,7 @@ export const finalizeTurn = async (
     };
     const committed = await commitRunChange(uow, run, next, verdict.events, now);
     if (committed === undefined) throw new HelixError('store_unavailable', { retry_after_seconds: 1 });
-    await uow.artifacts.insertMany(run.runId, run.stepsUsed, verdict.admittedArtifacts, now);
+    await uow.artifacts.admit(run.runId, run.stepsUsed, verdict.admittedArtifacts, now);
     const view = projectRun(committed);
     await completeReceipt(uow, idem, 200, view, run.runId);
     return { kind: 'finalized', view };

@@ -1,5 +1,16 @@
 import type { Answer, LatestResult } from '../domain/run.js';
 import type { TurnOutcome } from '../domain/turn.js';
+import type { Capability, CapabilityResult } from '../sources/capability.js';
+
+/**
+ * The capabilities one turn may use, already narrowed to the admitted set. `invoke` is the only way
+ * to call them: it enforces admission at call time, honours the turn's signal, and records every
+ * artifact durably as soon as it is retrieved.
+ */
+export interface TurnCapabilities {
+  readonly menu: readonly Capability[];
+  invoke(id: string, input: unknown): Promise<CapabilityResult>;
+}
 
 /** Everything one governed turn may see. Nothing here is a credential or another owner's data. */
 export interface TurnInput {
@@ -11,8 +22,9 @@ export interface TurnInput {
   /** Every answer given so far, including this continuation's. */
   readonly answers: readonly Answer[];
   readonly databaseScope: readonly string[];
-  /** Exact capability ids the executor may call; anything else must be refused. */
+  /** Exact capability ids admitted for this turn. */
   readonly admittedCapabilities: ReadonlySet<string>;
+  readonly capabilities: TurnCapabilities;
   readonly previousResult: LatestResult | null;
   /** Aborted on cancellation or when the deadline passes; executors check it at every boundary. */
   readonly signal: AbortSignal;

@@ -48,8 +48,14 @@ export interface StoredArtifact extends TurnArtifact {
 }
 
 export interface ArtifactRepository {
-  insertMany(runId: string, turn: number, artifacts: readonly TurnArtifact[], at: number): Promise<void>;
-  listByRun(runId: string): Promise<StoredArtifact[]>;
+  /** Records artifacts a turn retrieved, as it retrieves them; a ref already recorded is kept as it was. */
+  recordRetrieved(runId: string, turn: number, artifacts: readonly TurnArtifact[], at: number): Promise<void>;
+  /** Marks the turn's admitted artifacts (recording any not yet recorded). */
+  admit(runId: string, turn: number, artifacts: readonly TurnArtifact[], at: number): Promise<void>;
+  /** Admitted artifacts only: what the evidence bundle shows. */
+  listAdmitted(runId: string): Promise<StoredArtifact[]>;
+  /** Every recorded artifact with its status, for audit. */
+  listRecorded(runId: string): Promise<(StoredArtifact & { readonly status: 'retrieved' | 'admitted' })[]>;
 }
 
 export const RECEIPT_STATES = ['processing', 'completed', 'outcome_unknown'] as const;

@@ -47,6 +47,8 @@ export interface AgentRunArtifactsTable {
   excerpt: string;
   title: string | null;
   created_at: number | string;
+  /** 'retrieved' while only seen by a turn; 'admitted' once its turn's re-entry audit admitted it. */
+  status: string;
 }
 
 export interface IdempotencyReceiptsTable {

@@ -2,7 +2,6 @@ import { sha256Hex } from '../../domain/hashing.js';
 import type { Answer, PendingQuestion } from '../../domain/run.js';
 import { emptyOutcome, type TurnArtifact, type TurnOutcome } from '../../domain/turn.js';
 import type { CapabilityHit } from '../../sources/capability.js';
-import type { CapabilityRegistry } from '../../sources/registry.js';
 import type { TurnExecutor, TurnInput } from '../executor.js';
 import { composeAnswer } from './compose.js';
 import { detectContradictions, type DetectedContradiction } from './contradictions.js';
@@ -47,21 +46,18 @@ const conflictQuestion = (c: DetectedContradiction): PendingQuestion => ({
 export class ExtractiveExecutor implements TurnExecutor {
   readonly provider = 'helix.extractive';
 
-  constructor(private readonly registry: CapabilityRegistry) {}
-
   async executeTurn(input: TurnInput): Promise<TurnOutcome> {
-    const searchers = this.registry.menu(input.admittedCapabilities).filter((c) => c.kind === 'search');
+    const searchers = input.capabilities.menu.filter((c) => c.kind === 'search');
     if (searchers.length === 0) return emptyOutcome({ unresolvedRequirements: ['no_admitted_capabilities'] });
 
     const artifacts = new Map<string, TurnArtifact>();
     const lists: { capabilityId: string; hits: readonly CapabilityHit[] }[] = [];
     const unavailable: string[] = [];
-    const context = { runId: input.runId, turn: input.turn, signal: input.signal, now: () => Date.now() };
     for (const query of planQueries(input)) {
       for (const capability of searchers) {
         input.signal.throwIfAborted();
         try {
-          const result = await this.registry.invoke(capability.id, { query, limit: HITS_PER_CALL }, input.admittedCapabilities, context);
+          const result = await input.capabilities.invoke(capability.id, { query, limit: HITS_PER_CALL });
           for (const artifact of result.artifacts) artifacts.set(artifact.ref, artifact);
           lists.push({ capabilityId: capability.id, hits: result.hits });
         } catch (err) {

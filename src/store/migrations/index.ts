@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './0001_initial.js';
 import { library } from './0002_library.js';
+import { artifactStatus } from './0003_artifact_status.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -8,6 +9,7 @@ export type StoreDialect = 'sqlite' | 'postgres';
 const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> => ({
   '0001_initial': initial,
   '0002_library': library(dialect),
+  '0003_artifact_status': artifactStatus,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({
