@@ -166,7 +166,9 @@ export const renderTable = (f: BenchFigures): string => {
   const lines = [
     `Helix bench: ${f.date.toISOString()}, node ${f.node}, ${f.cpus} x ${f.cpuModel}, ` +
       `load average ${f.loadAverage.toFixed(2)} before start, ${f.loadAverageEnd.toFixed(2)} at the end; phases: ${f.phases.join(', ')}`,
-    'SQLite WAL synchronous=FULL, HTTP on 127.0.0.1; each server in its own child process, load generator in this one',
+    ...(f.phases.some((p) => p !== 'search')
+      ? ['SQLite WAL synchronous=FULL, HTTP on 127.0.0.1; each server in its own child process, load generator in this one']
+      : []),
     ...describeShapes(f),
     '',
     ...serverTable(f),
