@@ -245,3 +245,22 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
     expect(res.headers.get('etag')).toBe('W/"3"');
   });
 });
+
+describe('method and replay headers', () => {
+  it('405 names the allowed methods; a refused mutation still says it was not replayed', async () => {
+    const h = await startTestHelix(storeFlavours()[0]!);
+    try {
+      const token = await h.key();
+      const res = await api(h.url, 'PUT', '/api/v1/agent-runs/run_doesnotexist1/continue', { token });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      const unknown = await api(h.url, 'GET', '/api/v1/unknown', { token });
+      expect(unknown.body).toMatchObject({ code: 'not_found', message: 'No such endpoint.' });
+      const refused = await api(h.url, 'POST', '/api/v1/agent-runs', { token, idempotencyKey: idemKey(), body: { objective: '' } });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('idempotency-replayed')).toBe('false');
+    } finally {
+      await h.close();
+    }
+  });
+});

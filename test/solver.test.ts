@@ -83,7 +83,7 @@ describe.each(storeFlavours())('governed extractive turns on $name', (flavour) =
     const [question] = asked.body.pending_questions;
     expect(question.question_id).toMatch(/^resolve_conflict_/);
     expect(asked.body.latest_result.text).toBeNull();
-    const side1 = question.prompt.includes('"The calibration drift of the sensor array in 2019 was 0.4') ? '0.4' : '1.2';
+    const side1 = question.prompt.indexOf('0.4 percent') < question.prompt.indexOf('1.2 percent') ? '0.4' : '1.2';
     const done = await turn(run.run_id, { expected_version: asked.body.version, answers: [{ question_id: question.question_id, value: '1' }] });
     expect(done.body).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized', contradictions: [], pending_questions: [] });
     expect(done.body.latest_result.text).toContain(`${side1} percent`);

@@ -39,7 +39,7 @@ export const askCommand = (): Command =>
     .argument('<objective>', 'the question or research objective')
     .option('--scope <scope...>', 'logical data scopes to admit', ['research_library'])
     .option('--url <url>', 'Helix base URL', process.env.HELIX_URL ?? 'http://127.0.0.1:1522')
-    .option('--token-env <name>', 'environment variable holding the bearer (hlx_ key or access token)', 'HELIX_TOKEN')
+    .option('--token-env <name>', 'environment variable holding the bearer (an hlx_ key, or a token Helix accepts)', 'HELIX_TOKEN')
     .option('--max-steps <n>', 'step budget (1-64)')
     .action(async (objective: string, options: { scope: string[]; url: string; tokenEnv: string; maxSteps?: string }) => {
       const token = process.env[options.tokenEnv];

@@ -11,14 +11,16 @@ const isLoopback = (host: string): boolean => LOOPBACK_HOSTS.has(host) || (isIP(
 export const serveCommand = (): Command =>
   new Command('serve')
     .description('run the Helix server (REST at /api/v1/agent-runs, health at /healthz)')
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--port <port>', 'TCP port (0 picks a free one)', '1522')
+    .option('--host <host>', 'interface to listen on (default: $HELIX_HOST or 127.0.0.1)')
+    .option('--port <port>', 'TCP port, 0 picks a free one (default: $HELIX_PORT or 1522)')
     .option('--database <path|url>', databaseOptionHelp)
-    .action(async (options: { host: string; port: string; database?: string }) => {
-      if (!/^\d{1,5}$/.test(options.port) || Number(options.port) > 65_535) throw new CliError('--port must be 0-65535', 2);
+    .action(async (options: { host?: string; port?: string; database?: string }) => {
+      if (options.port !== undefined && (!/^\d{1,5}$/.test(options.port) || Number(options.port) > 65_535)) {
+        throw new CliError('--port must be 0-65535', 2);
+      }
       const config = loadConfig(process.env, {
-        host: options.host,
-        port: Number(options.port),
+        ...(options.host === undefined ? {} : { host: options.host }),
+        ...(options.port === undefined ? {} : { port: Number(options.port) }),
         ...(options.database === undefined ? {} : { database: options.database }),
       });
       // Plain HTTP is only for loopback outside production; anything else needs the production setup.

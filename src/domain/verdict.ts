@@ -20,6 +20,8 @@ export interface TurnVerdict {
   readonly completion: CompletionStatus;
   readonly terminalAuthority: TerminalAuthorityStatus;
   readonly admittedArtifacts: readonly TurnArtifact[];
+  /** What the run and evidence bundle show: the admitted artifacts, or only the cited ones when grounding is required. */
+  readonly projectedArtifacts: readonly TurnArtifact[];
   readonly rejectedArtifactRefs: readonly string[];
   readonly unresolvedRequirements: readonly string[];
   readonly pendingQuestions: readonly PendingQuestion[];
@@ -37,7 +39,8 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
   const admittedArtifacts: TurnArtifact[] = [];
   const rejectedArtifactRefs: string[] = [];
   for (const artifact of outcome.artifacts) {
-    if (!ctx.admittedCapabilities.has(artifact.capabilityId) || seen.has(artifact.ref)) {
+    // Only a successful turn's re-entry audit can project evidence.
+    if (outcome.status !== 'succeeded' || !ctx.admittedCapabilities.has(artifact.capabilityId) || seen.has(artifact.ref)) {
       rejectedArtifactRefs.push(artifact.ref);
       continue;
     }
@@ -58,9 +61,11 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
 
   const authority = evaluateTerminalAuthority(outcome.terminalCandidates, admittedArtifacts, missingFamilies);
   const authorized = authority.status === 'authorized' ? authority.candidate : null;
-  const projected = authorized
-    ? admittedArtifacts.filter((a) => authorized.supportingRefs.includes(a.ref))
-    : admittedArtifacts;
+  // With terminal grounding required, projected evidence is intersected with the authorized citations.
+  const projected =
+    authorized !== null && run.contract.require_terminal_authority
+      ? admittedArtifacts.filter((a) => authorized.supportingRefs.includes(a.ref))
+      : admittedArtifacts;
   const evidenceCount = projected.filter((a) => a.kind === 'evidence').length;
 
   const answered = new Set(run.answers.map((a) => a.question_id));
@@ -138,6 +143,7 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
     completion,
     terminalAuthority,
     admittedArtifacts,
+    projectedArtifacts: projected,
     rejectedArtifactRefs,
     unresolvedRequirements,
     pendingQuestions,

@@ -82,10 +82,10 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const known = RUN_ROUTES.some((r) => matchesPath(r.url, request.url.split('?', 1)[0] ?? ''));
-    const err = known
-      ? new HelixError('method_not_allowed')
-      : new HelixError('not_found', {}, 'No such endpoint.');
+    const path = request.url.split('?', 1)[0] ?? '';
+    const allowed = RUN_ROUTES.filter((r) => matchesPath(r.url, path)).map((r) => r.method);
+    if (allowed.length > 0) reply.header('Allow', [...new Set(allowed)].join(', '));
+    const err = allowed.length > 0 ? new HelixError('method_not_allowed') : new HelixError('not_found', {}, 'No such endpoint.');
     return sendError(reply, err, resourceMetadataUrl(request, options.publicBaseUrl));
   });
 

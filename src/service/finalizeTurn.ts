@@ -43,7 +43,7 @@ export const finalizeTurn = async (
       requiredFamilies: admission.requiredFamilies,
       now,
     });
-    const admittedRefs = new Set(verdict.admittedArtifacts.map((a) => a.ref));
+    const projectedRefs = new Set(verdict.projectedArtifacts.map((a) => a.ref));
     const next: RunRecord = {
       ...run,
       version: run.version + 1,
@@ -53,15 +53,15 @@ export const finalizeTurn = async (
       unresolvedRequirements: verdict.unresolvedRequirements,
       contradictions: outcome.contradictions,
       pendingQuestions: verdict.pendingQuestions,
-      evidenceRefs: [...new Set([...run.evidenceRefs, ...admittedRefs])],
-      supportedClaims: outcome.supportedClaims.filter((c) => c.refs.every((ref) => admittedRefs.has(ref))),
+      evidenceRefs: [...new Set([...run.evidenceRefs, ...projectedRefs])],
+      supportedClaims: outcome.supportedClaims.filter((c) => c.refs.every((ref) => projectedRefs.has(ref))),
       latestResult: verdict.latestResult,
       activeTurn: null,
       completedAt: isTerminalLifecycle(verdict.lifecycle) ? now : null,
     };
     const committed = await commitRunChange(uow, run, next, verdict.events, now);
     if (committed === undefined) throw new HelixError('store_unavailable', { retry_after_seconds: 1 });
-    await uow.artifacts.admit(run.runId, run.stepsUsed, verdict.admittedArtifacts, now);
+    await uow.artifacts.admit(run.runId, run.stepsUsed, verdict.projectedArtifacts, now);
     const view = projectRun(committed);
     await completeReceipt(uow, idem, 200, view, run.runId);
     return { kind: 'finalized', view };

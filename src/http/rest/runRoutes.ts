@@ -57,6 +57,8 @@ export const registerRunRoutes = (app: FastifyInstance, service: RunService, aut
       method: route.method,
       url: route.url,
       handler: async (request, reply) => {
+        // Every mutation response says whether it was replayed, refusals included.
+        if (route.mutation) reply.header('Idempotency-Replayed', 'false');
         const principal = await authenticateRequest(authenticator, request);
         request.principalId = principal.credentialId;
         return sendResult(reply, route, await route.handler(service, principal, request));

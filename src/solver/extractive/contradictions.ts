@@ -55,10 +55,11 @@ export const detectContradictions = (passages: readonly RankedHit[]): DetectedCo
   const found: DetectedContradiction[] = [];
   for (let i = 0; i < passages.length; i++) {
     for (let j = i + 1; j < passages.length; j++) {
-      const [a, b] = [passages[i]!, passages[j]!];
+      // Sides in ref order, so the same disagreement keeps its id and its "1"/"2" across turns.
+      const [a, b] = [passages[i]!, passages[j]!].sort((x, y) => x.ref.localeCompare(y.ref)) as [RankedHit, RankedHit];
       if (a.documentId === b.documentId) continue;
-      for (const sa of splitSentences(a.text)) {
-        const sb = splitSentences(b.text).find((s) => conflictKind(sa, s) !== null);
+      for (const sa of splitSentences(a.text).sort()) {
+        const sb = splitSentences(b.text).sort().find((s) => conflictKind(sa, s) !== null);
         if (sb === undefined) continue;
         const kind = conflictKind(sa, sb)!;
         found.push({
