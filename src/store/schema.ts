@@ -117,6 +117,8 @@ export interface LibraryDocumentsTable {
 }
 
 export interface LibraryPassagesTable {
+  /** SQLite only (never selected elsewhere): the integer key of the passage's FTS5 row. */
+  rowkey: number | null;
   passage_id: string;
   doc_id: string;
   ordinal: number;
@@ -127,9 +129,9 @@ export interface LibraryPassagesTable {
   text: string;
 }
 
-/** SQLite only: the FTS5 index of passages. */
+/** SQLite only: the FTS5 index of passages; its rowid is the passage's rowkey. */
 export interface LibraryFtsTable {
-  passage_id: string;
+  rowid: number;
   heading: string;
   text: string;
 }

@@ -17,7 +17,7 @@ const documentFromRow = (row: Selectable<LibraryDocumentsTable>): LibraryDocumen
   updatedAt: toMillis(row.updated_at),
 });
 
-const passageFromRow = (row: Pick<Selectable<LibraryPassagesTable>, keyof LibraryPassagesTable>): LibraryPassageRecord => ({
+const passageFromRow = (row: Omit<Selectable<LibraryPassagesTable>, 'rowkey'>): LibraryPassageRecord => ({
   passageId: row.passage_id,
   docId: row.doc_id,
   ordinal: Number(row.ordinal),
@@ -34,7 +34,7 @@ const PASSAGE_COLUMNS = ['p.passage_id', 'p.doc_id', 'p.ordinal', 'p.heading', '
 const safeTerms = (terms: readonly string[]): string[] =>
   [...new Set(terms.flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((t) => t.length > 0))].slice(0, 32);
 
-type SearchRow = Selectable<LibraryPassagesTable> & { title: string; display_path: string; score: number | string };
+type SearchRow = Omit<Selectable<LibraryPassagesTable>, 'rowkey'> & { title: string; display_path: string; score: number | string };
 
 const toHit = (row: SearchRow): LibrarySearchHit => ({
   passage: passageFromRow(row),
@@ -47,9 +47,9 @@ const searchSqlite = async (db: Kysely<HelixDatabase>, terms: string[], limit: n
   const match = terms.map((t) => `"${t}"`).join(' OR ');
   const rows = await db
     .selectFrom('helix_library_fts as f')
-    .innerJoin('helix_library_passages as p', 'p.passage_id', 'f.passage_id')
+    .innerJoin('helix_library_passages as p', 'p.rowkey', 'f.rowid')
     .innerJoin('helix_library_documents as d', 'd.doc_id', 'p.doc_id')
-    .select([...PASSAGE_COLUMNS, 'd.title', 'd.display_path', sql<number>`-bm25(helix_library_fts, 0.0, 2.0, 1.0)`.as('score')])
+    .select([...PASSAGE_COLUMNS, 'd.title', 'd.display_path', sql<number>`-bm25(helix_library_fts, 2.0, 1.0)`.as('score')])
     .where(sql<boolean>`helix_library_fts MATCH ${match}`)
     .orderBy('score', 'desc')
     .orderBy('p.passage_id')
@@ -73,6 +73,14 @@ const searchPostgres = async (db: Kysely<HelixDatabase>, terms: string[], limit:
   return rows.map((r) => toHit(r as SearchRow));
 };
 
+/** SQLite: removes a document's FTS5 rows by rowid (indexed), before its passages go. */
+const deleteIndexRows = async (db: Kysely<HelixDatabase>, docId: string): Promise<void> => {
+  await db
+    .deleteFrom('helix_library_fts')
+    .where('rowid', 'in', db.selectFrom('helix_library_passages').select('rowkey').where('doc_id', '=', docId))
+    .execute();
+};
+
 export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDialect): LibraryRepository => ({
   async findByOrigin(origin) {
     const row = await db.selectFrom('helix_library_documents').selectAll().where('origin', '=', origin).executeTakeFirst();
@@ -84,10 +92,7 @@ export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDiale
   },
   async replaceDocument(document, passages) {
     if (dialect === 'sqlite') {
-      await db
-        .deleteFrom('helix_library_fts')
-        .where('passage_id', 'in', db.selectFrom('helix_library_passages').select('passage_id').where('doc_id', '=', document.docId))
-        .execute();
+      await deleteIndexRows(db, document.docId);
     }
     await db.deleteFrom('helix_library_passages').where('doc_id', '=', document.docId).execute();
     await db.deleteFrom('helix_library_documents').where('doc_id', '=', document.docId).execute();
@@ -125,10 +130,9 @@ export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDiale
         )
         .execute();
       if (dialect === 'sqlite') {
-        await db
-          .insertInto('helix_library_fts')
-          .values(chunk.map((p) => ({ passage_id: p.passageId, heading: p.heading ?? '', text: p.text })))
-          .execute();
+        await sql`INSERT INTO helix_library_fts (rowid, heading, text)
+          SELECT rowkey, coalesce(heading, ''), text FROM helix_library_passages
+          WHERE passage_id IN (${sql.join(chunk.map((p) => p.passageId))})`.execute(db);
       }
     }
   },
@@ -140,10 +144,7 @@ export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDiale
     const existing = await db.selectFrom('helix_library_documents').select('doc_id').where('doc_id', '=', docId).executeTakeFirst();
     if (existing === undefined) return false;
     if (dialect === 'sqlite') {
-      await db
-        .deleteFrom('helix_library_fts')
-        .where('passage_id', 'in', db.selectFrom('helix_library_passages').select('passage_id').where('doc_id', '=', docId))
-        .execute();
+      await deleteIndexRows(db, docId);
     }
     await db.deleteFrom('helix_library_passages').where('doc_id', '=', docId).execute();
     await db.deleteFrom('helix_library_documents').where('doc_id', '=', docId).execute();
