@@ -8,7 +8,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import Fastify, { type FastifyInstance } from 'fastify';
+
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 export const MCP_FLOOR_PATH = '/mcp';
 export const MCP_FLOOR_TOOL = 'floor_constant';
@@ -24,7 +27,8 @@ const TOOLS: Tool[] = [
 const RESULT: CallToolResult = { content: [{ type: 'text', text: MCP_FLOOR_TEXT }] };
 
 const serverForRequest = (): Server => {
-  const server = new Server({ name: 'helix-bench-mcp-floor', version: '0.0.0' }, { capabilities: { tools: { listChanged: false } } });
+  // The same shared validator Helix uses, so the floor measures the same SDK path.
+  const server = new Server({ name: 'helix-bench-mcp-floor', version: '0.0.0' }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: SHARED_VALIDATOR });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, async () => RESULT);
   return server;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { Authenticator } from '../../auth/authenticate.js';
 import type { Principal } from '../../auth/principal.js';
 import { HelixError } from '../../domain/errors.js';
@@ -28,9 +29,19 @@ export interface McpRouteOptions {
   readonly bodyLimitBytes: number;
 }
 
+/**
+ * One JSON Schema validator for every request: the SDK would otherwise build (and compile into) a
+ * new Ajv instance per Server, which was the largest per-request cost under load.
+ */
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
+
 /** A fresh SDK server per request (stateless Streamable HTTP in SDK 1.x); the tool table is shared. */
 const serverFor = (options: McpRouteOptions, principal: Principal, metadataUrl: string): Server => {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: SHARED_VALIDATOR,
+  });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...options.catalog.tools] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) =>
     options.catalog.call(options.service, principal, request.params.name, request.params.arguments, metadataUrl),
