@@ -7,10 +7,11 @@
 import type { ContinueLatency, ContinueShape, ContinueTarget } from './continueLatency.js';
 import type { McpThroughput } from './mcpThroughput.js';
 import { SEARCH_DIALECTS, type SearchLatency, type SearchShape } from './searchLatency.js';
+import type { SearchQuality } from './searchQuality.js';
 import type { StartTarget } from './startThroughput.js';
 import type { LoadShape, Throughput } from './throughputRounds.js';
 
-export const PHASES = ['start', 'continue', 'mcp', 'search'] as const;
+export const PHASES = ['start', 'continue', 'mcp', 'search', 'quality'] as const;
 export type Phase = (typeof PHASES)[number];
 
 /** The goals the benchmark issues set. */
@@ -43,6 +44,7 @@ export interface BenchFigures {
   readonly continueTurn?: Readonly<Record<ContinueTarget, ContinueLatency>>;
   readonly mcp?: McpThroughput;
   readonly search?: SearchLatency;
+  readonly quality?: SearchQuality;
 }
 
 const round = (n: number, digits: number): number => Number(n.toFixed(digits));
@@ -162,17 +164,32 @@ const warningLines = (f: BenchFigures): string[] => {
   return lines;
 };
 
+const qualityLines = (f: BenchFigures): string[] => {
+  const q = f.quality;
+  if (q === undefined) return [];
+  const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
+  return [
+    '',
+    `search quality: recall@${q.k} of ${q.queries} labelled questions over docs/ (${q.documents} documents), bench/fixtures/library-queries.json`,
+    `  sqlite ${percent(q.recall.sqlite)}, pglite ${percent(q.recall.pglite)}`,
+    ...[...new Set([...q.misses.sqlite, ...q.misses.pglite])].map(
+      (m) => `  missed (${[q.misses.sqlite.includes(m) ? 'sqlite' : '', q.misses.pglite.includes(m) ? 'pglite' : ''].filter((d) => d !== '').join(', ')}): ${m}`,
+    ),
+  ];
+};
+
 export const renderTable = (f: BenchFigures): string => {
   const lines = [
     `Helix bench: ${f.date.toISOString()}, node ${f.node}, ${f.cpus} x ${f.cpuModel}, ` +
       `load average ${f.loadAverage.toFixed(2)} before start, ${f.loadAverageEnd.toFixed(2)} at the end; phases: ${f.phases.join(', ')}`,
-    ...(f.phases.some((p) => p !== 'search')
+    ...(f.phases.some((p) => p !== 'search' && p !== 'quality')
       ? ['SQLite WAL synchronous=FULL, HTTP on 127.0.0.1; each server in its own child process, load generator in this one']
       : []),
     ...describeShapes(f),
     '',
     ...serverTable(f),
     ...searchTable(f),
+    ...qualityLines(f),
     ...roundLines(f),
     ...goalLines(f),
     ...warningLines(f),
@@ -265,4 +282,11 @@ export const renderJsonLine = (f: BenchFigures): string =>
     ...(f.continueTurn === undefined ? {} : continueFields(f.continueTurn)),
     ...(f.mcp === undefined ? {} : mcpFields(f.mcp, f.load)),
     ...(f.search === undefined ? {} : searchFields(f.search, f.searchShape)),
+    ...(f.quality === undefined
+      ? {}
+      : {
+          quality_queries: f.quality.queries,
+          quality_recall_at_5_sqlite: round(f.quality.recall.sqlite, 3),
+          quality_recall_at_5_pglite: round(f.quality.recall.pglite, 3),
+        }),
   })}\n`;

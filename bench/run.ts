@@ -1,12 +1,13 @@
 /**
- * `npm run bench [-- --only start,continue,mcp,search]`: Helix against its floors, over real HTTP
+ * `npm run bench [-- --only start,continue,mcp,search,quality]`: Helix against its floors, over real HTTP
  * on 127.0.0.1, embedded SQLite; then the research library's search on both store dialects.
  *
  * 1. start: start-run throughput (autocannon, concurrent connections), Helix and floor in alternating rounds;
  * 2. continue: continue latency p50/p99 (one sequential client, default no-op executor), alternating turns;
  * 3. mcp: tools/call helix_run_inspect throughput, beside REST inspect on the same server and a bare
  *    MCP SDK floor, in alternating rounds;
- * 4. search: library search latency p50/p99 at each library size, SQLite and PostgreSQL (PGlite), in process.
+ * 4. search: library search latency p50/p99 at each library size, SQLite and PostgreSQL (PGlite), in process;
+ * 5. quality: recall@5 of a labelled question set over the sample library (docs/), both dialects.
  *
  * The floor (floorApp.ts) commits the same SQLite transactions behind a bare Fastify server, so
  * the distance between the two is what Helix's own code costs. Each server phase spawns its servers
@@ -18,6 +19,7 @@ import { measureContinueLatency, type ContinueShape } from './continueLatency.js
 import { measureMcpThroughput } from './mcpThroughput.js';
 import { PHASES, renderJsonLine, renderTable, type BenchFigures, type Phase } from './report.js';
 import { measureSearchLatency, type SearchShape } from './searchLatency.js';
+import { measureSearchQuality } from './searchQuality.js';
 import { measureStartThroughput } from './startThroughput.js';
 import { launchTarget, type Target, type TargetKind } from './target.js';
 import type { LoadShape } from './throughputRounds.js';
@@ -104,6 +106,10 @@ const main = async (phases: readonly Phase[]): Promise<void> => {
   if (phases.includes('search')) {
     progress(`measuring library search latency at ${SEARCH.passageCounts.join(' and ')} passages, SQLite and PGlite…`);
     figures.search = await measureSearchLatency(SEARCH, progress);
+  }
+  if (phases.includes('quality')) {
+    progress('measuring search quality: recall@5 of the labelled questions over docs/, SQLite and PGlite…');
+    figures.quality = await measureSearchQuality(progress);
   }
 
   const processors = cpus();
