@@ -36,13 +36,21 @@ describe('a run over repository and web evidence', () => {
     const res = await api(h.url, 'POST', `${RUNS}/${started.body.run_id}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'Answer.' } });
     expect(res.body.unresolved_requirements).toEqual([]);
     expect(res.body).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized' });
-    const bundle = (await api(h.url, 'GET', `${RUNS}/${started.body.run_id}/evidence`, { token })).body;
-    const families = new Set(bundle.artifacts.map((a: { evidence_family: string }) => a.evidence_family));
-    expect(families).toEqual(new Set(['repository_evidence', 'internet_search_evidence']));
-    const locators = bundle.artifacts.map((a: { provenance: { locator: string } }) => a.provenance.locator);
+    // Completion implies the hard gate passed: this turn re-entered both required families.
+    const reentered = (await api(h.url, 'GET', `${RUNS}/${started.body.run_id}/events`, { token })).body.events.find(
+      (e: { kind: string }) => e.kind === 'run.evidence_reentered',
+    ).data.admitted_refs as string[];
+    const recorded = await h.testStore.store.read.artifacts.listRecorded(started.body.run_id);
+    const admitted = recorded.filter((a) => reentered.includes(a.ref));
+    expect(new Set(admitted.map((a) => a.family))).toEqual(new Set(['repository_evidence', 'internet_search_evidence']));
+    const locators = admitted.map((a) => a.provenance.locator);
     expect(locators).toContain('NOTES.md');
     expect(locators).toContain('https://www.sqlite.org/wal.html');
-    expect(JSON.stringify(bundle)).not.toContain('hunter2');
+    // The bundle projects what the authorized answer cites (grounding is required by default).
+    const bundle = (await api(h.url, 'GET', `${RUNS}/${started.body.run_id}/evidence`, { token })).body;
+    expect(bundle.evidence_refs.length).toBeGreaterThan(0);
+    expect(res.body.latest_result.supporting_evidence_refs).toEqual(expect.arrayContaining(bundle.evidence_refs));
+    expect(JSON.stringify(recorded)).not.toContain('hunter2');
     expect(web.requests.length).toBeGreaterThan(0);
     for (const request of web.requests) {
       expect(request.headers.authorization).toBeUndefined();
