@@ -20,12 +20,36 @@ export interface HelixConfig {
   readonly allowedHosts: ReadonlySet<string>;
   /** Exact browser origins admitted in `Origin`; any loopback origin is added outside production. */
   readonly allowedOrigins: ReadonlySet<string>;
-  /** Advertised in protected-resource metadata; verification of its tokens is configured separately. */
-  readonly oauthIssuer: string | undefined;
+
   readonly localJwt: { readonly secret: string; readonly issuer: string; readonly audience: string | undefined } | undefined;
   readonly logLevel: string;
   readonly sources: SourcesConfig;
+  /** Production OAuth resource-server settings; undefined when none is configured (never in production). */
+  readonly oauth: OAuthConfig | undefined;
+  /** Fastify `trustProxy` from TRUST_PROXY: hop count, `true`, or a comma list of proxy addresses/CIDRs. */
+  readonly trustProxy: boolean | number | string | undefined;
+  /** Per-minute request limits; 0 turns one off. Pre-auth limits are per client IP. */
+  readonly rateLimits: RateLimits;
 }
+
+export interface OAuthConfig {
+  readonly issuer: string;
+  readonly audience: string;
+  readonly jwksUrl: string;
+  /** The provider alias linked accounts are recorded under. */
+  readonly provider: string;
+  /** Admitted asymmetric JWS algorithms. */
+  readonly algorithms: readonly string[];
+}
+
+export interface RateLimits {
+  readonly restPerIp: number;
+  readonly mcpPerIp: number;
+  readonly restPerPrincipal: number;
+  readonly mcpPerPrincipal: number;
+}
+
+export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -150,6 +174,51 @@ const sources = (env: Env): SourcesConfig => ({
   },
 });
 
+const OAUTH_VARIABLES = ['HELIX_AGENT_OAUTH_ISSUER', 'HELIX_AGENT_OAUTH_AUDIENCE', 'HELIX_AGENT_OAUTH_JWKS_URL', 'HELIX_AGENT_OAUTH_PROVIDER', 'HELIX_AGENT_OAUTH_ALGORITHMS'] as const;
+
+/**
+ * The OAuth section is all or nothing: a half-configured verifier would either admit too much or
+ * nothing at all, so it stops start-up naming what is missing. Production requires it.
+ */
+const oauth = (env: Env, production: boolean): OAuthConfig | undefined => {
+  const missing = OAUTH_VARIABLES.filter((name) => value(env, name) === undefined);
+  if (missing.length === OAUTH_VARIABLES.length) {
+    if (production) {
+      throw new ConfigError(`production mode refuses to serve the protected resource without OAuth: set ${OAUTH_VARIABLES.join(', ')}`);
+    }
+    return undefined;
+  }
+  if (missing.length > 0) throw new ConfigError(`the OAuth configuration is incomplete: set ${missing.join(', ')}`);
+  const algorithms = list(env, 'HELIX_AGENT_OAUTH_ALGORITHMS');
+  const refused = algorithms.filter((a) => !(ASYMMETRIC_ALGORITHMS as readonly string[]).includes(a));
+  if (refused.length > 0) {
+    throw new ConfigError(`HELIX_AGENT_OAUTH_ALGORITHMS admits only asymmetric algorithms (${ASYMMETRIC_ALGORITHMS.join(', ')}); refused: ${refused.join(', ')}`);
+  }
+  const jwksUrl = endpoint(env, 'HELIX_AGENT_OAUTH_JWKS_URL')!;
+  if (production && !jwksUrl.startsWith('https:')) throw new ConfigError('HELIX_AGENT_OAUTH_JWKS_URL must be https in production');
+  const provider = value(env, 'HELIX_AGENT_OAUTH_PROVIDER')!;
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(provider)) throw new ConfigError('HELIX_AGENT_OAUTH_PROVIDER must be 1-100 characters of [A-Za-z0-9._-]');
+  return { issuer: value(env, 'HELIX_AGENT_OAUTH_ISSUER')!, audience: value(env, 'HELIX_AGENT_OAUTH_AUDIENCE')!, jwksUrl, provider, algorithms };
+};
+
+/** TRUST_PROXY: exact topology only: a hop count, or the proxies' addresses; `true` trusts anyone. */
+const trustProxy = (env: Env): HelixConfig['trustProxy'] => {
+  const raw = value(env, 'TRUST_PROXY');
+  if (raw === undefined || raw === 'false') return undefined;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (raw === 'true') {
+    throw new ConfigError('TRUST_PROXY=true would trust forwarding headers from any client; give the hop count or the proxy addresses');
+  }
+  return raw;
+};
+
+const rateLimits = (env: Env): RateLimits => ({
+  restPerIp: integer(env, 'HELIX_AGENT_IP_RATE_LIMIT', 600, 0, 1_000_000),
+  mcpPerIp: integer(env, 'HELIX_MCP_IP_RATE_LIMIT', 600, 0, 1_000_000),
+  restPerPrincipal: integer(env, 'HELIX_AGENT_PRINCIPAL_RATE_LIMIT', 300, 0, 1_000_000),
+  mcpPerPrincipal: integer(env, 'HELIX_MCP_PRINCIPAL_RATE_LIMIT', 300, 0, 1_000_000),
+});
+
 export interface ConfigOverrides {
   readonly database?: string;
   readonly host?: string;
@@ -171,9 +240,12 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     mcpBodyLimitBytes: integer(env, 'HELIX_MCP_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
     allowedHosts: allowedHosts(env, production, publicBaseUrl),
     allowedOrigins: allowedOrigins(env, publicBaseUrl),
-    oauthIssuer: value(env, 'HELIX_AGENT_OAUTH_ISSUER'),
+
     localJwt: localJwt(env, production),
     logLevel: value(env, 'HELIX_LOG_LEVEL') ?? 'info',
     sources: sources(env),
+    oauth: oauth(env, production),
+    trustProxy: trustProxy(env),
+    rateLimits: rateLimits(env),
   };
 };

@@ -105,7 +105,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     mcpBodyLimitBytes: config.mcpBodyLimitBytes,
     publicBaseUrl: config.publicBaseUrl,
     hostPolicy: { hosts: config.allowedHosts, origins: config.allowedOrigins, allowLoopbackOrigins: !config.production },
-    authorizationServers: config.oauthIssuer === undefined ? [] : [config.oauthIssuer],
+    authorizationServers: config.oauth === undefined ? [] : [config.oauth.issuer],
   });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();

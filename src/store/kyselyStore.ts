@@ -1,7 +1,10 @@
 import { Kysely, Migrator, sql, type Dialect } from 'kysely';
 import { HelixError } from '../domain/errors.js';
 import { classifyStoreError } from './failures.js';
+import { accountRepository } from './kysely/accountRepository.js';
 import { apiKeyRepository } from './kysely/apiKeyRepository.js';
+import { bindingRepository } from './kysely/bindingRepository.js';
+import { sessionRepository } from './kysely/sessionRepository.js';
 import { artifactRepository } from './kysely/artifactRepository.js';
 import { eventRepository } from './kysely/eventRepository.js';
 import { libraryRepository } from './kysely/libraryRepository.js';
@@ -22,6 +25,9 @@ const unitOfWork = (db: Kysely<HelixDatabase>, dialect: StoreDialect): UnitOfWor
   workers: workerRepository(db),
   meta: metaRepository(db),
   library: libraryRepository(db, dialect),
+  accounts: accountRepository(db),
+  bindings: bindingRepository(db),
+  sessions: sessionRepository(db),
 });
 
 const MAX_ATTEMPTS = 5;

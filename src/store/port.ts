@@ -25,6 +25,9 @@ export interface UnitOfWork {
   readonly workers: WorkerRepository;
   readonly meta: MetaRepository;
   readonly library: LibraryRepository;
+  readonly accounts: AccountRepository;
+  readonly bindings: BindingRepository;
+  readonly sessions: SessionRepository;
 }
 
 export interface RunRepository {
@@ -177,4 +180,79 @@ export interface LibraryRepository {
   /** Ranked full-text search: any of the terms may match; better matches first. */
   search(terms: readonly string[], limit: number): Promise<LibrarySearchHit[]>;
   countPassages(): Promise<number>;
+}
+
+export const ACCOUNT_STATUSES = ['active', 'disabled'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+export interface AccountRecord {
+  readonly accountId: string;
+  readonly displayName: string;
+  readonly status: AccountStatus;
+  /** scrypt hash (`scrypt$N$r$p$salt$hash`), or null when password sign-in is off. */
+  readonly passwordHash: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface AccountRepository {
+  insert(account: AccountRecord): Promise<void>;
+  get(accountId: string): Promise<AccountRecord | undefined>;
+  list(): Promise<AccountRecord[]>;
+  setPassword(accountId: string, passwordHash: string | null, at: number): Promise<boolean>;
+  setStatus(accountId: string, status: AccountStatus, at: number): Promise<boolean>;
+  /** Links (provider, subject) to an account; an existing link to another account is an error. */
+  linkProvider(provider: string, subjectHash: string, accountId: string, at: number): Promise<'linked' | 'already_linked' | 'linked_elsewhere'>;
+  findLinkedAccount(provider: string, subjectHash: string): Promise<AccountRecord | undefined>;
+}
+
+export const BINDING_STATUSES = ['active', 'revoked'] as const;
+export type BindingStatus = (typeof BINDING_STATUSES)[number];
+
+export interface BindingRecord {
+  readonly bindingRef: string;
+  readonly accountId: string;
+  readonly issuer: string;
+  readonly tenantHash: string;
+  readonly provider: string;
+  readonly subjectHash: string;
+  readonly status: BindingStatus;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly revokedAt: number | null;
+}
+
+export interface BindingIdentity {
+  readonly issuer: string;
+  readonly tenantHash: string;
+  readonly provider: string;
+  readonly subjectHash: string;
+}
+
+export interface BindingRepository {
+  insert(binding: BindingRecord): Promise<void>;
+  findActive(identity: BindingIdentity): Promise<BindingRecord | undefined>;
+  listForAccount(accountId: string): Promise<BindingRecord[]>;
+  /** Revokes the account's binding; `not_found` for a ref owned by another account. */
+  revoke(accountId: string, bindingRef: string, at: number): Promise<'revoked' | 'already_revoked' | 'not_found'>;
+}
+
+export const ONE_TIME_PURPOSES = ['link_intent', 'sign_in'] as const;
+export type OneTimePurpose = (typeof ONE_TIME_PURPOSES)[number];
+
+export interface SessionRecord {
+  readonly sessionHash: string;
+  readonly accountId: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly revokedAt: number | null;
+}
+
+export interface SessionRepository {
+  insert(session: SessionRecord): Promise<void>;
+  get(sessionHash: string): Promise<SessionRecord | undefined>;
+  revoke(sessionHash: string, at: number): Promise<void>;
+  issueOneTime(tokenHash: string, purpose: OneTimePurpose, accountId: string, at: number, expiresAt: number): Promise<void>;
+  /** Consumes an unexpired, unconsumed token of that purpose exactly once; returns its account. */
+  consumeOneTime(tokenHash: string, purpose: OneTimePurpose, at: number): Promise<string | undefined>;
 }

@@ -92,7 +92,7 @@ export interface MetaTable {
   value: string;
 }
 
-export interface HelixDatabase extends LibraryTables {
+export interface HelixDatabase extends LibraryTables, AccountTables {
   helix_agent_runs: AgentRunsTable;
   helix_agent_run_events: AgentRunEventsTable;
   helix_agent_run_artifacts: AgentRunArtifactsTable;
@@ -140,4 +140,58 @@ export interface LibraryTables {
   helix_library_documents: LibraryDocumentsTable;
   helix_library_passages: LibraryPassagesTable;
   helix_library_fts: LibraryFtsTable;
+}
+
+export interface AccountsTable {
+  account_id: string;
+  display_name: string;
+  status: string;
+  password_hash: string | null;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+export interface LinkedProvidersTable {
+  provider: string;
+  subject_hash: string;
+  account_id: string;
+  created_at: number | string;
+}
+
+export interface AgentAccountBindingsTable {
+  binding_ref: string;
+  account_id: string;
+  issuer: string;
+  tenant_hash: string;
+  provider: string;
+  subject_hash: string;
+  status: string;
+  created_at: number | string;
+  updated_at: number | string;
+  revoked_at: number | string | null;
+}
+
+export interface SessionsTable {
+  session_hash: string;
+  account_id: string;
+  created_at: number | string;
+  expires_at: number | string;
+  revoked_at: number | string | null;
+}
+
+export interface OneTimeTokensTable {
+  token_hash: string;
+  purpose: string;
+  account_id: string;
+  created_at: number | string;
+  expires_at: number | string;
+  consumed_at: number | string | null;
+}
+
+export interface AccountTables {
+  helix_accounts: AccountsTable;
+  helix_account_linked_providers: LinkedProvidersTable;
+  helix_agent_account_bindings: AgentAccountBindingsTable;
+  helix_sessions: SessionsTable;
+  helix_one_time_tokens: OneTimeTokensTable;
 }

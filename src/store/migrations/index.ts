@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './0001_initial.js';
 import { library } from './0002_library.js';
 import { artifactStatus } from './0003_artifact_status.js';
+import { accounts } from './0004_accounts.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -10,6 +11,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0001_initial': initial,
   '0002_library': library(dialect),
   '0003_artifact_status': artifactStatus,
+  '0004_accounts': accounts,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({
