@@ -3,6 +3,8 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticate.js';
+import { loadInstanceSecret } from './auth/instanceSecret.js';
+import { createOAuthVerifier } from './auth/oauthJwt.js';
 import type { HelixConfig } from './config.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
@@ -47,7 +49,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const store = options.store ?? (await openStore(config.database));
-  const instanceSecret = await store.read.meta.setIfAbsent('instance_secret', randomBytes(32).toString('hex'));
+  const instanceSecret = await loadInstanceSecret(store);
   const workerId = newId('wkr');
   const startedAt = clock.now();
   await store.read.workers.upsert({ workerId, host: hostname(), pid: process.pid, startedAt, heartbeatAt: startedAt, stoppedAt: null });
@@ -94,6 +96,8 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
         config.localJwt === undefined
           ? undefined
           : { secret: new TextEncoder().encode(config.localJwt.secret), issuer: config.localJwt.issuer, audience: config.localJwt.audience },
+      oauth: config.oauth === undefined ? undefined : { verify: createOAuthVerifier(config.oauth), provider: config.oauth.provider },
+      instanceSecret,
     },
     () => clock.now(),
   );
@@ -106,6 +110,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     publicBaseUrl: config.publicBaseUrl,
     hostPolicy: { hosts: config.allowedHosts, origins: config.allowedOrigins, allowLoopbackOrigins: !config.production },
     authorizationServers: config.oauth === undefined ? [] : [config.oauth.issuer],
+    hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, requireHttps: config.production },
   });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();

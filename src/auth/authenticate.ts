@@ -1,8 +1,11 @@
+import { decodeProtectedHeader } from 'jose';
+import { subjectHash, tenantHash } from '../accounts/identityHashes.js';
 import { HelixError } from '../domain/errors.js';
 import { ScopeSet } from '../domain/scopes.js';
 import type { Store } from '../store/port.js';
 import { findActiveApiKey, looksLikeApiKey } from './apiKeys.js';
 import { verifyLocalJwt, type LocalJwtConfig } from './localJwt.js';
+import type { OAuthVerifier, VerifiedAccessToken } from './oauthJwt.js';
 import type { Principal } from './principal.js';
 import { TENANT_HEADERS } from './tenantClaims.js';
 
@@ -12,6 +15,10 @@ export const API_KEY_ISSUER = 'urn:helix:api-key';
 export interface AuthConfig {
   /** Present only when HELIX_AGENT_ALLOW_LOCAL_HS256=1 outside production. */
   readonly localJwt: LocalJwtConfig | undefined;
+  /** The production verifier and the provider alias its subjects are linked under. */
+  readonly oauth: { readonly verify: OAuthVerifier; readonly provider: string } | undefined;
+  /** Keys the tenant and subject hashes bindings are looked up by. */
+  readonly instanceSecret: string;
 }
 
 /** What the HTTP layer extracts from a request for authentication; nothing else is consulted. */
@@ -60,10 +67,53 @@ export class Authenticator {
         credentialId: key.keyId,
       };
     }
-    if (this.config.localJwt !== undefined) return verifyLocalJwt(token, this.config.localJwt, this.now());
+    const algorithm = headerAlgorithm(token);
+    if (algorithm === 'HS256' && this.config.localJwt !== undefined) return verifyLocalJwt(token, this.config.localJwt, this.now());
+    if (this.config.oauth !== undefined && algorithm !== undefined) {
+      return this.admitLinked(await this.config.oauth.verify(token, this.now()), this.config.oauth.provider);
+    }
     return undefined;
   }
+
+  /**
+   * A verified token is admitted only through an existing link: the provider subject must point to
+   * an active Helix account, and that account must hold an active binding for this exact issuer,
+   * signed tenant, provider and subject. Nothing is created from claims.
+   */
+  private async admitLinked(token: VerifiedAccessToken, provider: string): Promise<Principal> {
+    const secret = this.config.instanceSecret;
+    const subject = subjectHash(secret, provider, token.subject);
+    const account = await this.store.read.accounts.findLinkedAccount(provider, subject);
+    if (account === undefined || account.status !== 'active') throw new HelixError('account_not_linked');
+    const binding = await this.store.read.bindings.findActive({
+      issuer: token.issuer,
+      tenantHash: tenantHash(secret, token.tenantId),
+      provider,
+      subjectHash: subject,
+    });
+    if (binding === undefined || binding.accountId !== account.accountId) throw new HelixError('account_not_linked');
+    const scopeClaim = token.payload.scope ?? token.payload.scp;
+    return {
+      kind: 'oauth_jwt',
+      tenantId: token.tenantId,
+      issuer: token.issuer,
+      subject: token.subject,
+      accountId: account.accountId,
+      scopes: typeof scopeClaim === 'string' ? ScopeSet.parse(scopeClaim) : new ScopeSet(Array.isArray(scopeClaim) ? scopeClaim.filter((s): s is string => typeof s === 'string') : []),
+      credentialId: binding.bindingRef,
+    };
+  }
 }
+
+/** The JWS header's `alg`, only to route the token to its verifier; each verifier pins its own algorithms. */
+const headerAlgorithm = (token: string): string | undefined => {
+  try {
+    const { alg } = decodeProtectedHeader(token);
+    return typeof alg === 'string' ? alg : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 /** A tenant header may restate the signed tenant; it can never establish or override it. */
 const assertTenantHeaders = (headers: Credentials['headers'], tenantId: string): void => {

@@ -1,5 +1,6 @@
 import { canonicalJson, hmacHex } from '../domain/hashing.js';
 import type { ScopeSet } from '../domain/scopes.js';
+import { tenantHash, tenantRefOf } from '../accounts/identityHashes.js';
 
 export const PRINCIPAL_KINDS = ['api_key', 'local_jwt', 'oauth_jwt'] as const;
 export type PrincipalKind = (typeof PRINCIPAL_KINDS)[number];
@@ -32,7 +33,7 @@ export const ownershipOf = (principal: Principal, instanceSecret: string): Owner
   return {
     ownerHash,
     ownerRef: `owner:sha256:${ownerHash.slice(0, 32)}`,
-    tenantRef: `tenant:sha256:${hmacHex(instanceSecret, canonicalJson(['tenant', principal.tenantId])).slice(0, 32)}`,
+    tenantRef: tenantRefOf(tenantHash(instanceSecret, principal.tenantId)),
     accountRef: `account:sha256:${hmacHex(instanceSecret, canonicalJson(['account', principal.tenantId, principal.accountId])).slice(0, 32)}`,
   };
 };

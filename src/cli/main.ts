@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { accountsCommand } from './accounts.js';
 import { askCommand } from './ask.js';
 import { keysCommand } from './keys.js';
 import { libraryCommand } from './library.js';
@@ -18,7 +19,8 @@ const program = new Command('helix')
   .addCommand(migrateCommand())
   .addCommand(mcpCommand())
   .addCommand(libraryCommand())
-  .addCommand(askCommand());
+  .addCommand(askCommand())
+  .addCommand(accountsCommand());
 
 try {
   await program.parseAsync(process.argv);

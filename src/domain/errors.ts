@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'invalid_token',
   'insufficient_scope',
   'tenant_mismatch',
+  'account_not_linked',
   'forbidden_origin',
   'forbidden_host',
   'scope_not_admitted',
@@ -33,6 +34,7 @@ export const ERROR_CODES = [
   'outcome_unknown',
   'tool_not_found',
   'rate_limited',
+  'auth_unavailable',
   'store_unavailable',
   'internal_error',
 ] as const;
@@ -83,6 +85,11 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     status: 403,
     adr: 'authz_denied',
     message: 'A tenant header does not match the signed tenant of the credential.',
+  },
+  account_not_linked: {
+    status: 403,
+    adr: 'authz_denied',
+    message: 'The token is valid but no active Helix account binding admits it.',
   },
   forbidden_origin: { status: 403, message: 'The request origin is not allowed.' },
   forbidden_host: { status: 403, message: 'The request host is not allowed.' },
@@ -142,6 +149,10 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
   },
   tool_not_found: { status: 404, adr: 'tool_not_found', message: 'The tool is not in the effective toolset.' },
   rate_limited: { status: 429, adr: 'ceiling_exceeded', message: 'Too many requests.' },
+  auth_unavailable: {
+    status: 503,
+    message: 'Tokens cannot be verified right now (the signing keys are unreachable); retry later.',
+  },
   store_unavailable: {
     status: 503,
     message: 'The durable store is temporarily unavailable; retry later.',

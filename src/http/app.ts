@@ -5,6 +5,7 @@ import type { RunService } from '../service/runService.js';
 import { resourceMetadataUrl, sendError, toHelixError } from './errors.js';
 import { parseJsonBody } from './jsonBody.js';
 import { pickRequestId } from './requestId.js';
+import { registerHardening, type HardeningOptions } from './hardening/registerHardening.js';
 import { assertHostAndOrigin, type HostPolicy } from './hostPolicy.js';
 import { registerMcpRoute } from './mcp/mcpRoute.js';
 import { ToolCatalog } from './mcp/toolCatalog.js';
@@ -28,6 +29,8 @@ export interface AppOptions {
   readonly publicBaseUrl: string | undefined;
   readonly hostPolicy: HostPolicy;
   readonly authorizationServers: readonly string[];
+  /** Rate limits, trusted proxies and the production HTTPS rule (src/http/hardening). */
+  readonly hardening: HardeningOptions;
 }
 
 /** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
@@ -42,6 +45,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     genReqId: (req) => pickRequestId(req.headers['x-request-id']),
     requestIdHeader: false,
     return503OnClosing: true,
+    trustProxy: options.hardening.trustProxy ?? false,
   });
 
   app.removeAllContentTypeParsers();
@@ -59,6 +63,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     reply.header('Pragma', 'no-cache');
     assertHostAndOrigin(request, options.hostPolicy);
   });
+  registerHardening(app, options.hardening);
 
   app.addHook('onResponse', async (request, reply) => {
     // Path only: a query string could carry a misplaced token and is never logged.

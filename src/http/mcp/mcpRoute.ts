@@ -7,6 +7,7 @@ import type { Authenticator } from '../../auth/authenticate.js';
 import type { Principal } from '../../auth/principal.js';
 import { HelixError } from '../../domain/errors.js';
 import type { RunService } from '../../service/runService.js';
+import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
 import { publicOrigin } from '../wellKnown.js';
 import { envelopeIsAcceptable, INVALID_ENVELOPE } from './preflight.js';
@@ -60,6 +61,7 @@ const transportHeaders = (request: FastifyRequest): Headers => {
 const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, reply: FastifyReply) => {
   const principal = await authenticateRequest(options.authenticator, request);
   request.principalId = principal.credentialId;
+  enforcePrincipalLimit(request, principal, 'mcp');
   if (!envelopeIsAcceptable(request.body)) return reply.code(400).send(INVALID_ENVELOPE);
   const metadataUrl = `${publicOrigin(request, options.publicBaseUrl)}${MCP_METADATA_PATH}`;
   const server = serverFor(options, principal, metadataUrl);

@@ -3,6 +3,7 @@ import type { Authenticator } from '../../auth/authenticate.js';
 import type { Principal } from '../../auth/principal.js';
 import type { RunService } from '../../service/runService.js';
 import type { ServiceResult } from '../../service/deps.js';
+import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
 
 export const RUNS_PATH = '/api/v1/agent-runs';
@@ -61,6 +62,7 @@ export const registerRunRoutes = (app: FastifyInstance, service: RunService, aut
         if (route.mutation) reply.header('Idempotency-Replayed', 'false');
         const principal = await authenticateRequest(authenticator, request);
         request.principalId = principal.credentialId;
+        enforcePrincipalLimit(request, principal, 'rest');
         return sendResult(reply, route, await route.handler(service, principal, request));
       },
     });

@@ -1,0 +1,114 @@
+import { Command } from 'commander';
+import { AccountInputError, checkedPassword, completeLink, createAccount, issueLinkIntent } from '../accounts/accountService.js';
+import { issueSignInLink } from '../accounts/sessions.js';
+import { hashPassword } from '../accounts/secrets.js';
+import { loadInstanceSecret } from '../auth/instanceSecret.js';
+import { addDatabaseOption, CliError, withStore } from './options.js';
+
+const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
+
+/** Reads a password from stdin (never from an argument, which `ps` and shell history would show). */
+const readPassword = async (): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+};
+
+const inputErrors = async <T>(fn: () => Promise<T>): Promise<T> => {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof AccountInputError) throw new CliError(err.message, 2);
+    throw err;
+  }
+};
+
+export const accountsCommand = (): Command => {
+  const accounts = new Command('accounts').description('Helix accounts, their linked provider identities and agent bindings');
+
+  addDatabaseOption(
+    accounts.command('create').description('create an account').requiredOption('--name <name>', 'display name').option('--password-stdin', 'read a sign-in password from stdin'),
+  ).action(async (options: { name: string; passwordStdin?: boolean; database?: string }) => {
+    const password = options.passwordStdin === true ? await readPassword() : undefined;
+    await withStore(options, (store) =>
+      inputErrors(async () => {
+        const account = await createAccount(store, options.name, Date.now(), password);
+        process.stdout.write(`created ${account.accountId} (${account.displayName})\n${account.accountId}\n`);
+      }),
+    );
+  });
+
+  addDatabaseOption(accounts.command('list').description('list accounts and their bindings (never subjects or tenants)')).action(async (options: { database?: string }) => {
+    await withStore(options, async (store) => {
+      const all = await store.read.accounts.list();
+      if (all.length === 0) process.stdout.write('no accounts\n');
+      for (const a of all) {
+        const bindings = await store.read.bindings.listForAccount(a.accountId);
+        const active = bindings.filter((b) => b.status === 'active').length;
+        process.stdout.write(`${a.accountId}\t${a.status}\t${a.displayName}\t${active} active binding(s)\tpassword ${a.passwordHash === null ? 'off' : 'on'}\tcreated ${iso(a.createdAt)}\n`);
+      }
+    });
+  });
+
+  addDatabaseOption(
+    accounts.command('set-password').description('set (or with an empty stdin, clear) the sign-in password; reads stdin').requiredOption('--account <id>', 'account id'),
+  ).action(async (options: { account: string; database?: string }) => {
+    const password = await readPassword();
+    await withStore(options, (store) =>
+      inputErrors(async () => {
+        const hash = password === '' ? null : await hashPassword(checkedPassword(password));
+        if (!(await store.read.accounts.setPassword(options.account, hash, Date.now()))) throw new CliError(`no account ${options.account.slice(0, 80)}`);
+        process.stdout.write(hash === null ? 'password sign-in turned off\n' : 'password set\n');
+      }),
+    );
+  });
+
+  addDatabaseOption(
+    accounts
+      .command('link')
+      .description('link a verified provider identity to an account and create its agent binding (the trusted link path)')
+      .requiredOption('--account <id>', 'account id')
+      .requiredOption('--issuer <iss>', 'the exact token issuer')
+      .requiredOption('--tenant <tenant>', 'the signed tenant claim value')
+      .requiredOption('--subject <sub>', 'the token subject')
+      .option('--provider <alias>', 'provider alias (default: $HELIX_AGENT_OAUTH_PROVIDER)'),
+  ).action(async (options: { account: string; issuer: string; tenant: string; subject: string; provider?: string; database?: string }) => {
+    const provider = options.provider ?? process.env.HELIX_AGENT_OAUTH_PROVIDER;
+    if (provider === undefined || provider === '') throw new CliError('give --provider or set HELIX_AGENT_OAUTH_PROVIDER', 2);
+    await withStore(options, (store) =>
+      inputErrors(async () => {
+        const now = Date.now();
+        // The CLI is the trusted adapter: it issues and consumes the single-use intent in one go.
+        const intent = await issueLinkIntent(store, options.account, now);
+        const binding = await completeLink(store, await loadInstanceSecret(store), intent, { issuer: options.issuer, tenantId: options.tenant, provider, subject: options.subject }, now);
+        process.stdout.write(`linked: binding ${binding.bindingRef} (${binding.status}) for ${options.account}\n`);
+      }),
+    );
+  });
+
+  addDatabaseOption(
+    accounts
+      .command('login-link')
+      .description('print a one-time browser sign-in link (valid 15 minutes)')
+      .requiredOption('--account <id>', 'account id')
+      .option('--base-url <url>', 'public base URL of this Helix', process.env.HELIX_PUBLIC_BASE_URL ?? 'http://127.0.0.1:1522'),
+  ).action(async (options: { account: string; baseUrl: string; database?: string }) => {
+    await withStore(options, (store) =>
+      inputErrors(async () => {
+        const token = await issueSignInLink(store, options.account, Date.now());
+        process.stderr.write('open this link once in the browser you want to sign in; it expires in 15 minutes\n');
+        process.stdout.write(`${options.baseUrl.replace(/\/$/, '')}/account/sign-in?code=${token}\n`);
+      }),
+    );
+  });
+
+  addDatabaseOption(accounts.command('disable').description('disable an account: its bindings stop admitting tokens').requiredOption('--account <id>', 'account id')).action(
+    async (options: { account: string; database?: string }) => {
+      await withStore(options, async (store) => {
+        if (!(await store.read.accounts.setStatus(options.account, 'disabled', Date.now()))) throw new CliError(`no account ${options.account.slice(0, 80)}`);
+        process.stdout.write(`disabled ${options.account}\n`);
+      });
+    },
+  );
+  return accounts;
+};

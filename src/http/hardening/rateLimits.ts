@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Principal } from '../../auth/principal.js';
+import type { RateLimits } from '../../config.js';
+import { HelixError } from '../../domain/errors.js';
+import { clientKeyOf } from './clientKey.js';
+import { FixedWindowLimiter } from './fixedWindowLimiter.js';
+
+/** The two surfaces with separate budgets: a busy MCP client must not starve REST, nor the reverse. */
+export const LIMITED_SURFACES = ['rest', 'mcp'] as const;
+export type LimitedSurface = (typeof LIMITED_SURFACES)[number];
+
+/** The configured limits are per minute (HELIX_*_RATE_LIMIT). */
+export const RATE_WINDOW_MS = 60_000;
+/** Keys tracked per limiter: ~100 bytes each, so a flood of addresses costs at most ~10 MB per limiter. */
+export const MAX_TRACKED_KEYS = 100_000;
+
+const MCP_ROUTE = '/mcp';
+
+/**
+ * Not counted against any pre-auth bucket: `/healthz` and the `/.well-known/*` discovery documents.
+ * They are constant, read no store and check no credential, so answering them costs no more than
+ * answering a 429 would; limiting them would only turn a load balancer's or an MCP client's
+ * polling from a shared address into false outages. Everything else that is not `/mcp` counts
+ * against the REST bucket, unknown paths included, so a path scanner is limited too.
+ */
+const isUnlimitedRoute = (route: string | undefined): boolean =>
+  route !== undefined && (route === '/healthz' || route.startsWith('/.well-known/'));
+
+export interface RateLimitOptions {
+  readonly limits: RateLimits;
+  readonly now: () => number;
+  readonly maxKeys?: number;
+}
+
+type Limiters = Readonly<Record<LimitedSurface, FixedWindowLimiter | undefined>>;
+
+/** The four limiters of one app; a configured limit of 0 leaves that one out (off). */
+export class RateLimitBuckets {
+  private readonly perIp: Limiters;
+  private readonly perPrincipal: Limiters;
+
+  constructor(options: RateLimitOptions) {
+    const limiter = (limit: number): FixedWindowLimiter | undefined =>
+      limit === 0 ? undefined : new FixedWindowLimiter({ limit, windowMs: RATE_WINDOW_MS, maxKeys: options.maxKeys ?? MAX_TRACKED_KEYS, now: options.now });
+    this.perIp = { rest: limiter(options.limits.restPerIp), mcp: limiter(options.limits.mcpPerIp) };
+    this.perPrincipal = { rest: limiter(options.limits.restPerPrincipal), mcp: limiter(options.limits.mcpPerPrincipal) };
+  }
+
+  /** Pre-auth: counts the request against its surface's per-IP bucket (an onRequest hook). */
+  checkClient(request: FastifyRequest): void {
+    const route = request.routeOptions.url;
+    if (isUnlimitedRoute(route)) return;
+    const surface: LimitedSurface = route === MCP_ROUTE ? 'mcp' : 'rest';
+    check(this.perIp[surface], clientKeyOf(request.ip), request, `${surface}_ip`);
+  }
+
+  /** Post-auth: counts the request against the verified credential's bucket. */
+  checkPrincipal(request: FastifyRequest, principal: Principal, surface: LimitedSurface): void {
+    check(this.perPrincipal[surface], principal.credentialId, request, `${surface}_principal`);
+  }
+}
+
+const check = (limiter: FixedWindowLimiter | undefined, key: string, request: FastifyRequest, bucket: string): void => {
+  if (limiter === undefined) return;
+  const decision = limiter.hit(key);
+  if (decision.allowed) return;
+  // Once per key and window: the flood itself shows in the request log as 429s. Keys are client
+  // addresses and credential ids, never credentials.
+  if (decision.firstRefusal) request.log.warn({ request_id: request.id, bucket, key, retry_after_seconds: decision.retryAfterSeconds }, 'rate limited');
+  throw new HelixError('rate_limited', { retry_after_seconds: decision.retryAfterSeconds });
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by registerHardening; routes reach it through `request.server`. */
+    helixRateLimits?: RateLimitBuckets;
+  }
+}
+
+export const decorateRateLimits = (app: FastifyInstance, buckets: RateLimitBuckets): void => {
+  app.decorate('helixRateLimits', buckets);
+};
+
+/**
+ * Call right after authentication: 429 `rate_limited` (with Retry-After) once this credential has
+ * used its per-minute budget on this surface; other principals are unaffected.
+ */
+export const enforcePrincipalLimit = (request: FastifyRequest, principal: Principal, surface: LimitedSurface): void => {
+  const buckets = request.server.helixRateLimits;
+  // Fail loudly rather than serve without limits if the app was assembled without registerHardening.
+  if (buckets === undefined) throw new Error('rate limits are not registered on this app (registerHardening)');
+  buckets.checkPrincipal(request, principal, surface);
+};
