@@ -7,7 +7,16 @@ import { LOOPBACK, runChildServer } from './childServer.js';
 
 runChildServer(async (databasePath) => {
   // An explicit env: nothing from the caller's environment (a HELIX_DATABASE_URL, say) leaks in.
-  const config = loadConfig({ HELIX_LOG_LEVEL: 'silent' }, { port: 0, host: LOOPBACK, database: databasePath });
+  // The four rate limits are off (0): the bench drives thousands of requests per second from one
+  // address with one key, which the per-IP and per-principal limits exist to refuse.
+  const env = {
+    HELIX_LOG_LEVEL: 'silent',
+    HELIX_AGENT_IP_RATE_LIMIT: '0',
+    HELIX_MCP_IP_RATE_LIMIT: '0',
+    HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',
+    HELIX_MCP_PRINCIPAL_RATE_LIMIT: '0',
+  };
+  const config = loadConfig(env, { port: 0, host: LOOPBACK, database: databasePath });
   const helix = await startHelix(config, { logger: createLogger('silent') });
   const { key } = await createApiKey(
     helix.store,

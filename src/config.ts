@@ -26,8 +26,8 @@ export interface HelixConfig {
   readonly sources: SourcesConfig;
   /** Production OAuth resource-server settings; undefined when none is configured (never in production). */
   readonly oauth: OAuthConfig | undefined;
-  /** Fastify `trustProxy` from TRUST_PROXY: hop count, `true`, or a comma list of proxy addresses/CIDRs. */
-  readonly trustProxy: boolean | number | string | undefined;
+  /** Fastify `trustProxy` from TRUST_PROXY: the proxies' addresses/CIDRs, comma-separated. */
+  readonly trustProxy: string | undefined;
   /** Per-minute request limits; 0 turns one off. Pre-auth limits are per client IP. */
   readonly rateLimits: RateLimits;
 }
@@ -201,13 +201,15 @@ const oauth = (env: Env, production: boolean): OAuthConfig | undefined => {
   return { issuer: value(env, 'HELIX_AGENT_OAUTH_ISSUER')!, audience: value(env, 'HELIX_AGENT_OAUTH_AUDIENCE')!, jwksUrl, provider, algorithms };
 };
 
-/** TRUST_PROXY: exact topology only: a hop count, or the proxies' addresses; `true` trusts anyone. */
+/**
+ * TRUST_PROXY: the exact proxy addresses only. `true` would trust forwarding headers from any
+ * client, and a hop count cannot tell whether the peer is the proxy (Fastify 5 ignores it).
+ */
 const trustProxy = (env: Env): HelixConfig['trustProxy'] => {
   const raw = value(env, 'TRUST_PROXY');
   if (raw === undefined || raw === 'false') return undefined;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  if (raw === 'true') {
-    throw new ConfigError('TRUST_PROXY=true would trust forwarding headers from any client; give the hop count or the proxy addresses');
+  if (raw === 'true' || /^\d+$/.test(raw)) {
+    throw new ConfigError('TRUST_PROXY must name the proxy addresses or CIDRs (e.g. 10.0.0.5 or 10.0.0.0/24), not true or a hop count');
   }
   return raw;
 };

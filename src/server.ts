@@ -110,6 +110,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     publicBaseUrl: config.publicBaseUrl,
     hostPolicy: { hosts: config.allowedHosts, origins: config.allowedOrigins, allowLoopbackOrigins: !config.production },
     authorizationServers: config.oauth === undefined ? [] : [config.oauth.issuer],
+    accounts: { store, now: () => clock.now(), secureCookies: config.production },
     hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, requireHttps: config.production },
   });
   await app.listen({ host: config.host, port: config.port });

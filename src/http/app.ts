@@ -5,13 +5,16 @@ import type { RunService } from '../service/runService.js';
 import { resourceMetadataUrl, sendError, toHelixError } from './errors.js';
 import { parseJsonBody } from './jsonBody.js';
 import { pickRequestId } from './requestId.js';
-import { registerHardening, type HardeningOptions } from './hardening/registerHardening.js';
+import { fastifyTrustProxy, registerHardening, type HardeningOptions } from './hardening/registerHardening.js';
 import { assertHostAndOrigin, type HostPolicy } from './hostPolicy.js';
 import { registerMcpRoute } from './mcp/mcpRoute.js';
 import { ToolCatalog } from './mcp/toolCatalog.js';
 import { RUN_TOOLS } from './mcp/tools/runTools.js';
 import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
 import { registerDiscovery } from './wellKnown.js';
+import { registerBindingRoutes } from './account/bindingRoutes.js';
+import { registerAccountPages } from './account/pageRoutes.js';
+import type { Store } from '../store/port.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,6 +34,8 @@ export interface AppOptions {
   readonly authorizationServers: readonly string[];
   /** Rate limits, trusted proxies and the production HTTPS rule (src/http/hardening). */
   readonly hardening: HardeningOptions;
+  /** The browser account surface: sign-in, the binding page and its cookie-authenticated API. */
+  readonly accounts: { readonly store: Store; readonly now: () => number; readonly secureCookies: boolean };
 }
 
 /** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
@@ -45,7 +50,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     genReqId: (req) => pickRequestId(req.headers['x-request-id']),
     requestIdHeader: false,
     return503OnClosing: true,
-    trustProxy: options.hardening.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(options.hardening.trustProxy),
   });
 
   app.removeAllContentTypeParsers();
@@ -97,6 +102,9 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
   app.get('/healthz', async () => ({ status: 'ok' }));
   registerDiscovery(app, { publicBaseUrl: options.publicBaseUrl, authorizationServers: options.authorizationServers });
   registerRunRoutes(app, options.service, options.authenticator);
+  registerBindingRoutes(app, options.accounts.store, options.accounts.now);
+  // Its own encapsulated scope: the only place that parses HTML form posts.
+  void app.register(async (scope) => registerAccountPages(scope, options.accounts));
   registerMcpRoute(app, {
     service: options.service,
     authenticator: options.authenticator,

@@ -51,22 +51,30 @@ export class RateLimitBuckets {
     const route = request.routeOptions.url;
     if (isUnlimitedRoute(route)) return;
     const surface: LimitedSurface = route === MCP_ROUTE ? 'mcp' : 'rest';
-    check(this.perIp[surface], clientKeyOf(request.ip), request, `${surface}_ip`);
+    check(this.perIp[surface], clientKeyOf(request.ip), request, { bucket: `${surface}_ip`, field: 'client' });
   }
 
   /** Post-auth: counts the request against the verified credential's bucket. */
   checkPrincipal(request: FastifyRequest, principal: Principal, surface: LimitedSurface): void {
-    check(this.perPrincipal[surface], principal.credentialId, request, `${surface}_principal`);
+    check(this.perPrincipal[surface], principal.credentialId, request, { bucket: `${surface}_principal`, field: 'principal' });
   }
 }
 
-const check = (limiter: FixedWindowLimiter | undefined, key: string, request: FastifyRequest, bucket: string): void => {
+/** How a refusal is logged: the bucket's name and the field that names its key. */
+interface BucketLabel {
+  readonly bucket: string;
+  readonly field: 'client' | 'principal';
+}
+
+const check = (limiter: FixedWindowLimiter | undefined, key: string, request: FastifyRequest, label: BucketLabel): void => {
   if (limiter === undefined) return;
   const decision = limiter.hit(key);
   if (decision.allowed) return;
   // Once per key and window: the flood itself shows in the request log as 429s. Keys are client
-  // addresses and credential ids, never credentials.
-  if (decision.firstRefusal) request.log.warn({ request_id: request.id, bucket, key, retry_after_seconds: decision.retryAfterSeconds }, 'rate limited');
+  // addresses and credential ids, never credentials. (request.log already carries request_id.)
+  if (decision.firstRefusal) {
+    request.log.warn({ bucket: label.bucket, [label.field]: key, retry_after_seconds: decision.retryAfterSeconds }, 'rate limited');
+  }
   throw new HelixError('rate_limited', { retry_after_seconds: decision.retryAfterSeconds });
 };
 

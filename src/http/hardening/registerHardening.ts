@@ -6,13 +6,16 @@ import { assertHttps } from './requireHttps.js';
 
 export interface HardeningOptions {
   readonly rateLimits: RateLimits;
-  /** Passed to Fastify as `trustProxy`; it decides `request.ip` and `request.protocol`. */
+  /** TRUST_PROXY, given to Fastify through fastifyTrustProxy; it decides `request.ip` and `request.protocol`. */
   readonly trustProxy: HelixConfig['trustProxy'];
   /** Production: refuse anything that did not arrive over HTTPS. */
   readonly requireHttps: boolean;
   /** Monotonic milliseconds for the rate windows; tests inject one. */
   readonly now?: () => number;
 }
+
+/** The Fastify `trustProxy` option: the configured proxy addresses, or trust nobody. */
+export const fastifyTrustProxy = (trustProxy: HelixConfig['trustProxy']): boolean | string => trustProxy ?? false;
 
 /**
  * Pre-auth hardening, as onRequest hooks. Register after the hook that sets X-Request-Id and

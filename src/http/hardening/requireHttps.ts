@@ -1,8 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { HelixError } from '../../domain/errors.js';
 
-export const HTTPS_REQUIRED_MESSAGE = 'HTTPS is required in production.';
-
 /**
  * Production refuses plain HTTP, so a bearer is never accepted off an unencrypted hop (RFC 6750
  * §5.3; the MCP authorization spec requires HTTPS for every endpoint). `request.protocol` is
@@ -16,7 +14,5 @@ export const HTTPS_REQUIRED_MESSAGE = 'HTTPS is required in production.';
 export const assertHttps = (request: FastifyRequest): void => {
   if (request.protocol.toLowerCase() === 'https') return;
   if (request.routeOptions.url === '/healthz') return;
-  // LEAD: swap 'forbidden_host' for a dedicated `https_required` (403) code once it is added to
-  // src/domain/errors.ts; this is the only place that raises it.
-  throw new HelixError('forbidden_host', {}, HTTPS_REQUIRED_MESSAGE);
+  throw new HelixError('https_required');
 };

@@ -1,0 +1,71 @@
+/** The small account page: sign-in, then the agent bindings with a revoke button each. No inline script (CSP). */
+const escape = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+const layout = (title: string, body: string): string => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)} · Helix</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
+h1{font-size:1.4rem}table{border-collapse:collapse;width:100%}td,th{padding:.4rem .5rem;border-bottom:1px solid #ddd;text-align:left;font-size:.9rem}
+code{font-size:.8rem;word-break:break-all}button{cursor:pointer}.muted{color:#666}.error{color:#a00}
+</style></head><body>${body}</body></html>`;
+
+export const signInPage = (message?: string): string =>
+  layout(
+    'Sign in',
+    `<h1>Sign in to Helix</h1>
+${message === undefined ? '' : `<p class="error">${escape(message)}</p>`}
+<p class="muted">Use a one-time sign-in link from <code>helix accounts login-link</code>, or your account id and password.</p>
+<form method="post" action="/account/sign-in">
+<p><label>Account id<br><input name="account" autocomplete="username" required size="40"></label></p>
+<p><label>Password<br><input name="password" type="password" autocomplete="current-password" required size="40"></label></p>
+<p><button type="submit">Sign in</button></p>
+</form>`,
+  );
+
+export const accountPage = (displayName: string): string =>
+  layout(
+    'Agent bindings',
+    `<h1>Agent bindings of ${escape(displayName)}</h1>
+<p class="muted">Each binding lets an agent's OAuth tokens (one issuer, tenant, provider and subject) act for this account.
+Revoking one makes its next request fail; revoke provider-side tokens separately if you need to.</p>
+<p id="status" class="muted">Loading…</p>
+<table><thead><tr><th>Binding</th><th>Issuer</th><th>Provider</th><th>Status</th><th>Created</th><th></th></tr></thead><tbody id="bindings"></tbody></table>
+<form method="post" action="/account/sign-out"><p><button type="submit">Sign out</button></p></form>
+<script src="/account/bindings.js"></script>`,
+  );
+
+/** Lists bindings from the JSON API and revokes with DELETE; same origin, the session cookie authenticates. */
+export const BINDINGS_SCRIPT = `'use strict';
+const API = '/api/account/session/agent-bindings';
+const statusLine = document.getElementById('status');
+const rows = document.getElementById('bindings');
+const cell = (text) => { const td = document.createElement('td'); td.textContent = text; return td; };
+async function load() {
+  const res = await fetch(API, { credentials: 'same-origin' });
+  if (!res.ok) { statusLine.textContent = 'Could not load bindings (' + res.status + ').'; return; }
+  const data = await res.json();
+  rows.replaceChildren();
+  statusLine.textContent = data.oauth_ready ? 'At least one binding is active.' : 'No active binding.';
+  for (const b of data.bindings) {
+    const tr = document.createElement('tr');
+    const ref = document.createElement('td'); const code = document.createElement('code'); code.textContent = b.binding_ref; ref.append(code);
+    tr.append(ref, cell(b.issuer), cell(b.provider), cell(b.status), cell(b.created_at));
+    const action = document.createElement('td');
+    if (b.status === 'active') {
+      const button = document.createElement('button'); button.textContent = 'Revoke';
+      button.addEventListener('click', async () => {
+        button.disabled = true;
+        const r = await fetch(API + '/' + encodeURIComponent(b.binding_ref), { method: 'DELETE', credentials: 'same-origin' });
+        if (!r.ok) statusLine.textContent = 'Revoke failed (' + r.status + ').';
+        await load();
+      });
+      action.append(button);
+    }
+    tr.append(action);
+    rows.append(tr);
+  }
+}
+load();
+`;
