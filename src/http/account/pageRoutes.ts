@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endSession, resolveSession, SESSION_TTL_MS, signInWithCode, startSession } from '../../accounts/sessions.js';
 import { verifyPassword } from '../../accounts/secrets.js';
 import type { Store } from '../../store/port.js';
@@ -26,10 +26,14 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
-  const signedIn = (reply: FastifyReply, session: { cookie: string; expiresAt: number }) =>
-    reply
+  /** Rotation: signing in always ends the browser's previous session and issues a new cookie. */
+  const signedIn = async (request: FastifyRequest, reply: FastifyReply, session: { cookie: string; expiresAt: number }) => {
+    const previous = sessionCookieOf(request.headers.cookie);
+    if (previous !== undefined) await endSession(store, previous, now());
+    return reply
       .header('Set-Cookie', setSessionCookie(session.cookie, Math.floor(SESSION_TTL_MS / 1000), secureCookies))
       .redirect('/account', 303);
+  };
 
   app.get('/account', async (request, reply) => {
     const accountId = await resolveSession(store, sessionCookieOf(request.headers.cookie), now());
@@ -43,7 +47,7 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
   app.get<{ Querystring: { code?: string } }>('/account/sign-in', async (request, reply) => {
     const session = await signInWithCode(store, String(request.query.code ?? ''), now());
     if (session === undefined) return html(reply, 400, signInPage('This sign-in link is invalid, expired or already used.'));
-    return signedIn(reply, session);
+    return signedIn(request, reply, session);
   });
 
   app.post<{ Body: { account?: string; password?: string } }>('/account/sign-in', async (request, reply) => {
@@ -51,7 +55,7 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
     const record = /^acct_[0-9a-f]{24}$/.test(account) ? await store.read.accounts.get(account) : undefined;
     const ok = record?.status === 'active' && record.passwordHash !== null && (await verifyPassword(password, record.passwordHash));
     if (!ok) return html(reply, 401, signInPage('Wrong account id or password.'));
-    return signedIn(reply, await startSession(store, record.accountId, now()));
+    return signedIn(request, reply, await startSession(store, record.accountId, now()));
   });
 
   app.post('/account/sign-out', async (request, reply) => {
