@@ -106,6 +106,16 @@ describe('helix serve', () => {
     expect(res.stderr).toContain('refusing to serve plain HTTP');
   });
 
+  it('in production, a half-configured OAuth section stops start-up naming what is missing', async () => {
+    const res = await runCli(['serve', '--port', '0', '--database', join(dir, 'p.db')], {
+      NODE_ENV: 'production',
+      HELIX_AGENT_OAUTH_ISSUER: 'https://issuer.example',
+      HELIX_AGENT_OAUTH_AUDIENCE: 'https://helix.example/mcp',
+    });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('the OAuth configuration is incomplete: set HELIX_AGENT_OAUTH_JWKS_URL, HELIX_AGENT_OAUTH_PROVIDER, HELIX_AGENT_OAUTH_ALGORITHMS');
+  });
+
   it('stops with a clear message on bad configuration', async () => {
     const res = await runCli(['serve', '--port', '0', '--database', join(dir, 'y.db')], { HELIX_AGENT_TURN_TIMEOUT_MS: 'soon' });
     expect(res.code).toBe(2);

@@ -73,6 +73,7 @@ describe('production OAuth resource server against a real authorization server',
 
   it.each([
     ['wrong audience', { aud: 'https://other.example' }],
+    ['wrong issuer', { iss: 'https://evil.example' }],
     ['missing audience', { aud: undefined }],
     ['missing subject', { sub: undefined }],
     ['missing tenant', { tenant_id: undefined }],

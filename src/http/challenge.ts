@@ -9,6 +9,8 @@ export const bearerChallenge = (err: HelixError, resourceMetadataUrl: string): s
   const metadata = `resource_metadata="${resourceMetadataUrl}"`;
   switch (err.code) {
     case 'unauthorized':
+    case 'session_required':
+      // RFC 7235: every 401 names a scheme; the browser surface still points at the metadata.
       return `Bearer ${metadata}`;
     case 'invalid_token':
       return `Bearer error="invalid_token", error_description="The access token is invalid", ${metadata}`;
