@@ -256,3 +256,31 @@ describe('OAuth configuration fails closed', () => {
     expect(loadConfig({ NODE_ENV: 'production', ...full }).oauth?.algorithms).toEqual(['RS256']);
   });
 });
+
+describe('a JWKS endpoint that answers badly', () => {
+  it.each([
+    ['an error status', 500, 'application/json', '{"error":"boom"}'],
+    ['a body that is not JSON', 200, 'text/html', '<html>maintenance</html>'],
+  ])('fails closed with 503 auth_unavailable on %s', async (_label, status, type, body) => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_q, r) => r.writeHead(status, { 'content-type': type }).end(body));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const idp = new OAuth2Server();
+    await idp.issuer.keys.generate('RS256');
+    await idp.start(0, '127.0.0.1');
+    const h = await startTestHelix(storeFlavours()[0]!, {
+      env: { HELIX_AGENT_OAUTH_ISSUER: idp.issuer.url!, HELIX_AGENT_OAUTH_AUDIENCE: AUDIENCE, HELIX_AGENT_OAUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks`, HELIX_AGENT_OAUTH_PROVIDER: PROVIDER, HELIX_AGENT_OAUTH_ALGORITHMS: 'RS256' },
+    });
+    try {
+      const bearer = await idp.issuer.buildToken({ scopesOrTransform: (_h, p) => Object.assign(p, { aud: AUDIENCE, sub: 'user-1', tenant_id: 'acme', scope: SCOPE }) });
+      const res = await api(h.url, 'POST', RUNS, { token: bearer, idempotencyKey: idemKey(), body: { objective: 'x' } });
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe('auth_unavailable');
+    } finally {
+      await h.close();
+      await idp.stop();
+      server.close();
+    }
+  });
+});

@@ -35,8 +35,10 @@ export const createOAuthVerifier = (config: OAuthConfig) => {
         currentDate: new Date(now),
       }));
     } catch (err) {
-      if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || !(err instanceof errors.JOSEError)) {
-        // The key set could not be obtained (down, slow, not a JWKS): fail closed.
+      // The key set could not be obtained (down, slow, an error status, not a JWKS): fail closed.
+      // jose raises the bare JOSEError class only for a failed JWKS response.
+      const keysUnavailable = err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || !(err instanceof errors.JOSEError) || err.constructor === errors.JOSEError;
+      if (keysUnavailable) {
         throw new HelixError('auth_unavailable', { retry_after_seconds: 5 });
       }
       throw new HelixError('invalid_token');
