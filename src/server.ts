@@ -16,10 +16,14 @@ import { RunService } from './service/runService.js';
 import type { TurnExecutor } from './solver/executor.js';
 import { ExtractiveExecutor } from './solver/extractive/extractiveExecutor.js';
 import { buildRegistry } from './sources/configuredSources.js';
-import { openStore, describeLocation } from './store/openStore.js';
+import { openStore, describeLocation, isPostgresUrl } from './store/openStore.js';
+import { PostgresRunNotifier } from './notify/postgresRunNotifier.js';
+import { LocalRunNotifier, type RunNotifier } from './service/runNotifier.js';
 import type { Store } from './store/port.js';
 
 export const RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long shutdown waits for turns in progress before closing connections (a later start recovers any left). */
+export const SHUTDOWN_GRACE_MS = 5_000;
 
 export interface StartOptions {
   readonly executor?: TurnExecutor;
@@ -55,6 +59,9 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
   await store.read.workers.upsert({ workerId, host: hostname(), pid: process.pid, startedAt, heartbeatAt: startedAt, stoppedAt: null });
 
   const registry = buildRegistry(store, config.sources);
+  // Replicas sharing PostgreSQL signal each other through LISTEN/NOTIFY; otherwise signals stay in-process.
+  const notifier: RunNotifier =
+    options.store === undefined && isPostgresUrl(config.database) ? await PostgresRunNotifier.start(config.database) : new LocalRunNotifier();
   const turns = new ActiveTurns();
   const deps: RunServiceDeps = {
     store,
@@ -76,6 +83,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     liveness: storeLiveness(clock, workerId, turns),
     policy: allowAllPolicy,
     newId,
+    notifier,
     onExecutorError: (err, runId) => logger.error({ run_id: runId, err: { message: (err as Error)?.message } }, 'executor failed'),
   };
   const service = new RunService(deps);
@@ -128,7 +136,11 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     workerId,
     async close() {
       clearInterval(heartbeat);
+      // Connections are closed forcibly (streams hold theirs open), so let running turns finish first.
+      const deadline = Date.now() + SHUTDOWN_GRACE_MS;
+      while (turns.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       await app.close();
+      await notifier.close();
       await store.read.workers.stop(workerId, clock.now()).catch(() => undefined);
       if (options.store === undefined) await store.close();
     },

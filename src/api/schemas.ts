@@ -94,9 +94,17 @@ const queryInt = (min: number, max: number) =>
     z.number().int().min(min).max(max),
   );
 
+/** A long poll waits at most this long for the first new event (0, the default, answers at once). */
+export const EVENTS_MAX_WAIT_MS = 25_000;
+
 export const ListEventsQuerySchema = z.strictObject({
   after_seq: queryInt(0, Number.MAX_SAFE_INTEGER).default(0),
   limit: queryInt(EVENTS_LIMIT.min, EVENTS_LIMIT.max).default(EVENTS_LIMIT.default),
+  wait_ms: queryInt(0, EVENTS_MAX_WAIT_MS).default(0),
+});
+
+export const StreamEventsQuerySchema = z.strictObject({
+  after_seq: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
 });
 export type ListEventsQuery = z.infer<typeof ListEventsQuerySchema>;
 

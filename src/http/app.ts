@@ -10,6 +10,7 @@ import { assertHostAndOrigin, type HostPolicy } from './hostPolicy.js';
 import { registerMcpRoute } from './mcp/mcpRoute.js';
 import { ToolCatalog } from './mcp/toolCatalog.js';
 import { RUN_TOOLS } from './mcp/tools/runTools.js';
+import { registerEventStreamRoute } from './rest/eventStreamRoute.js';
 import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
 import { registerDiscovery } from './wellKnown.js';
 import { registerBindingRoutes } from './account/bindingRoutes.js';
@@ -50,6 +51,8 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     genReqId: (req) => pickRequestId(req.headers['x-request-id']),
     requestIdHeader: false,
     return503OnClosing: true,
+    // Event streams keep their connections busy; shutdown (after running turns finish) closes them all.
+    forceCloseConnections: true,
     trustProxy: fastifyTrustProxy(options.hardening.trustProxy),
   });
 
@@ -102,6 +105,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
   app.get('/healthz', async () => ({ status: 'ok' }));
   registerDiscovery(app, { publicBaseUrl: options.publicBaseUrl, authorizationServers: options.authorizationServers });
   registerRunRoutes(app, options.service, options.authenticator);
+  registerEventStreamRoute(app, options.service, options.authenticator);
   registerBindingRoutes(app, options.accounts.store, options.accounts.now);
   // Its own encapsulated scope: the only place that parses HTML form posts.
   void app.register(async (scope) => registerAccountPages(scope, options.accounts));

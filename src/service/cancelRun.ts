@@ -60,5 +60,8 @@ export const cancelRun = async (
 
   if (outcome.kind !== 'done') return (await answerReservation(deps, outcome)) as ServiceResult<RunView>;
   deps.turns.abort(runId, 'run cancelled');
+  // Another replica may be running the turn: it aborts on this signal; its finalize would fail anyway.
+  deps.notifier.publish(runId, 'cancel');
+  deps.notifier.publish(runId, 'events');
   return { status: 200, body: outcome.view, replayed: false };
 };

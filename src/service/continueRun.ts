@@ -38,12 +38,18 @@ export const continueRun = async (
   // Registered before the claim commits: from then on this process must look alive to others,
   // and it stays registered until finalize, while it still owns the lease.
   const controller = deps.turns.begin(runId, turnId);
+  const unsubscribe = deps.notifier.subscribe(runId, (signal) => {
+    if (signal === 'cancel') controller.abort(new Error('run cancelled'));
+  });
   try {
     const claim = await claimTurn(deps, { runId, turnId, owner, idem, request, lease, now });
     if (claim.kind !== 'claimed') return (await answerReservation(deps, claim)) as ServiceResult<RunView>;
+    deps.notifier.publish(runId, 'events');
     const outcome = await executeTurn(deps, claim.run, controller, request.instruction ?? null, admission);
     return await finalizeTurn(deps, idem, claim.run, outcome, admission);
   } finally {
+    unsubscribe();
     deps.turns.end(runId, turnId);
+    deps.notifier.publish(runId, 'events');
   }
 };

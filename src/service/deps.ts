@@ -4,6 +4,7 @@ import type { CapabilityRegistry } from '../sources/registry.js';
 import type { AccountPolicy, ScopeAvailability } from './admission.js';
 import type { ActiveTurns } from './activeTurns.js';
 import type { WorkerLiveness } from './liveness.js';
+import type { RunNotifier } from './runNotifier.js';
 
 export interface Clock {
   now(): number;
@@ -35,6 +36,8 @@ export interface RunServiceDeps {
   readonly liveness: WorkerLiveness;
   readonly policy: AccountPolicy;
   readonly newId: (prefix: string) => string;
+  /** Wakes event waiters and, across replicas, the process running a cancelled turn. */
+  readonly notifier: RunNotifier;
   /** Reports an executor failure (already reduced to a sanitized failure code for the run). */
   readonly onExecutorError?: (err: unknown, runId: string) => void;
 }

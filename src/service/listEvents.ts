@@ -5,15 +5,22 @@ import type { Principal } from '../auth/principal.js';
 import { loadOwnedRun, ownerOf, requireOperation, requireRunId } from './access.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
 import { parseInput } from './validate.js';
+import { isRunTerminal } from '../domain/run.js';
+import { waitForSignal } from './runNotifier.js';
 
 /** GET /api/v1/agent-runs/{run_id}/events?after_seq&limit: one ordered page of the run's events. */
 export const listEvents = async (deps: RunServiceDeps, principal: Principal, runId: string, query: unknown) => {
   requireOperation(principal, 'run.events');
   requireRunId(runId);
-  const { after_seq: afterSeq, limit } = parseInput(ListEventsQuerySchema, query);
+  const { after_seq: afterSeq, limit, wait_ms: waitMs } = parseInput(ListEventsQuerySchema, query);
   const run = await loadOwnedRun(deps, runId, ownerOf(deps, principal));
   // One extra row tells whether another page exists without a count query.
-  const rows = await deps.store.read.events.list(run.runId, afterSeq, limit + 1);
+  let rows = await deps.store.read.events.list(run.runId, afterSeq, limit + 1);
+  if (rows.length === 0 && waitMs > 0 && !isRunTerminal(run)) {
+    // Long poll: wait for a commit signal (or the bound), then read again; the store stays the truth.
+    await waitForSignal(deps.notifier, run.runId, waitMs);
+    rows = await deps.store.read.events.list(run.runId, afterSeq, limit + 1);
+  }
   const page = rows.slice(0, limit);
   const body = {
     schema: `${EVENT_SCHEMA}.page`,

@@ -7,6 +7,7 @@ import { inspectRun } from './inspectRun.js';
 import { listEvents } from './listEvents.js';
 import { recoverInterruptedRuns } from './recovery.js';
 import { startRun } from './startRun.js';
+import { openEventStream } from './streamEvents.js';
 
 /** The one service both facades (REST and MCP) call. Each method is a use case in its own file. */
 export class RunService {
@@ -26,6 +27,9 @@ export class RunService {
   }
   events(principal: Principal, runId: string, query: unknown) {
     return listEvents(this.deps, principal, runId, query);
+  }
+  eventStream(principal: Principal, runId: string, query: unknown, lastEventId: string | undefined) {
+    return openEventStream(this.deps, principal, runId, query, lastEventId);
   }
   evidence(principal: Principal, runId: string) {
     return fetchEvidence(this.deps, principal, runId);

@@ -76,7 +76,10 @@ export const startRun = async (
     return { kind: 'done' as const, view };
   });
 
-  if (outcome.kind === 'done') return { status: 201, body: outcome.view, replayed: false };
+  if (outcome.kind === 'done') {
+    deps.notifier.publish(runId, 'events');
+    return { status: 201, body: outcome.view, replayed: false };
+  }
   return answerReservation(deps, outcome) as Promise<ServiceResult<RunView>>;
 };
 

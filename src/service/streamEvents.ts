@@ -1,0 +1,58 @@
+import { StreamEventsQuerySchema } from '../api/schemas.js';
+import { projectEvent, type EventView } from '../api/runView.js';
+import type { Principal } from '../auth/principal.js';
+import { HelixError } from '../domain/errors.js';
+import { isRunTerminal } from '../domain/run.js';
+import { loadOwnedRun, ownerOf, requireOperation, requireRunId } from './access.js';
+import type { RunServiceDeps } from './deps.js';
+import { waitForSignal } from './runNotifier.js';
+import { parseInput } from './validate.js';
+
+export const STREAM_HEARTBEAT_MS = 15_000;
+const PAGE = 200;
+
+export type StreamItem = { readonly type: 'event'; readonly event: EventView } | { readonly type: 'heartbeat' } | { readonly type: 'end' };
+
+/**
+ * GET /api/v1/agent-runs/{run_id}/events/stream. Every check (scope, id, ownership, cursor) runs
+ * before the first byte, so a refused stream is an ordinary JSON error. The stream resumes after
+ * `Last-Event-ID` (or `after_seq`), sends each event once with `id: seq`, heartbeats while idle,
+ * and ends after the run's last event once the run is terminal.
+ */
+export const openEventStream = async (
+  deps: RunServiceDeps,
+  principal: Principal,
+  runId: string,
+  query: unknown,
+  lastEventId: string | undefined,
+): Promise<(signal: AbortSignal) => AsyncGenerator<StreamItem>> => {
+  requireOperation(principal, 'run.events_stream');
+  requireRunId(runId);
+  const { after_seq: afterSeq } = parseInput(StreamEventsQuerySchema, query);
+  let cursor = afterSeq ?? 0;
+  if (lastEventId !== undefined) {
+    if (!/^\d{1,15}$/.test(lastEventId)) throw new HelixError('invalid_request', { issues: [{ path: 'Last-Event-ID', message: 'must be an event seq' }] });
+    cursor = Number(lastEventId);
+  }
+  await loadOwnedRun(deps, runId, ownerOf(deps, principal));
+
+  return async function* stream(signal: AbortSignal) {
+    while (!signal.aborted) {
+      const rows = await deps.store.read.events.list(runId, cursor, PAGE);
+      for (const row of rows) {
+        cursor = row.seq;
+        yield { type: 'event', event: projectEvent(row) };
+      }
+      if (rows.length === PAGE) continue;
+      const run = await deps.store.read.runs.get(runId);
+      if (run === undefined || (isRunTerminal(run) && run.lastEventSeq <= cursor)) {
+        yield { type: 'end' };
+        return;
+      }
+      const seen = run.lastEventSeq;
+      await waitForSignal(deps.notifier, runId, STREAM_HEARTBEAT_MS, signal);
+      const after = await deps.store.read.runs.get(runId);
+      if (after !== undefined && after.lastEventSeq === seen && !isRunTerminal(after)) yield { type: 'heartbeat' };
+    }
+  };
+};
