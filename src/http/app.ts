@@ -53,6 +53,22 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     return503OnClosing: true,
     // Event streams keep their connections busy; shutdown (after running turns finish) closes them all.
     forceCloseConnections: true,
+    // run_id may be 204 characters; longer path parameters are refused by frameworkErrors below.
+    routerOptions: { maxParamLength: 256 },
+    // Router-level refusals (an over-long parameter, a malformed %-escape) happen before any hook:
+    // answer them in the error vocabulary, with the usual headers, echoing nothing of the path.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('X-Request-Id', request.id).header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+      let err: HelixError;
+      try {
+        assertHostAndOrigin(request, options.hostPolicy);
+        err = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new HelixError('invalid_run_id') : toHelixError(error);
+      } catch (refused) {
+        err = toHelixError(refused);
+      }
+      if (err.code === 'internal_error') err = new HelixError('invalid_request');
+      void sendError(reply, err, resourceMetadataUrl(request, options.publicBaseUrl));
+    },
     trustProxy: fastifyTrustProxy(options.hardening.trustProxy),
   });
 

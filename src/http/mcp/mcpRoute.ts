@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { Authenticator } from '../../auth/authenticate.js';
 import type { Principal } from '../../auth/principal.js';
@@ -58,11 +58,20 @@ const transportHeaders = (request: FastifyRequest): Headers => {
   return headers;
 };
 
+/** The SDK quotes an unsupported version back; refuse it here with a fixed message instead. */
+const UNSUPPORTED_VERSION = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Unsupported MCP-Protocol-Version' } } as const;
+
+const supportedVersion = (request: FastifyRequest): boolean => {
+  const version = request.headers['mcp-protocol-version'];
+  return version === undefined || (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version));
+};
+
 const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, reply: FastifyReply) => {
   const principal = await authenticateRequest(options.authenticator, request);
   request.principalId = principal.credentialId;
   enforcePrincipalLimit(request, principal, 'mcp');
   if (!envelopeIsAcceptable(request.body)) return reply.code(400).send(INVALID_ENVELOPE);
+  if (!supportedVersion(request)) return reply.code(400).send(UNSUPPORTED_VERSION);
   const metadataUrl = `${publicOrigin(request, options.publicBaseUrl)}${MCP_METADATA_PATH}`;
   const server = serverFor(options, principal, metadataUrl);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

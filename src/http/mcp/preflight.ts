@@ -8,6 +8,16 @@ export const INVALID_ENVELOPE = { jsonrpc: '2.0', id: null, error: { code: -3260
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** Keys that reach object prototypes; validators drop or treat them specially, so they never pass. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+const hasPrototypeKey = (value: unknown, depth = 0): boolean => {
+  if (depth > 64) return true;
+  if (Array.isArray(value)) return value.some((v) => hasPrototypeKey(v, depth + 1));
+  if (!isPlainObject(value)) return false;
+  return Object.keys(value).some((k) => PROTOTYPE_KEYS.has(k) || hasPrototypeKey(value[k], depth + 1));
+};
+
 /**
  * Checks the complete JSON-RPC envelope before the SDK sees it: one message (no batches), only
  * known keys, a well-formed id and method, and nothing credential-shaped anywhere (ids, method,
@@ -31,5 +41,5 @@ export const envelopeIsAcceptable = (body: unknown): boolean => {
     if (typeof params.name !== 'string' || params.name.length > 128 || isCredentialShaped(params.name)) return false;
     if (params.arguments !== undefined && !isPlainObject(params.arguments)) return false;
   }
-  return !containsCredential(params);
+  return !containsCredential(params) && !hasPrototypeKey(params);
 };

@@ -66,7 +66,8 @@ export class ToolCatalog {
       if (tool === undefined) throw new HelixError('tool_not_found');
       const given = (args ?? {}) as JsonObject;
       if (typeof given !== 'object' || Array.isArray(given)) throw new HelixError('invalid_request');
-      const unknown = Object.keys(given).filter((k) => !(k in tool.input.shape));
+      // Own keys only: `toString` or `__proto__` are not arguments just because objects inherit them.
+      const unknown = Object.keys(given).filter((k) => !Object.hasOwn(tool.input.shape, k));
       if (unknown.length > 0) {
         throw new HelixError('invalid_request', { issues: unknown.slice(0, 10).map(() => ({ path: '(arguments)', message: 'unknown argument' })) });
       }
