@@ -264,3 +264,22 @@ describe('method and replay headers', () => {
     }
   });
 });
+
+describe('credentials pasted into requests', () => {
+  it('a credential-shaped value anywhere in a REST body is refused, never stored or echoed', async () => {
+    const h = await startTestHelix(storeFlavours()[0]!);
+    try {
+      const token = await h.key();
+      const secret = `hlx_${'Q'.repeat(43)}`;
+      for (const body of [{ objective: `use ${secret}` }, { objective: 'x', constraints: [`Bearer ${'a'.repeat(30)}`] }]) {
+        const res = await api(h.url, 'POST', '/api/v1/agent-runs', { token, idempotencyKey: idemKey(), body });
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe('invalid_request');
+        expect(res.text).not.toContain(secret);
+      }
+      expect((await api(h.url, 'POST', '/api/v1/agent-runs', { token, idempotencyKey: idemKey(), body: { objective: 'How do bearer tokens work?' } })).status).toBe(201);
+    } finally {
+      await h.close();
+    }
+  });
+});

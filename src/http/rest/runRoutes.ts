@@ -5,6 +5,8 @@ import type { RunService } from '../../service/runService.js';
 import type { ServiceResult } from '../../service/deps.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
+import { containsCredential } from '../../domain/credentialShape.js';
+import { HelixError } from '../../domain/errors.js';
 
 export const RUNS_PATH = '/api/v1/agent-runs';
 
@@ -61,6 +63,10 @@ export const registerRunRoutes = (app: FastifyInstance, service: RunService, aut
         // Every mutation response says whether it was replayed, refusals included.
         if (route.mutation) reply.header('Idempotency-Replayed', 'false');
         const principal = await authenticateRequest(authenticator, request);
+        // A key or token pasted into a request would be stored and shown back: refuse it unseen.
+        if (containsCredential(request.body)) {
+          throw new HelixError('invalid_request', { issues: [{ path: '(body)', message: 'credential-shaped value refused' }] });
+        }
         request.principalId = principal.credentialId;
         enforcePrincipalLimit(request, principal, 'rest');
         return sendResult(reply, route, await route.handler(service, principal, request));
