@@ -1,4 +1,4 @@
-/** The two requests the bench sends, as a client of the public REST contract would send them. */
+/** The run requests the bench sends, as a client of the public REST contract would send them. */
 import { randomBytes } from 'node:crypto';
 import type { TargetReady } from './childServer.js';
 
@@ -38,22 +38,25 @@ export const readSnapshot = async (response: Response, expectedStatus: number): 
   return { runId: body.run_id, version: body.version };
 };
 
-export const startRun = async (target: TargetReady, key: string): Promise<RunSnapshot> =>
+/** `signal` bounds the request (the soak's requests time out); the bench's phases wait as long as it takes. */
+export const startRun = async (target: TargetReady, key: string, signal?: AbortSignal): Promise<RunSnapshot> =>
   readSnapshot(
     await fetch(`${target.url}${RUNS_PATH}`, {
       method: 'POST',
       headers: { ...requestHeaders(target), 'idempotency-key': key },
       body: START_BODY,
+      signal: signal ?? null,
     }),
     201,
   );
 
-export const continueRun = async (target: TargetReady, run: RunSnapshot, key: string): Promise<RunSnapshot> =>
+export const continueRun = async (target: TargetReady, run: RunSnapshot, key: string, signal?: AbortSignal): Promise<RunSnapshot> =>
   readSnapshot(
     await fetch(`${target.url}${RUNS_PATH}/${encodeURIComponent(run.runId)}/continue`, {
       method: 'POST',
       headers: { ...requestHeaders(target), 'idempotency-key': key },
       body: continueBody(run.version),
+      signal: signal ?? null,
     }),
     200,
   );

@@ -1,13 +1,15 @@
 /**
- * The floor: a bare Fastify server that answers the two benchmarked routes by committing the same
- * SQLite transactions as Helix and nothing else. No API-key lookup (a constant bearer is compared),
+ * The floor: a bare Fastify server that answers the four benchmarked routes (start, continue,
+ * inspect, events) by committing the same SQLite transactions, and running the same reads, as
+ * Helix and nothing else. No API-key lookup (a constant bearer is compared),
  * no schema validation, no domain model, no query builder. Helix's distance from this server is the
  * cost of everything Helix adds on top of its storage.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { fromRow, type FloorState } from './floorRun.js';
 import type { FloorStore, Owner, ReceiptKey } from './floorStore.js';
-import { floorRenderer } from './floorView.js';
+import { floorRenderer, renderEventPage } from './floorView.js';
 
 export const FLOOR_TOKEN = 'floor-bench-token';
 
@@ -27,10 +29,23 @@ interface StartBody {
 interface ContinueBody {
   readonly expected_version?: unknown;
 }
+interface EventsQuery {
+  readonly after_seq?: string;
+  readonly limit?: string;
+}
+
+const isAuthorized = (request: FastifyRequest): boolean => request.headers.authorization === `Bearer ${FLOOR_TOKEN}`;
+
+/** A non-negative integer query parameter, its default when absent, undefined when malformed. */
+const queryInt = (text: string | undefined, fallback: number, max: number): number | undefined => {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 0 && n <= max ? n : undefined;
+};
 
 /** The receipt key for a request, or undefined when the bearer or Idempotency-Key is missing or wrong. */
 const receiptFor = (request: FastifyRequest, operation: string): ReceiptKey | undefined => {
-  if (request.headers.authorization !== `Bearer ${FLOOR_TOKEN}`) return undefined;
+  if (!isAuthorized(request)) return undefined;
   const key = request.headers['idempotency-key'];
   if (typeof key !== 'string') return undefined;
   return { ownerHash: OWNER.ownerHash, operation, keyHash: sha256Hex(key) };
@@ -64,6 +79,25 @@ export const buildFloorApp = (store: FloorStore): FastifyInstance => {
     // The no-op executor's turn happens here: nothing to do between the two transactions.
     const body = store.finalizeTurn({ claimed: claim.run, receipt, now: Date.now() }, render);
     return sendJson(reply, 200, body);
+  });
+
+  // Inspect: the owner-scoped row, its state decoded, the run view; as Helix's store.read.runs.get + projectRun.
+  app.get<{ Params: { run_id: string } }>('/api/v1/agent-runs/:run_id', async (request, reply) => {
+    if (!isAuthorized(request)) return reply.code(401).send();
+    const row = store.ownedRun(request.params.run_id, OWNER.ownerHash);
+    if (row === undefined) return reply.code(404).send();
+    return sendJson(reply, 200, render(fromRow(row), JSON.parse(row.state) as FloorState));
+  });
+
+  // Events: the owner check on the run row, then one page plus one row to tell whether another page exists.
+  app.get<{ Params: { run_id: string }; Querystring: EventsQuery }>('/api/v1/agent-runs/:run_id/events', async (request, reply) => {
+    if (!isAuthorized(request)) return reply.code(401).send();
+    const afterSeq = queryInt(request.query.after_seq, 0, Number.MAX_SAFE_INTEGER);
+    const limit = queryInt(request.query.limit, 50, 200);
+    if (afterSeq === undefined || limit === undefined || limit === 0) return reply.code(400).send();
+    const row = store.ownedRun(request.params.run_id, OWNER.ownerHash);
+    if (row === undefined) return reply.code(404).send();
+    return sendJson(reply, 200, renderEventPage(row.run_id, store.events(row.run_id, afterSeq, limit + 1), afterSeq, limit));
   });
 
   return app;

@@ -25,6 +25,7 @@ export interface FloorRun {
 
 export interface RunRow {
   run_id: string;
+  owner_hash: string;
   objective: string;
   objective_hash: string;
   lifecycle_status: string;
@@ -56,21 +57,31 @@ export const fromRow = (row: RunRow): FloorRun => ({
   completedAt: row.completed_at,
 });
 
-/** A state blob shaped and sized like Helix's `state` column for a run driven by the no-op executor. */
-export const stateJson = (turn: number): string =>
-  JSON.stringify({
-    contract: { min_evidence_refs: 1, require_terminal_authority: true, required_output_fields: [], max_unresolved_requirements: 0, allow_conflicts: false },
-    constraints: [],
-    databaseScope: [],
-    budget: { max_steps: FLOOR_STEPS_PER_RUN, expires_in_seconds: RUN_TTL_MS / 1000 },
-    unresolvedRequirements: turn === 0 ? [] : ['no_evidence_found'],
-    contradictions: [],
-    pendingQuestions: [],
-    answers: [],
-    evidenceRefs: [],
-    supportedClaims: [],
-    latestResult:
-      turn === 0
-        ? null
-        : { turn, outcome: 'succeeded', text: null, supporting_evidence_refs: [], output_fields: {}, terminal_candidate_ref: null, failure_code: null },
-  });
+/** The fields of Helix's `state` column that the run view shows. */
+export interface FloorState {
+  readonly contract: unknown;
+  readonly constraints: readonly unknown[];
+  readonly databaseScope: readonly unknown[];
+  readonly unresolvedRequirements: readonly string[];
+  readonly contradictions: readonly unknown[];
+  readonly pendingQuestions: readonly unknown[];
+  readonly latestResult: unknown;
+}
+
+/** A state shaped and sized like Helix's `state` column for a run driven by the no-op executor. */
+export const floorState = (turn: number): FloorState & Record<string, unknown> => ({
+  contract: { min_evidence_refs: 1, require_terminal_authority: true, required_output_fields: [], max_unresolved_requirements: 0, allow_conflicts: false },
+  constraints: [],
+  databaseScope: [],
+  budget: { max_steps: FLOOR_STEPS_PER_RUN, expires_in_seconds: RUN_TTL_MS / 1000 },
+  unresolvedRequirements: turn === 0 ? [] : ['no_evidence_found'],
+  contradictions: [],
+  pendingQuestions: [],
+  answers: [],
+  evidenceRefs: [],
+  supportedClaims: [],
+  latestResult:
+    turn === 0
+      ? null
+      : { turn, outcome: 'succeeded', text: null, supporting_evidence_refs: [], output_fields: {}, terminal_candidate_ref: null, failure_code: null },
+});

@@ -1,11 +1,12 @@
 /**
  * The floor's storage: the same SQLite schema, pragmas and transactions Helix commits for a start
- * and for a continue, written as raw prepared better-sqlite3 statements with no repository,
+ * and for a continue, and the same reads it runs for an inspect (the run row) and an events page
+ * (the run row, then the events after a seq), written as raw prepared better-sqlite3 statements with no repository,
  * query builder, validation or projection layer in between. Row and response sizes are kept close
  * to Helix's (a ~550-character state blob, ~1.5 KB receipt bodies) so both pay the same I/O.
  */
 import Database from 'better-sqlite3';
-import { FLOOR_STEPS_PER_RUN, fromRow, RUN_TTL_MS, stateJson, type FloorRun, type RunRow } from './floorRun.js';
+import { FLOOR_STEPS_PER_RUN, floorState, fromRow, RUN_TTL_MS, type FloorRun, type FloorState, type RunRow } from './floorRun.js';
 
 const RECEIPT_TTL_MS = 24 * 3600 * 1000;
 const TURN_LEASE_MS = 150_000;
@@ -34,8 +35,18 @@ export interface ReceiptKey {
   readonly keyHash: string;
 }
 
-/** Serializes a run as the response body; it is stored in the receipt, as Helix does. */
-export type RenderRun = (run: FloorRun) => string;
+/** Serializes a run (its columns and its decoded state) as the response body; it is stored in the receipt, as Helix does. */
+export type RenderRun = (run: FloorRun, state: FloorState) => string;
+
+/** One row of `helix_agent_run_events`. */
+export interface EventRow {
+  readonly run_id: string;
+  readonly seq: number;
+  readonly kind: string;
+  readonly version: number;
+  readonly data: string;
+  readonly created_at: number;
+}
 
 export type ClaimOutcome = { readonly kind: 'claimed'; readonly run: FloorRun } | { readonly kind: 'not_found' } | { readonly kind: 'conflict' };
 
@@ -64,11 +75,18 @@ export interface TurnResult {
   readonly now: number;
 }
 
-/** Each method is one SQLite transaction; the two that answer a request return the response body. */
+/**
+ * Each write is one SQLite transaction and the two that answer a request return the response body;
+ * each read is one statement, as Helix's non-transactional `store.read` reads are.
+ */
 export interface FloorStore {
   startRun(input: NewRun, render: RenderRun): string;
   claimTurn(input: TurnClaim): ClaimOutcome;
   finalizeTurn(input: TurnResult, render: RenderRun): string;
+  /** The run's row if it exists and belongs to the owner. */
+  ownedRun(runId: string, ownerHash: string): RunRow | undefined;
+  /** Up to `limit` events after `afterSeq`, in order. */
+  events(runId: string, afterSeq: number, limit: number): EventRow[];
 }
 
 export const floorStore = (db: Database.Database): FloorStore => {
@@ -80,6 +98,8 @@ export const floorStore = (db: Database.Database): FloorStore => {
       'waiting', 'needs_more_evidence', 'not_evaluated', 1, 0, @expires_at, 1,
       null, null, null, null, @state, @now, @now, null, null)`);
   const selectRun = db.prepare('select * from helix_agent_runs where run_id = ?');
+  const selectOwnedRun = db.prepare('select * from helix_agent_runs where run_id = ? and owner_hash = ?');
+  const selectEvents = db.prepare('select * from helix_agent_run_events where run_id = ? and seq > ? order by seq limit ?');
   // Compare-and-set on the version, like Helix's runs.compareAndSet.
   const updateRun = db.prepare(`
     update helix_agent_runs set version = @version, lifecycle_status = @lifecycle, completion_status = @completion,
@@ -101,7 +121,7 @@ export const floorStore = (db: Database.Database): FloorStore => {
     where owner_hash = @owner_hash and operation = @operation and key_hash = @key_hash`);
   const receiptColumns = (key: ReceiptKey) => ({ owner_hash: key.ownerHash, operation: key.operation, key_hash: key.keyHash });
 
-  const changeRun = (before: FloorRun, next: FloorRun, turn: { id: string; leaseExpiresAt: number; startedAt: number } | null, now: number) => {
+  const changeRun = (before: FloorRun, next: FloorRun, state: FloorState, turn: { id: string; leaseExpiresAt: number; startedAt: number } | null, now: number) => {
     const result = updateRun.run({
       run_id: before.runId,
       expected_version: before.version,
@@ -114,7 +134,7 @@ export const floorStore = (db: Database.Database): FloorStore => {
       turn_worker_id: turn === null ? null : WORKER_ID,
       turn_lease_expires_at: turn?.leaseExpiresAt ?? null,
       turn_started_at: turn?.startedAt ?? null,
-      state: stateJson(next.stepsUsed),
+      state: JSON.stringify(state),
       now,
       completed_at: next.completedAt,
     });
@@ -141,6 +161,7 @@ export const floorStore = (db: Database.Database): FloorStore => {
       updatedAt: now,
       completedAt: null,
     };
+    const state = floorState(0);
     insertRun.run({
       run_id: runId,
       owner_hash: owner.ownerHash,
@@ -149,12 +170,12 @@ export const floorStore = (db: Database.Database): FloorStore => {
       objective: run.objective,
       objective_hash: run.objectiveHash,
       expires_at: run.expiresAt,
-      state: stateJson(0),
+      state: JSON.stringify(state),
       now,
     });
     const started = { objective_hash: run.objectiveHash, database_scope: [], budget: { max_steps: FLOOR_STEPS_PER_RUN, expires_in_seconds: RUN_TTL_MS / 1000 } };
     insertEvent.run(runId, 1, 'run.started', 1, JSON.stringify(started), now);
-    const body = render(run);
+    const body = render(run, state);
     insertReceipt.run({
       ...receiptColumns(input.receipt),
       fingerprint: input.fingerprint,
@@ -198,7 +219,7 @@ export const floorStore = (db: Database.Database): FloorStore => {
       turnId: input.turnId,
       updatedAt: now,
     };
-    changeRun(run, claimed, { id: input.turnId, leaseExpiresAt: now + TURN_LEASE_MS, startedAt: now }, now);
+    changeRun(run, claimed, floorState(claimed.stepsUsed), { id: input.turnId, leaseExpiresAt: now + TURN_LEASE_MS, startedAt: now }, now);
     const received = { turn: claimed.stepsUsed, has_instruction: true, answered_question_ids: [] };
     insertEvent.run(run.runId, claimed.lastEventSeq, 'run.continuation_received', claimed.version, JSON.stringify(received), now);
     return { kind: 'claimed', run: claimed };
@@ -229,9 +250,10 @@ export const floorStore = (db: Database.Database): FloorStore => {
       updatedAt: now,
       completedAt: exhausted ? now : null,
     };
-    changeRun(before, next, null, now);
+    const state = floorState(next.stepsUsed);
+    changeRun(before, next, state, null, now);
     events.forEach(([kind, data], index) => insertEvent.run(before.runId, before.lastEventSeq + 1 + index, kind, next.version, JSON.stringify(data), now));
-    const body = render(next);
+    const body = render(next, state);
     completeReceipt.run({ ...receiptColumns(input.receipt), status_code: 200, response_body: body });
     return body;
   });
@@ -241,5 +263,7 @@ export const floorStore = (db: Database.Database): FloorStore => {
     startRun: (input, render) => start.immediate(input, render),
     claimTurn: (input) => claim.immediate(input),
     finalizeTurn: (input, render) => finalize.immediate(input, render),
+    ownedRun: (runId, ownerHash) => selectOwnedRun.get(runId, ownerHash) as RunRow | undefined,
+    events: (runId, afterSeq, limit) => selectEvents.all(runId, afterSeq, limit) as EventRow[],
   };
 };

@@ -1,7 +1,9 @@
-import { FLOOR_STEPS_PER_RUN, type FloorRun } from './floorRun.js';
-import type { Owner, RenderRun } from './floorStore.js';
+import { FLOOR_STEPS_PER_RUN, type FloorRun, type FloorState } from './floorRun.js';
+import type { EventRow, Owner, RenderRun } from './floorStore.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+const NON_AUTHORITY_FLAGS = { answer_authority: false, assistant_answer: false, terminal_eligible: false, raw_content_included: false };
 
 /**
  * The floor's response body: the field names and nesting of `helix.agent_run.v1`, so the floor
@@ -9,7 +11,7 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
  */
 export const floorRenderer =
   (owner: Owner): RenderRun =>
-  (run: FloorRun) =>
+  (run: FloorRun, state: FloorState) =>
     JSON.stringify({
       schema: 'helix.agent_run.v1',
       run_id: run.runId,
@@ -21,9 +23,9 @@ export const floorRenderer =
       completion_status: run.completion,
       terminal_authority_status: 'not_evaluated',
       version: run.version,
-      completion_contract: { min_evidence_refs: 1, require_terminal_authority: true, required_output_fields: [], max_unresolved_requirements: 0, allow_conflicts: false },
-      constraints: [],
-      database_scope: [],
+      completion_contract: state.contract,
+      constraints: state.constraints,
+      database_scope: state.databaseScope,
       budget: {
         max_steps: FLOOR_STEPS_PER_RUN,
         expires_in_seconds: 3600,
@@ -34,26 +36,45 @@ export const floorRenderer =
       summary: {
         turns_completed: run.stepsUsed,
         evidence_ref_count: 0,
-        unresolved_requirement_count: run.stepsUsed === 0 ? 0 : 1,
-        contradiction_count: 0,
-        pending_question_count: 0,
+        unresolved_requirement_count: state.unresolvedRequirements.length,
+        contradiction_count: state.contradictions.length,
+        pending_question_count: state.pendingQuestions.length,
         turn_in_progress: run.turnId !== null,
       },
-      unresolved_requirements: run.stepsUsed === 0 ? [] : ['no_evidence_found'],
-      contradictions: [],
-      pending_questions: [],
+      unresolved_requirements: state.unresolvedRequirements,
+      contradictions: state.contradictions,
+      pending_questions: state.pendingQuestions,
       evidence: { count: 0, refs: [], truncated: false },
-      latest_result:
-        run.stepsUsed === 0
-          ? null
-          : { turn: run.stepsUsed, outcome: 'succeeded', text: null, supporting_evidence_refs: [], output_fields: {}, terminal_candidate_ref: null, failure_code: null },
+      latest_result: state.latestResult,
       recommended_next_action: run.completedAt === null ? 'continue' : 'none',
       created_at: iso(run.createdAt),
       updated_at: iso(run.updatedAt),
       completed_at: iso(run.completedAt),
       cancelled_at: null,
-      answer_authority: false,
-      assistant_answer: false,
-      terminal_eligible: false,
-      raw_content_included: false,
+      ...NON_AUTHORITY_FLAGS,
     });
+
+/**
+ * The floor's event page: the field names of `helix.agent_run.event.v1.page`. `rows` holds up to
+ * `limit + 1` events; the extra one only says whether another page exists, as in Helix.
+ */
+export const renderEventPage = (runId: string, rows: readonly EventRow[], afterSeq: number, limit: number): string => {
+  const page = rows.slice(0, limit);
+  return JSON.stringify({
+    schema: 'helix.agent_run.event.v1.page',
+    run_id: runId,
+    events: page.map((row) => ({
+      schema: 'helix.agent_run.event.v1',
+      run_id: row.run_id,
+      seq: row.seq,
+      kind: row.kind,
+      run_version: row.version,
+      data: JSON.parse(row.data) as unknown,
+      created_at: iso(row.created_at),
+      ...NON_AUTHORITY_FLAGS,
+    })),
+    next_after_seq: page.at(-1)?.seq ?? afterSeq,
+    has_more: rows.length > limit,
+    ...NON_AUTHORITY_FLAGS,
+  });
+};

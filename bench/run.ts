@@ -1,26 +1,41 @@
 /**
- * `npm run bench [-- --only start,continue,mcp,search,quality]`: Helix against its floors, over real HTTP
- * on 127.0.0.1, embedded SQLite; then the research library's search on both store dialects.
+ * `npm run bench [-- --only <phases>]`: Helix against its floors, over real HTTP on 127.0.0.1,
+ * embedded SQLite; the research library's search on both store dialects; cost growth with the
+ * store's size; one replica vs two on PostgreSQL; memory over a short soak.
  *
  * 1. start: start-run throughput (autocannon, concurrent connections), Helix and floor in alternating rounds;
  * 2. continue: continue latency p50/p99 (one sequential client, default no-op executor), alternating turns;
- * 3. mcp: tools/call helix_run_inspect throughput, beside REST inspect on the same server and a bare
+ * 3. inspect: GET /api/v1/agent-runs/{id} throughput, Helix and floor in alternating rounds;
+ * 4. events: GET /api/v1/agent-runs/{id}/events?after_seq=0&limit=50 throughput, likewise;
+ * 5. mcp: tools/call helix_run_inspect throughput, beside REST inspect on the same server and a bare
  *    MCP SDK floor, in alternating rounds;
- * 4. search: library search latency p50/p99 at each library size, SQLite and PostgreSQL (PGlite), in process;
- * 5. quality: recall@5 of a labelled question set over the sample library (docs/), both dialects.
+ * 6. search: library search latency p50/p99 at each library size, SQLite and PostgreSQL (PGlite), in process;
+ * 7. quality: recall@5 of a labelled question set over the sample library (docs/), both dialects;
+ * 8. growth: store.read.runs.get / events.list latency at 10k, 100k and (within budget) 1M runs, in process;
+ * 9. replicas: start-run throughput on one vs two Helix replicas sharing one PostgreSQL database
+ *    (only with HELIX_BENCH_POSTGRES_URL; otherwise reported as skipped);
+ * 10. soak: a minute of mixed load at a fixed rate while the server's RSS is sampled (`npm run soak` is the long one).
  *
- * The floor (floorApp.ts) commits the same SQLite transactions behind a bare Fastify server, so
- * the distance between the two is what Helix's own code costs. Each server phase spawns its servers
- * afresh, each on its own new database file. Progress goes to stderr; the report goes to stdout
- * and ends with one JSON line. Exit 0 whatever the figures; exit 1 only if the bench breaks, 2 on bad usage.
+ * The floor (floorApp.ts) commits the same SQLite transactions and runs the same reads behind a bare
+ * Fastify server, so the distance between the two is what Helix's own code costs. Each server phase
+ * spawns its servers afresh, each on its own new database. Progress goes to stderr; the report goes
+ * to stdout and ends with one JSON line. A run of every phase (no --only) also rewrites
+ * docs/performance.md. Exit 0 whatever the figures; exit 1 only if the bench breaks, 2 on bad usage.
  */
 import { cpus, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { measureContinueLatency, type ContinueShape } from './continueLatency.js';
 import { measureMcpThroughput } from './mcpThroughput.js';
-import { PHASES, renderJsonLine, renderTable, type BenchFigures, type Phase } from './report.js';
+import { writePerformanceDoc } from './performanceDoc.js';
+import { measureReadThroughput, READ_ROUTES } from './readThroughput.js';
+import { measureReplicas, REPLICAS_URL_VARIABLE } from './replicas.js';
+import { PHASES, renderTable, type BenchFigures, type Phase } from './report.js';
+import { renderJsonLine } from './reportJson.js';
 import { measureSearchLatency, type SearchShape } from './searchLatency.js';
 import { measureSearchQuality } from './searchQuality.js';
+import { measureSoak, type SoakShape } from './soak.js';
 import { measureStartThroughput } from './startThroughput.js';
+import { measureStoreGrowth, type GrowthShape } from './storeGrowth.js';
 import { launchTarget, type Target, type TargetKind } from './target.js';
 import type { LoadShape } from './throughputRounds.js';
 
@@ -40,6 +55,23 @@ const SEARCH: SearchShape = {
   populateBudgetSeconds: 75,
   seed: 20250101,
 };
+// Populating 1M runs / 10M events takes 60-75 s on two cores; a slower machine reports that size as
+// skipped (projected from the smaller sizes' rate) rather than running the bench past its time.
+const GROWTH: GrowthShape = {
+  runCounts: [10_000, 100_000, 1_000_000],
+  eventsPerRun: 10,
+  runsPerTransaction: 5000,
+  // Two reads take ~0.1 ms: a long warm-up is cheap, and the smallest size, measured first, needs it most.
+  warmupSamples: 3000,
+  samples: 2000,
+  pageLimit: 50,
+  populateBudgetSeconds: 90,
+  seed: 20250101,
+};
+// PostgreSQL and two replicas take longer to reach a steady rate than one SQLite server: a longer warm-up.
+const REPLICAS_LOAD: LoadShape = { ...LOAD, warmupSeconds: 3 };
+// A minute sampled every 5 s gives four samples in each of the thirds the verdict compares.
+const SOAK: SoakShape = { seconds: 60, sampleSeconds: 5, requestsPerSecond: 200, maxInFlight: 16 };
 
 const USAGE = `usage: npm run bench [-- --only <phases>]   (phases: comma-separated, from ${PHASES.join(', ')}; default all)`;
 
@@ -82,6 +114,7 @@ const withTargets = async <K extends TargetKind, T>(kinds: readonly K[], measure
 
 const main = async (phases: readonly Phase[]): Promise<void> => {
   const date = new Date();
+  const started = performance.now();
   const loadAtStart = loadavg()[0] ?? 0;
   const figures: { -readonly [K in keyof BenchFigures]?: BenchFigures[K] } = {};
 
@@ -97,6 +130,13 @@ const main = async (phases: readonly Phase[]): Promise<void> => {
     progress(`  helix p50 ${continueTurn.helix.p50Ms.toFixed(2)} ms, floor p50 ${continueTurn.floor.p50Ms.toFixed(2)} ms`);
     figures.continueTurn = continueTurn;
   }
+  for (const route of READ_ROUTES) {
+    if (!phases.includes(route)) continue;
+    progress(`measuring ${route} throughput, helix and floor (${LOAD.rounds} alternating rounds of ${LOAD.roundSeconds} s each)…`);
+    const reads = await withTargets(['helix', 'floor'], (targets) => measureReadThroughput(targets, route, LOAD));
+    progress(`  helix ${reads.helix.rps.toFixed(1)} req/s, floor ${reads.floor.rps.toFixed(1)} req/s`);
+    figures[route] = reads;
+  }
   if (phases.includes('mcp')) {
     progress(`measuring inspect throughput, MCP and REST on helix and the MCP floor (${LOAD.rounds} alternating rounds of ${LOAD.roundSeconds} s each)…`);
     const mcp = await withTargets(['helix', 'mcpFloor'], (targets) => measureMcpThroughput(targets, LOAD));
@@ -111,6 +151,19 @@ const main = async (phases: readonly Phase[]): Promise<void> => {
     progress('measuring search quality: recall@5 of the labelled questions over docs/, SQLite and PGlite…');
     figures.quality = await measureSearchQuality(progress);
   }
+  if (phases.includes('growth')) {
+    progress(`measuring store reads as the store grows to ${GROWTH.runCounts.join(', ')} runs (population budget ${GROWTH.populateBudgetSeconds} s)…`);
+    figures.growth = await measureStoreGrowth(GROWTH, progress);
+  }
+  if (phases.includes('replicas')) {
+    progress('measuring start-run throughput on one and two replicas sharing PostgreSQL…');
+    figures.replicas = await measureReplicas(process.env[REPLICAS_URL_VARIABLE], REPLICAS_LOAD, progress);
+    if (figures.replicas.kind === 'skipped') progress(`  skipped: ${figures.replicas.reason}`);
+  }
+  if (phases.includes('soak')) {
+    progress(`soaking helix for ${SOAK.seconds} s at ${SOAK.requestsPerSecond} req/s, RSS every ${SOAK.sampleSeconds} s…`);
+    figures.soak = await withTargets(['helix'], (targets) => measureSoak(targets.helix, SOAK, progress));
+  }
 
   const processors = cpus();
   const complete: BenchFigures = {
@@ -121,11 +174,16 @@ const main = async (phases: readonly Phase[]): Promise<void> => {
     cpuModel: processors[0]?.model.trim() ?? 'unknown',
     loadAverage: loadAtStart,
     loadAverageEnd: loadavg()[0] ?? 0,
+    seconds: (performance.now() - started) / 1000,
     phases,
     load: LOAD,
     continueShape: CONTINUE,
     searchShape: SEARCH,
+    growthShape: GROWTH,
   };
+  // Only a run of every phase describes the whole of issue 7's benchmark; a subset leaves the page alone.
+  if (PHASES.every((p) => phases.includes(p))) progress(`wrote ${await writePerformanceDoc(complete)}`);
+  else progress('docs/performance.md left as it was: only a run of every phase (no --only) rewrites it');
   process.stdout.write(renderTable(complete));
   process.stdout.write(renderJsonLine(complete));
 };

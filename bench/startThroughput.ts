@@ -13,7 +13,7 @@ export type StartTarget = (typeof START_TARGETS)[number];
 export type StartThroughput = Throughput;
 
 /** One target's load: a key generator shared by all its rounds, so no key is ever sent twice. */
-const startLoad = (target: TargetReady, connections: number): Load => {
+export const startLoad = (target: TargetReady, connections: number): Load => {
   const nextKey = idempotencyKeys('start');
   return (seconds) =>
     autocannon({

@@ -1,6 +1,7 @@
 /**
  * The parent side of a bench target: spawns a server child (see childServer.ts) on a fresh SQLite
- * file in its own temporary directory, waits for its ready line, and tears both down on stop.
+ * file in its own temporary directory (or, for Helix, on a PostgreSQL database the caller names),
+ * waits for its ready line, and tears both down on stop.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -15,7 +16,14 @@ export type TargetKind = (typeof TARGET_KINDS)[number];
 
 export interface Target extends TargetReady {
   readonly kind: TargetKind;
+  /** The server process, whose memory the soak samples. */
+  readonly pid: number;
   stop(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  /** Helix only: serve this PostgreSQL database (passed as HELIX_DATABASE_URL) instead of a fresh SQLite file. */
+  readonly databaseUrl?: string;
 }
 
 const ENTRY_POINTS: Record<TargetKind, string> = {
@@ -27,8 +35,17 @@ const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 
+/** The child's environment: the caller's, minus any HELIX_DATABASE_URL it did not ask for. */
+const childEnv = (options: LaunchOptions): NodeJS.ProcessEnv => {
+  const env = { ...process.env };
+  delete env.HELIX_DATABASE_URL;
+  if (options.databaseUrl !== undefined) env.HELIX_DATABASE_URL = options.databaseUrl;
+  return env;
+};
+
 /** Starts a target and resolves once it listens; the caller must `stop()` it. */
-export const launchTarget = async (kind: TargetKind): Promise<Target> => {
+export const launchTarget = async (kind: TargetKind, options: LaunchOptions = {}): Promise<Target> => {
+  if (options.databaseUrl !== undefined && kind !== 'helix') throw new Error(`a ${kind} target serves SQLite only`);
   const dir = await mkdtemp(join(tmpdir(), `helix-bench-${kind}-`));
   const cleanUp = () => rm(dir, { recursive: true, force: true });
   let child: ChildProcess | undefined;
@@ -36,12 +53,15 @@ export const launchTarget = async (kind: TargetKind): Promise<Target> => {
     // Both targets run TypeScript through the same loader, so neither gets a head start from a build.
     child = spawn(process.execPath, ['--import', 'tsx', ENTRY_POINTS[kind], join(dir, 'bench.db')], {
       cwd: REPO_ROOT,
+      env: childEnv(options),
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const ready = await readyLine(child);
     assertLoopback(ready.url);
     const running = child;
-    return { kind, url: ready.url, token: ready.token, stop: () => stopChild(running).finally(cleanUp) };
+    const pid = child.pid;
+    if (pid === undefined) throw new Error('bench server has no pid');
+    return { kind, pid, url: ready.url, token: ready.token, stop: () => stopChild(running).finally(cleanUp) };
   } catch (err) {
     if (child !== undefined) await stopChild(child);
     await cleanUp();
