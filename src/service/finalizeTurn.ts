@@ -26,8 +26,7 @@ export const finalizeTurn = async (
 ): Promise<ServiceResult<RunView>> => {
   const result = await deps.store.transaction(async (uow): Promise<Finalized> => {
     const now = deps.clock.now();
-    const run = await uow.runs.get(claimed.runId);
-    if (run === undefined || run.version !== claimed.version || run.activeTurn?.turnId !== claimed.activeTurn?.turnId) {
+    const discard = async (run: RunRecord | undefined): Promise<Finalized> => {
       const error =
         run?.lifecycle === 'cancelled'
           ? new HelixError('run_cancelled', { run_id: claimed.runId, current_version: run.version })
@@ -35,7 +34,9 @@ export const finalizeTurn = async (
       const receipt = await uow.receipts.get(idem.receipt);
       if (receipt?.state === 'processing') await completeReceipt(uow, idem, error.status, errorBody(error), claimed.runId);
       return { kind: 'discarded', error };
-    }
+    };
+    const run = await uow.runs.get(claimed.runId);
+    if (run === undefined || run.version !== claimed.version || run.activeTurn?.turnId !== claimed.activeTurn?.turnId) return discard(run);
 
     const verdict = judgeTurn(run, outcome, {
       turn: run.stepsUsed,
@@ -60,7 +61,8 @@ export const finalizeTurn = async (
       completedAt: isTerminalLifecycle(verdict.lifecycle) ? now : null,
     };
     const committed = await commitRunChange(uow, run, next, verdict.events, now);
-    if (committed === undefined) throw new HelixError('store_unavailable', { retry_after_seconds: 1 });
+    // Read committed: a cancel may have landed between the read and the write; it wins.
+    if (committed === undefined) return discard(await uow.runs.get(claimed.runId));
     await uow.artifacts.admit(run.runId, run.stepsUsed, verdict.projectedArtifacts, now);
     const view = projectRun(committed);
     await completeReceipt(uow, idem, 200, view, run.runId);

@@ -16,9 +16,11 @@ export const listEvents = async (deps: RunServiceDeps, principal: Principal, run
   const run = await loadOwnedRun(deps, runId, ownerOf(deps, principal));
   // One extra row tells whether another page exists without a count query.
   let rows = await deps.store.read.events.list(run.runId, afterSeq, limit + 1);
-  if (rows.length === 0 && waitMs > 0 && !isRunTerminal(run)) {
-    // Long poll: wait for a commit signal (or the bound), then read again; the store stays the truth.
-    await waitForSignal(deps.notifier, run.runId, waitMs);
+  // Long poll: wait for commit signals until an event after the cursor exists or the bound passes.
+  // A signal is only a hint (it may be for an event already seen), so the store decides each time.
+  const deadline = Date.now() + waitMs;
+  while (rows.length === 0 && !isRunTerminal(run) && Date.now() < deadline) {
+    await waitForSignal(deps.notifier, run.runId, deadline - Date.now());
     rows = await deps.store.read.events.list(run.runId, afterSeq, limit + 1);
   }
   const page = rows.slice(0, limit);

@@ -17,8 +17,16 @@ export const needsSettling = async (deps: RunServiceDeps, run: RunRecord): Promi
  * its reservation becomes `outcome_unknown`; a spent budget or passed expiry ends the run.
  * Nothing acknowledged is touched: only the claim, which never acknowledged a result, is undone.
  */
-export const settleRun = async (deps: RunServiceDeps, uow: UnitOfWork, run: RunRecord): Promise<RunRecord> => {
+export const settleRun = async (deps: RunServiceDeps, uow: UnitOfWork, run: RunRecord, attempt = 1): Promise<RunRecord> => {
   const now = deps.clock.now();
+  // Under PostgreSQL's read committed, the row read may already be stale: a turn that looked
+  // orphaned may have been finalized meanwhile. A lost compare-and-set means exactly that, so
+  // settle the row as it is now instead of failing the request.
+  const reread = async (): Promise<RunRecord> => {
+    const fresh = await uow.runs.get(run.runId);
+    if (fresh === undefined || attempt >= 3) throw new HelixError('store_unavailable', { retry_after_seconds: 1 });
+    return settleRun(deps, uow, fresh, attempt + 1);
+  };
   let current = run;
   if (current.activeTurn !== null && !(await deps.liveness.isTurnAlive(uow, current.runId, current.activeTurn))) {
     const turn = current.activeTurn;
@@ -37,7 +45,7 @@ export const settleRun = async (deps: RunServiceDeps, uow: UnitOfWork, run: RunR
       events.push({ kind: 'run.waiting', data: { completion_status: next.completion } });
     }
     const committed = await commitRunChange(uow, current, next, events, now);
-    if (committed === undefined) throw new HelixError('store_unavailable', { retry_after_seconds: 1 });
+    if (committed === undefined) return reread();
     for (const receipt of await uow.receipts.listProcessingForRun(current.runId)) {
       await uow.receipts.markOutcomeUnknown(receipt);
     }
@@ -46,7 +54,7 @@ export const settleRun = async (deps: RunServiceDeps, uow: UnitOfWork, run: RunR
   if (current.activeTurn === null && !isRunTerminal(current) && isExpired(current, now)) {
     const { next, events } = exhaustBudget(current, 'expired', now);
     const committed = await commitRunChange(uow, current, next, events, now);
-    if (committed === undefined) throw new HelixError('store_unavailable', { retry_after_seconds: 1 });
+    if (committed === undefined) return reread();
     current = committed;
   }
   return current;
