@@ -173,6 +173,11 @@ export const warningLines = (f: BenchFigures): string[] => {
   // The servers and the load generator want the cores to themselves; a load average of one or
   // more before they start means something else is running.
   if (f.loadAverage >= 1) lines.push(`warning: load average ${f.loadAverage.toFixed(2)} before start; other work on this machine makes these figures noisy`);
+  // The bench's own work ends with a load average near 1.5 on two cores; one well past the core
+  // count means other work ran alongside the last phases.
+  if (f.loadAverageEnd >= f.cpus + 1) {
+    lines.push(`warning: load average ${f.loadAverageEnd.toFixed(2)} at the end on ${f.cpus} cores; other work ran alongside the bench, and the later phases are noisy`);
+  }
   const loads: [string, Throughput | undefined][] = [
     ['helix start', f.start?.helix],
     ['floor start', f.start?.floor],
