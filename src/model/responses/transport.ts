@@ -1,0 +1,36 @@
+import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
+import { ModelError, type ModelStreamEvent } from '../port.js';
+import { adaptResponsesStream } from './adapter.js';
+import { classifyHttpFailure } from './failures.js';
+
+/** The fetch a provider uses; the default refuses redirects (contract: credentials never leave the pinned origin). */
+export type ProviderFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+export const defaultProviderFetch: ProviderFetch = fetchWithoutRedirects;
+
+export interface PostResponsesInput {
+  readonly fetchImpl: ProviderFetch;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Record<string, unknown>;
+  readonly signal: AbortSignal;
+}
+
+/** One `POST …/responses`; the raw answer, whatever its status (the caller decides about 401). */
+export const postResponses = (input: PostResponsesInput): Promise<Response> =>
+  input.fetchImpl(input.url, {
+    method: 'POST',
+    headers: { ...input.headers, accept: 'text/event-stream', 'content-type': 'application/json' },
+    body: JSON.stringify(input.body),
+    signal: input.signal,
+  });
+
+/** Streams a 2xx SSE answer as model events, or throws the classified failure of any other answer. */
+export async function* streamResponsesAnswer(
+  response: Response,
+  options: { readonly provider: string; readonly signal: AbortSignal; readonly now: () => number },
+): AsyncGenerator<ModelStreamEvent> {
+  if (!response.ok) throw await classifyHttpFailure(response, options.now());
+  if (response.body === null) throw new ModelError('protocol', 'the provider answered without a body', { retryable: true });
+  yield* adaptResponsesStream(response.body, { provider: options.provider, signal: options.signal });
+}
