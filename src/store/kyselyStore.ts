@@ -9,6 +9,7 @@ import { artifactRepository } from './kysely/artifactRepository.js';
 import { eventRepository } from './kysely/eventRepository.js';
 import { libraryRepository } from './kysely/libraryRepository.js';
 import { metaRepository } from './kysely/metaRepository.js';
+import { modelProviderRepository } from './kysely/modelProviderRepository.js';
 import { receiptRepository } from './kysely/receiptRepository.js';
 import { runRepository } from './kysely/runRepository.js';
 import { workerRepository } from './kysely/workerRepository.js';
@@ -28,6 +29,7 @@ const unitOfWork = (db: Kysely<HelixDatabase>, dialect: StoreDialect): UnitOfWor
   accounts: accountRepository(db),
   bindings: bindingRepository(db),
   sessions: sessionRepository(db),
+  modelProviders: modelProviderRepository(db),
 });
 
 const MAX_ATTEMPTS = 5;

@@ -1,6 +1,7 @@
 import type { RunEvent, NewRunEvent } from '../domain/events.js';
 import type { RunRecord } from '../domain/run.js';
 import type { TurnArtifact } from '../domain/turn.js';
+import type { SealedSecret } from '../providers/secretBox.js';
 
 /**
  * The storage port. The service sees only these shapes; it never imports a driver. Every method of
@@ -28,6 +29,7 @@ export interface UnitOfWork {
   readonly accounts: AccountRepository;
   readonly bindings: BindingRepository;
   readonly sessions: SessionRepository;
+  readonly modelProviders: ModelProviderRepository;
 }
 
 export interface RunRepository {
@@ -255,4 +257,30 @@ export interface SessionRepository {
   issueOneTime(tokenHash: string, purpose: OneTimePurpose, accountId: string, at: number, expiresAt: number): Promise<void>;
   /** Consumes an unexpired, unconsumed token of that purpose exactly once; returns its account. */
   consumeOneTime(tokenHash: string, purpose: OneTimePurpose, at: number): Promise<string | undefined>;
+}
+
+/** An owner's model provider registration; the API key exists only sealed (src/providers/secretBox.ts). */
+export interface ModelProviderRecord {
+  readonly providerId: string;
+  readonly ownerHash: string;
+  readonly kind: string;
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly reasoningEffort: string | null;
+  readonly label: string | null;
+  /** Null for a keyless local server. */
+  readonly secret: SealedSecret | null;
+  readonly createdAt: number;
+}
+
+/** Every read and delete is scoped to an owner: another owner's registration does not exist here. */
+export interface ModelProviderRepository {
+  insert(provider: ModelProviderRecord): Promise<void>;
+  /** Newest first: the order in which they would be chosen. */
+  listByOwner(ownerHash: string): Promise<ModelProviderRecord[]>;
+  getForOwner(ownerHash: string, providerId: string): Promise<ModelProviderRecord | undefined>;
+  /** Returns false when the owner has no registration with that id. */
+  deleteForOwner(ownerHash: string, providerId: string): Promise<boolean>;
+  /** The registration a run of this owner uses. */
+  newestForOwner(ownerHash: string): Promise<ModelProviderRecord | undefined>;
 }

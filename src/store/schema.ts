@@ -92,7 +92,7 @@ export interface MetaTable {
   value: string;
 }
 
-export interface HelixDatabase extends LibraryTables, AccountTables {
+export interface HelixDatabase extends LibraryTables, AccountTables, ModelProviderTables {
   helix_agent_runs: AgentRunsTable;
   helix_agent_run_events: AgentRunEventsTable;
   helix_agent_run_artifacts: AgentRunArtifactsTable;
@@ -194,4 +194,24 @@ export interface AccountTables {
   helix_agent_account_bindings: AgentAccountBindingsTable;
   helix_sessions: SessionsTable;
   helix_one_time_tokens: OneTimeTokensTable;
+}
+
+export interface ModelProvidersTable {
+  provider_id: string;
+  owner_hash: string;
+  kind: string;
+  base_url: string;
+  model: string;
+  reasoning_effort: string | null;
+  label: string | null;
+  /** AES-256-GCM parts, base64; all null for a keyless provider. */
+  secret_ciphertext: string | null;
+  secret_iv: string | null;
+  secret_tag: string | null;
+  secret_key_id: string | null;
+  created_at: number | string;
+}
+
+export interface ModelProviderTables {
+  helix_model_providers: ModelProvidersTable;
 }

@@ -3,6 +3,7 @@ import { initial } from './0001_initial.js';
 import { library } from './0002_library.js';
 import { artifactStatus } from './0003_artifact_status.js';
 import { accounts } from './0004_accounts.js';
+import { modelProviders } from './0005_model_providers.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -12,6 +13,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0002_library': library(dialect),
   '0003_artifact_status': artifactStatus,
   '0004_accounts': accounts,
+  '0005_model_providers': modelProviders,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({
