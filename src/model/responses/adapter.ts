@@ -77,6 +77,8 @@ export interface AdaptOptions {
 export async function* adaptResponsesStream(body: ReadableStream<Uint8Array>, options: AdaptOptions): AsyncGenerator<ModelStreamEvent> {
   const streamed: ModelItem[] = [];
   for await (const frame of readSseFrames(body, options.signal)) {
+    // Frames already buffered by the reader must not outrun an abort.
+    options.signal.throwIfAborted();
     if (frame.data.trim() === '[DONE]') continue;
     const event = parseFrame(frame.data);
     const type = typeof event['type'] === 'string' ? event['type'] : frame.event;
