@@ -3,7 +3,7 @@ import { arch, release, type as osType } from 'node:os';
 import type { ModelClient, ModelInfo, ModelRequest, ModelStreamEvent } from '../port.js';
 import { classifyHttpFailure, toModelError } from '../responses/failures.js';
 import { toResponsesBody } from '../responses/request.js';
-import { defaultProviderFetch, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
+import { defaultProviderFetch, parseModelList, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
 import type { CodexAccess, CodexCredentialSource } from './credentials.js';
 import { CODEX_ORIGINATOR, codexPaths, type CodexEndpoints } from './endpoints.js';
@@ -84,7 +84,7 @@ export class CodexResponsesClient implements ModelClient {
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
     const url = `${this.#options.endpoints.api}${codexPaths.models}`;
-    let json: unknown;
+    let text: string;
     try {
       const response = await this.#sendAuthorized(
         (access) =>
@@ -92,10 +92,11 @@ export class CodexResponsesClient implements ModelClient {
         signal,
       );
       if (!response.ok) throw await classifyHttpFailure(response, this.#now());
-      json = await response.json();
+      text = await response.text();
     } catch (error) {
       throw toModelError(error, signal);
     }
+    const json = parseModelList(text);
     return parseCodexModels(json);
   }
 }

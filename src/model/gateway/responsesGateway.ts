@@ -1,7 +1,7 @@
 import { ModelError, type ModelClient, type ModelInfo, type ModelRequest, type ModelStreamEvent } from '../port.js';
 import { classifyHttpFailure, toModelError } from '../responses/failures.js';
 import { toResponsesBody } from '../responses/request.js';
-import { defaultProviderFetch, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
+import { defaultProviderFetch, parseModelList, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
 
 export const RESPONSES_GATEWAY_PROVIDER = 'openai-responses';
@@ -49,7 +49,7 @@ export class ResponsesGatewayClient implements ModelClient {
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
-    let json: unknown;
+    let text: string;
     try {
       const response = await this.#fetch(`${this.#baseUrl}/models`, {
         method: 'GET',
@@ -57,10 +57,11 @@ export class ResponsesGatewayClient implements ModelClient {
         signal,
       });
       if (!response.ok) throw await classifyHttpFailure(response, this.#now());
-      json = await response.json();
+      text = await response.text();
     } catch (error) {
       throw toModelError(error, signal);
     }
+    const json = parseModelList(text);
     const data = typeof json === 'object' && json !== null ? (json as { data?: unknown }).data : undefined;
     if (!Array.isArray(data)) throw new ModelError('protocol', 'the model list has no `data` array', { retryable: false });
     return data.flatMap((entry: unknown): ModelInfo[] => {
