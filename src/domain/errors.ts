@@ -38,6 +38,7 @@ export const ERROR_CODES = [
   'rate_limited',
   'auth_unavailable',
   'store_unavailable',
+  'provider_secrets_unavailable',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -164,6 +165,12 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
   store_unavailable: {
     status: 503,
     message: 'The durable store is temporarily unavailable; retry later.',
+  },
+  // Fail closed: without the operator key an API key could only be stored in clear, so it is not stored.
+  // No ADR-0004 number: it is a deployment condition, not a capability the caller could negotiate.
+  provider_secrets_unavailable: {
+    status: 503,
+    message: 'Model provider API keys cannot be stored: no provider secret key is configured on this deployment.',
   },
   internal_error: { status: 500, message: 'An internal error occurred.' },
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OPERATION_SCOPES, RUN_OPERATIONS, ScopeSet, isGrantableScope } from './scopes.js';
+import { MODEL_PROVIDER_OPERATIONS, OPERATION_SCOPES, RUN_OPERATIONS, ScopeSet, isGrantableScope } from './scopes.js';
 
 describe('scope registry', () => {
   it('every operation names a contract OAuth scope, and that scope alone allows it', () => {
@@ -28,5 +28,19 @@ describe('scope registry', () => {
     expect(isGrantableScope('provider.read')).toBe(true);
     expect(isGrantableScope('helix.agent_runs.write')).toBe(true);
     expect(isGrantableScope('admin')).toBe(false);
+  });
+
+  it('maps provider.read / provider.write onto the model-provider OAuth scopes and nothing else', () => {
+    const allowed = (scopes: string) => [...RUN_OPERATIONS, ...MODEL_PROVIDER_OPERATIONS].filter((op) => ScopeSet.parse(scopes).allows(op));
+    expect(allowed('provider.read')).toEqual(['model_provider.list', 'model_provider.inspect']);
+    expect(allowed('provider.write')).toEqual(['model_provider.register', 'model_provider.delete']);
+    expect(allowed('helix.model_providers.read')).toEqual(['model_provider.list', 'model_provider.inspect']);
+    expect(allowed('helix.model_providers.write')).toEqual(['model_provider.register', 'model_provider.delete']);
+    expect(ScopeSet.parse('provider.write').hasOAuth('helix.model_providers.write')).toBe(true);
+    expect(ScopeSet.parse('provider.write').hasOAuth('helix.model_providers.read')).toBe(false);
+    // Run scopes admit no provider operation, and provider scopes no run operation.
+    expect(allowed('helix.agent_runs.read helix.agent_runs.write agent.write run.create')).not.toContain('model_provider.register');
+    expect(allowed('provider.read provider.write').filter((op) => op.startsWith('run.'))).toEqual([]);
+    expect(allowed('aep:*')).toEqual([...RUN_OPERATIONS, ...MODEL_PROVIDER_OPERATIONS]);
   });
 });

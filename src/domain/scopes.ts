@@ -30,6 +30,8 @@ export const OAUTH_SCOPES = [
   'helix.data.research_library.read',
   'helix.data.repository_evidence.read',
   'helix.data.theory_registry.read',
+  'helix.model_providers.read',
+  'helix.model_providers.write',
 ] as const;
 export type OAuthScope = (typeof OAUTH_SCOPES)[number];
 
@@ -60,7 +62,8 @@ export type GrantableScope = OAuthScope | AdrScope | typeof ADR_WILDCARD;
 /**
  * ADR-0004 scope -> OAuth scopes it grants. `run.create` grants start and continue; `run.cancel`
  * grants only cancel, so it is modelled as an operation grant below rather than as the whole
- * write scope. Scopes with no run-API meaning (memory, subject, tool, provider) grant no run scope.
+ * write scope. `provider.read`/`provider.write` are the model-provider scopes under their ADR-0004
+ * names. Scopes with no Helix meaning yet (memory, subject, tool) grant nothing.
  */
 const ADR_TO_OAUTH: { readonly [S in AdrScope]: readonly OAuthScope[] } = {
   'agent.read': ['helix.agent_runs.read'],
@@ -75,8 +78,8 @@ const ADR_TO_OAUTH: { readonly [S in AdrScope]: readonly OAuthScope[] } = {
   'subject.read': [],
   'subject.erase': [],
   'subject.export': [],
-  'provider.read': [],
-  'provider.write': [],
+  'provider.read': ['helix.model_providers.read'],
+  'provider.write': ['helix.model_providers.write'],
 };
 
 export const RUN_OPERATIONS = [
@@ -90,6 +93,17 @@ export const RUN_OPERATIONS = [
 ] as const;
 export type RunOperation = (typeof RUN_OPERATIONS)[number];
 
+/** The model-provider registration endpoints (src/http/rest/providerRoutes.ts). */
+export const MODEL_PROVIDER_OPERATIONS = [
+  'model_provider.register',
+  'model_provider.list',
+  'model_provider.inspect',
+  'model_provider.delete',
+] as const;
+export type ModelProviderOperation = (typeof MODEL_PROVIDER_OPERATIONS)[number];
+
+export type Operation = RunOperation | ModelProviderOperation;
+
 interface OperationGrant {
   /** The OAuth scope the contract requires; named in `insufficient_scope` challenges. */
   readonly oauth: OAuthScope;
@@ -97,7 +111,7 @@ interface OperationGrant {
   readonly adr: readonly AdrScope[];
 }
 
-export const OPERATION_SCOPES: { readonly [O in RunOperation]: OperationGrant } = {
+export const OPERATION_SCOPES: { readonly [O in Operation]: OperationGrant } = {
   'run.start': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.create'] },
   'run.continue': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.create'] },
   'run.cancel': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.cancel'] },
@@ -105,6 +119,11 @@ export const OPERATION_SCOPES: { readonly [O in RunOperation]: OperationGrant } 
   'run.events': { oauth: 'helix.agent_runs.read', adr: ['agent.read', 'run.read', 'stream.subscribe'] },
   'run.evidence': { oauth: 'helix.agent_runs.read', adr: ['agent.read', 'run.read'] },
   'run.events_stream': { oauth: 'helix.agent_runs.read', adr: ['agent.read', 'run.read', 'stream.subscribe'] },
+  // Write does not imply read, as for runs: a registering key may be unable to list.
+  'model_provider.register': { oauth: 'helix.model_providers.write', adr: ['provider.write'] },
+  'model_provider.delete': { oauth: 'helix.model_providers.write', adr: ['provider.write'] },
+  'model_provider.list': { oauth: 'helix.model_providers.read', adr: ['provider.read'] },
+  'model_provider.inspect': { oauth: 'helix.model_providers.read', adr: ['provider.read'] },
 };
 
 const GRANTABLE: ReadonlySet<string> = new Set<string>([...OAUTH_SCOPES, ...ADR_SCOPES, ADR_WILDCARD]);
@@ -135,7 +154,7 @@ export class ScopeSet {
     return false;
   }
 
-  allows(operation: RunOperation): boolean {
+  allows(operation: Operation): boolean {
     const grant = OPERATION_SCOPES[operation];
     return this.hasOAuth(grant.oauth) || grant.adr.some((s) => this.granted.has(s));
   }
