@@ -1,0 +1,202 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { CodexAuthError } from './codexAuthError.js';
+import { CODEX_CALLBACK_PATH, CODEX_CALLBACK_PORTS, type CodexEndpoints } from './endpoints.js';
+import { buildAuthorizeUrl, createPkce, createState, type Pkce } from './pkce.js';
+import { exchangeAuthorizationCode, type CodexTokens } from './tokenClient.js';
+
+const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+/** After `GET /cancel`, how often to retry a busy port before moving to the next one. */
+const BIND_RETRIES = 5;
+const BIND_RETRY_DELAY_MS = 200;
+
+export interface BrowserLoginOptions {
+  readonly endpoints: CodexEndpoints;
+  /** Callback ports in order of preference (default 1455, then 1457, as the official CLI). */
+  readonly ports?: readonly number[];
+  /** Skip the callback server: the user pastes the redirect URL from the browser's address bar. */
+  readonly paste?: boolean;
+  readonly timeoutMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly now?: () => number;
+}
+
+export interface PendingBrowserLogin {
+  /** Open this in a browser. It carries no secret: the PKCE verifier never leaves this process. */
+  readonly authorizeUrl: string;
+  /** The bound callback port; undefined when no port could be bound (or `paste` was asked): paste the URL. */
+  readonly port: number | undefined;
+  /** Waits for the browser's redirect to the callback server, then exchanges the code. */
+  waitForCallback(signal?: AbortSignal): Promise<CodexTokens>;
+  /** Completes with the redirect URL the user pasted (the page at localhost may fail to load; its URL is what counts). */
+  completeWithPastedUrl(pasted: string, signal?: AbortSignal): Promise<CodexTokens>;
+  /** Stops the callback server. Idempotent. */
+  close(): Promise<void>;
+}
+
+const redirectUriFor = (port: number): string => `http://localhost:${port}${CODEX_CALLBACK_PATH}`;
+
+/** Printable, bounded provider text: a description is shown to the user, never executed or trusted. */
+const shown = (text: string | null): string => (text ?? '').replace(/[^\x20-\x7e]/g, ' ').slice(0, 200);
+
+/** Interprets callback query parameters: the authorization code, or the typed reason there is none. */
+const codeFromCallback = (params: URLSearchParams, expectedState: string): string => {
+  if (params.get('state') !== expectedState) throw new CodexAuthError('state_mismatch', 'the login callback carried a different state; it was refused and no code was exchanged');
+  const error = params.get('error');
+  if (error !== null) {
+    const description = params.get('error_description');
+    if (error === 'access_denied' && description?.includes('missing_codex_entitlement') === true) {
+      throw new CodexAuthError('missing_entitlement', 'this account has no Codex entitlement: sign in with a ChatGPT plan that includes Codex', { providerCode: 'missing_codex_entitlement' });
+    }
+    throw new CodexAuthError('authorization_denied', `the login was not authorized: ${shown(error)}${description === null ? '' : ` (${shown(description)})`}`, { providerCode: shown(error) });
+  }
+  const code = params.get('code');
+  if (code === null || code === '') throw new CodexAuthError('invalid_callback', 'the login callback carried no authorization code');
+  return code;
+};
+
+const page = (response: ServerResponse, status: number, text: string): void => {
+  response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+  response.end(`<!doctype html><meta charset="utf-8"><title>Helix</title><p>${text.replace(/[<>&"]/g, ' ')}</p>`);
+};
+
+const listen = (server: Server, port: number): Promise<boolean> =>
+  new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (err.code === 'EADDRINUSE' || err.code === 'EACCES') resolve(false);
+      else reject(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve(true);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, '127.0.0.1');
+  });
+
+/** Asks an earlier login server on `port` to stop, as the official CLI does; any answer or none is fine. */
+const cancelOldLogin = async (port: number): Promise<void> => {
+  await fetch(`http://127.0.0.1:${port}/cancel`, { signal: AbortSignal.timeout(1000), redirect: 'manual' })
+    .then((response) => response.body?.cancel())
+    .catch(() => undefined);
+};
+
+const bindFirstFree = async (server: Server, ports: readonly number[], sleep: (ms: number) => Promise<void>): Promise<number | undefined> => {
+  for (const port of ports) {
+    if (await listen(server, port)) return (server.address() as AddressInfo).port;
+    await cancelOldLogin(port);
+    for (let attempt = 0; attempt < BIND_RETRIES; attempt++) {
+      await sleep(BIND_RETRY_DELAY_MS);
+      if (await listen(server, port)) return (server.address() as AddressInfo).port;
+    }
+  }
+  return undefined;
+};
+
+/**
+ * Starts a browser (authorization code + PKCE S256) login: binds the loopback callback server and
+ * builds the authorize URL for the port actually bound. With `paste`, or when no port is free, the
+ * user pastes the redirect URL instead (the redirect then names the first preferred port).
+ */
+export const startBrowserLogin = async (options: BrowserLoginOptions): Promise<PendingBrowserLogin> => {
+  const ports = options.ports ?? CODEX_CALLBACK_PORTS;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const pkce: Pkce = createPkce();
+  const state = createState();
+  const server = createServer();
+  const port = options.paste === true ? undefined : await bindFirstFree(server, ports, sleep);
+  const redirectUri = redirectUriFor(port ?? ports[0] ?? CODEX_CALLBACK_PORTS[0]);
+  const authorizeUrl = buildAuthorizeUrl(options.endpoints, { redirectUri, challenge: pkce.challenge, state });
+  const exchange = (code: string, signal: AbortSignal) =>
+    exchangeAuthorizationCode(options.endpoints, { code, redirectUri, codeVerifier: pkce.verifier }, signal, options.now);
+
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed || !server.listening) return;
+    closed = true;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+
+  // The handler is live from the moment the port is bound, so a fast browser cannot be missed.
+  const internal = new AbortController();
+  let settled = false;
+  let settle!: (outcome: { tokens: CodexTokens } | { error: unknown }) => void;
+  const outcome = new Promise<{ tokens: CodexTokens } | { error: unknown }>((resolve) => (settle = resolve));
+  const finish = (result: { tokens: CodexTokens } | { error: unknown }): void => {
+    if (settled) return;
+    settled = true;
+    settle(result);
+  };
+
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname === '/cancel') {
+      page(response, 200, 'Login cancelled.');
+      finish({ error: new CodexAuthError('login_cancelled', 'another login on this machine cancelled this one') });
+      return;
+    }
+    if (url.pathname !== CODEX_CALLBACK_PATH || settled) return page(response, 404, 'Not found.');
+    let code: string;
+    try {
+      code = codeFromCallback(url.searchParams, state);
+    } catch (err) {
+      page(response, 400, (err as Error).message);
+      finish({ error: err });
+      return;
+    }
+    settled = true; // one code per login: a second callback meanwhile gets 404
+    exchange(code, internal.signal).then(
+      (tokens) => {
+        page(response, 200, 'Signed in to Codex. You can close this tab and return to the terminal.');
+        settle({ tokens });
+      },
+      (err: unknown) => {
+        page(response, 502, `The sign-in could not be completed: ${(err as Error).message}`);
+        settle({ error: err });
+      },
+    );
+  });
+
+  const waitForCallback = async (signal: AbortSignal = new AbortController().signal): Promise<CodexTokens> => {
+    if (port === undefined) throw new CodexAuthError('no_callback_port', 'no loopback callback port is bound; paste the redirect URL instead');
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<{ error: unknown }>((resolve) => {
+      timer = setTimeout(() => resolve({ error: new CodexAuthError('login_timeout', 'no login callback arrived in time; run the login again') }), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      onAbort = () => resolve({ error: new CodexAuthError('aborted', 'the login was aborted') });
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      const result = await Promise.race([outcome, stopped]);
+      if ('error' in result) throw result.error;
+      return result.tokens;
+    } finally {
+      clearTimeout(timer);
+      if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+      internal.abort();
+      await close();
+    }
+  };
+
+  const completeWithPastedUrl = async (pasted: string, signal: AbortSignal = new AbortController().signal): Promise<CodexTokens> => {
+    let url: URL;
+    try {
+      url = new URL(pasted.trim());
+    } catch {
+      throw new CodexAuthError('invalid_callback', 'that is not a URL; paste the whole address the browser was sent to');
+    }
+    const code = codeFromCallback(url.searchParams, state);
+    try {
+      return await exchange(code, signal);
+    } finally {
+      await close();
+    }
+  };
+
+  return { authorizeUrl, port, waitForCallback, completeWithPastedUrl, close };
+};
