@@ -1,3 +1,4 @@
+import type { ModelUsage } from '../model/port.js';
 import type { Contradiction, PendingQuestion } from './run.js';
 
 export const ARTIFACT_KINDS = ['observation', 'evidence', 'receipt'] as const;
@@ -52,7 +53,19 @@ export interface TurnOutcome {
   readonly terminalCandidates: readonly TerminalCandidate[];
   readonly supportedClaims: readonly Claim[];
   readonly failureCode?: string;
+  /** Tokens the turn's model calls used, summed; absent when no model ran. */
+  readonly usage?: ModelUsage;
 }
+
+/** Token usage as the closing event of a turn records it (snake_case, like every event field). */
+export const usageEventData = (usage: ModelUsage) => ({
+  input_tokens: usage.inputTokens,
+  cached_input_tokens: usage.cachedInputTokens,
+  cache_write_tokens: usage.cacheWriteTokens,
+  output_tokens: usage.outputTokens,
+  reasoning_tokens: usage.reasoningTokens,
+  total_tokens: usage.totalTokens,
+});
 
 export const emptyOutcome = (overrides: Partial<TurnOutcome> = {}): TurnOutcome => ({
   status: 'succeeded',

@@ -34,6 +34,7 @@ export const executeTurn = async (
     return await Promise.race([
       deps.executor.executeTurn({
         runId: run.runId,
+        ownerHash: run.ownerHash,
         turn: run.stepsUsed,
         objective: run.objective,
         constraints: run.constraints,

@@ -3,7 +3,8 @@ import { projectRun, type RunView } from '../api/runView.js';
 import { HelixError } from '../domain/errors.js';
 import { isTerminalLifecycle } from '../domain/statuses.js';
 import type { RunRecord } from '../domain/run.js';
-import type { TurnOutcome } from '../domain/turn.js';
+import type { NewRunEvent } from '../domain/events.js';
+import { usageEventData, type TurnOutcome } from '../domain/turn.js';
 import { judgeTurn } from '../domain/verdict.js';
 import type { Admission } from './admission.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
@@ -60,7 +61,7 @@ export const finalizeTurn = async (
       activeTurn: null,
       completedAt: isTerminalLifecycle(verdict.lifecycle) ? now : null,
     };
-    const committed = await commitRunChange(uow, run, next, verdict.events, now);
+    const committed = await commitRunChange(uow, run, next, withTurnUsage(verdict.events, outcome), now);
     // Read committed: a cancel may have landed between the read and the write; it wins.
     if (committed === undefined) return discard(await uow.runs.get(claimed.runId));
     await uow.artifacts.admit(run.runId, run.stepsUsed, verdict.projectedArtifacts, now);
@@ -70,4 +71,14 @@ export const finalizeTurn = async (
   });
   if (result.kind === 'discarded') throw result.error;
   return { status: 200, body: result.view, replayed: false };
+};
+
+/**
+ * The turn's token usage rides on its closing event (the last one): counts only, so what a
+ * provider sent — prompts, reasoning, tool arguments — never reaches the event log.
+ */
+const withTurnUsage = (events: readonly NewRunEvent[], outcome: TurnOutcome): readonly NewRunEvent[] => {
+  const closing = events.at(-1);
+  if (outcome.usage === undefined || closing === undefined) return events;
+  return [...events.slice(0, -1), { ...closing, data: { ...closing.data, usage: usageEventData(outcome.usage) } }];
 };

@@ -15,6 +15,8 @@ export interface TurnCapabilities {
 /** Everything one governed turn may see. Nothing here is a credential or another owner's data. */
 export interface TurnInput {
   readonly runId: string;
+  /** The run owner's opaque hash: selects the owner's model provider, never shown to a model. */
+  readonly ownerHash: string;
   readonly turn: number;
   readonly objective: string;
   readonly constraints: readonly string[];

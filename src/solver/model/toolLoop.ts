@@ -1,0 +1,126 @@
+import type { TurnArtifact } from '../../domain/turn.js';
+import { addUsage, generate, ZERO_USAGE, type ModelItem, type ModelSelection, type ModelUsage } from '../../model/port.js';
+import type { TurnInput } from '../executor.js';
+import { MODEL_INSTRUCTIONS, SUBMIT_NOW, turnMessage } from './prompt.js';
+import { parseSubmittedResult, RESULT_TOOL_NAME, resultToolSpec, type SubmittedResult } from './resultTool.js';
+import { digestError, digestResult } from './toolDigest.js';
+import { buildToolTable } from './toolNames.js';
+
+export interface LoopResult {
+  /** The model's accepted submission, or null when it never submitted a valid one. */
+  readonly submitted: SubmittedResult | null;
+  /** Every artifact retrieved this turn, first retrieval wins, in order. */
+  readonly artifacts: readonly TurnArtifact[];
+  readonly usage: ModelUsage;
+  /** Tool calls made (including refused ones); never more than the cap. */
+  readonly toolCalls: number;
+}
+
+/** Thrown when a model call fails; carries what the turn used and retrieved before it failed. */
+export class LoopFailure extends Error {
+  override readonly name = 'LoopFailure';
+  constructor(
+    readonly modelError: unknown,
+    readonly usage: ModelUsage,
+  ) {
+    super('the model call failed');
+  }
+}
+
+/** The turn's own deadline passed between calls (the service's timer may not have fired yet). */
+export class DeadlineReached extends Error {
+  override readonly name = 'DeadlineReached';
+}
+
+const output = (callId: string, body: string): ModelItem => ({ type: 'function_call_output', callId, output: body });
+
+const checkTime = (input: TurnInput, now: () => number): void => {
+  input.signal.throwIfAborted();
+  if (now() >= input.deadline) throw new DeadlineReached('turn deadline reached');
+};
+
+/**
+ * One turn's bounded conversation. Each tool call (a made-up name, a refused call, an invalid
+ * submission alike) spends one unit of the cap, so no reply can loop the turn forever; once the
+ * cap is spent the model gets one last request offering only the result tool. The conversation,
+ * reasoning items included, lives in this function only and is dropped when it returns.
+ */
+export const runToolLoop = async (input: TurnInput, selection: ModelSelection, maxToolCalls: number, now: () => number): Promise<LoopResult> => {
+  const table = buildToolTable(input.capabilities.menu);
+  const resultTool = resultToolSpec();
+  const items: ModelItem[] = [{ type: 'message', role: 'user', text: turnMessage(input) }];
+  const artifacts = new Map<string, TurnArtifact>();
+  let usage = ZERO_USAGE;
+  let toolCalls = 0;
+  let finalRequest = false;
+  const finish = (submitted: SubmittedResult | null): LoopResult => ({ submitted, artifacts: [...artifacts.values()], usage, toolCalls });
+
+  for (;;) {
+    checkTime(input, now);
+    let response;
+    try {
+      response = await generate(selection.client, {
+        model: selection.model,
+        instructions: MODEL_INSTRUCTIONS,
+        input: items,
+        tools: finalRequest ? [resultTool] : [...table.specs, resultTool],
+        ...(selection.reasoningEffort !== undefined ? { reasoningEffort: selection.reasoningEffort } : {}),
+        cacheKey: input.runId,
+        signal: input.signal,
+      });
+    } catch (err) {
+      input.signal.throwIfAborted();
+      throw new LoopFailure(err, usage);
+    }
+    usage = addUsage(usage, response.usage);
+    items.push(...response.output);
+
+    const calls = response.output.filter((item) => item.type === 'function_call');
+    let submitted: SubmittedResult | null = null;
+    for (const call of calls) {
+      if (submitted !== null) {
+        items.push(output(call.callId, JSON.stringify({ error: 'turn_already_submitted' })));
+        continue;
+      }
+      if (toolCalls >= maxToolCalls) {
+        items.push(output(call.callId, JSON.stringify({ error: 'tool_call_limit_reached' })));
+        continue;
+      }
+      toolCalls += 1;
+      if (call.name === RESULT_TOOL_NAME) {
+        const parsed = parseSubmittedResult(call.arguments);
+        if (parsed.ok) submitted = parsed.result;
+        else items.push(output(call.callId, JSON.stringify({ error: 'invalid_result', detail: parsed.error })));
+        continue;
+      }
+      checkTime(input, now);
+      items.push(output(call.callId, await invokeTool(input, table.capabilityFor(call.name), call.arguments, artifacts)));
+    }
+    if (submitted !== null) return finish(submitted);
+    if (finalRequest) return finish(null);
+    // Out of budget, or the model answered in prose instead of submitting: one last chance.
+    if (toolCalls >= maxToolCalls || calls.length === 0) {
+      finalRequest = true;
+      items.push({ type: 'message', role: 'user', text: SUBMIT_NOW });
+    }
+  }
+};
+
+const invokeTool = async (input: TurnInput, capabilityId: string | undefined, argumentsJson: string, artifacts: Map<string, TurnArtifact>): Promise<string> => {
+  if (capabilityId === undefined) return JSON.stringify({ error: 'tool_not_found' });
+  let args: unknown;
+  try {
+    args = JSON.parse(argumentsJson === '' ? '{}' : argumentsJson);
+  } catch {
+    return JSON.stringify({ error: 'invalid_arguments', detail: 'arguments are not valid JSON' });
+  }
+  try {
+    // invoke re-checks admission, honours the turn's signal and records the artifacts durably.
+    const result = await input.capabilities.invoke(capabilityId, args);
+    for (const artifact of result.artifacts) if (!artifacts.has(artifact.ref)) artifacts.set(artifact.ref, artifact);
+    return digestResult(result);
+  } catch (err) {
+    input.signal.throwIfAborted();
+    return digestError(err);
+  }
+};
