@@ -69,7 +69,17 @@ export class ResponsesGatewayClient implements ModelClient {
       if (typeof id !== 'string' || id === '') return [];
       // `/models` on a compatible API says nothing about capabilities; parallel tool calls is what
       // this client always requests, the rest is unknown.
-      return [{ id, displayName: id, reasoningLevels: [], defaultReasoningLevel: null, supportsParallelToolCalls: true, contextWindow: null, inputModalities: [] }];
+      return [
+        {
+          id,
+          displayName: id,
+          reasoningLevels: [],
+          defaultReasoningLevel: null,
+          supportsParallelToolCalls: true,
+          contextWindow: null,
+          inputModalities: [],
+        },
+      ];
     });
   }
 }
