@@ -59,3 +59,18 @@ describe('readSseFrames', () => {
     await expect(pending).rejects.toThrow('cancelled by test');
   });
 });
+
+describe('readSseFrames after an abort', () => {
+  it('does not hand out frames it had already buffered', async () => {
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const run = async () => {
+      for await (const frame of readSseFrames(streamOf(['data: 1\n\ndata: 2\n\ndata: 3\n\n']), controller.signal)) {
+        seen.push(frame.data);
+        controller.abort(new Error('stop'));
+      }
+    };
+    await expect(run()).rejects.toThrow('stop');
+    expect(seen).toEqual(['1']);
+  });
+});

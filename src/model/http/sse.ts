@@ -31,6 +31,7 @@ export async function* readSseFrames(body: ReadableStream<Uint8Array>, signal?: 
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(buffer[newline] === '\r' && buffer[newline + 1] === '\n' ? newline + 2 : newline + 1);
         if (line === '') {
+          signal?.throwIfAborted();
           if (data.length > 0) yield { event, data: data.join('\n'), id };
           event = undefined;
           data = [];
