@@ -9,7 +9,8 @@ export const RESPONSES_GATEWAY_PROVIDER = 'openai-responses';
 export interface ResponsesGatewayOptions {
   /** e.g. `https://api.openai.com/v1`; `/responses` and `/models` are appended. */
   readonly baseUrl: string;
-  readonly apiKey: string;
+  /** Sent as a bearer token; a keyless gateway (a local proxy) takes none. */
+  readonly apiKey?: string;
   readonly fetchImpl?: ProviderFetch;
   readonly retry?: RetryOptions;
   readonly now?: () => number;
@@ -19,14 +20,14 @@ export interface ResponsesGatewayOptions {
 export class ResponsesGatewayClient implements ModelClient {
   readonly provider = RESPONSES_GATEWAY_PROVIDER;
   readonly #baseUrl: string;
-  readonly #apiKey: string;
+  readonly #auth: Record<string, string>;
   readonly #fetch: ProviderFetch;
   readonly #retry: RetryOptions;
   readonly #now: () => number;
 
   constructor(options: ResponsesGatewayOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.#apiKey = options.apiKey;
+    this.#auth = options.apiKey === undefined || options.apiKey === '' ? {} : { authorization: `Bearer ${options.apiKey}` };
     this.#fetch = options.fetchImpl ?? defaultProviderFetch;
     this.#retry = options.retry ?? {};
     this.#now = options.now ?? Date.now;
@@ -39,7 +40,7 @@ export class ResponsesGatewayClient implements ModelClient {
       const response = await postResponses({
         fetchImpl: this.#fetch,
         url: `${this.#baseUrl}/responses`,
-        headers: { authorization: `Bearer ${this.#apiKey}` },
+        headers: { ...this.#auth },
         body,
         signal,
       });
@@ -53,7 +54,7 @@ export class ResponsesGatewayClient implements ModelClient {
     try {
       const response = await this.#fetch(`${this.#baseUrl}/models`, {
         method: 'GET',
-        headers: { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json' },
+        headers: { ...this.#auth, accept: 'application/json' },
         signal,
       });
       if (!response.ok) throw await classifyHttpFailure(response, this.#now());

@@ -1,0 +1,36 @@
+import type { ProviderSettings } from '../providers/providerSettings.js';
+import { ChatCompletionsClient } from './chat/chatCompletions.js';
+import { CodexCredentials } from './codex/codexCredentials.js';
+import { CodexResponsesClient } from './codex/codexResponses.js';
+import type { CredentialDocumentStore } from './codex/credentialStore.js';
+import type { CodexEndpoints } from './codex/endpoints.js';
+import { ResponsesGatewayClient } from './gateway/responsesGateway.js';
+import type { ModelClient } from './port.js';
+
+/** What the subscription needs that settings do not carry: where the operator's login lives. */
+export interface CodexBinding {
+  readonly store: CredentialDocumentStore;
+  /** The local owner whose `helix login codex` the server uses (the operator's). */
+  readonly ownerKey: string;
+  readonly endpoints: CodexEndpoints;
+  readonly version: string;
+}
+
+/**
+ * Builds the client for one provider setting. Clients hold no connection and do no I/O until
+ * asked, so building one per turn is cheap and keeps a decrypted key no longer than the turn.
+ */
+export const modelClientFor = (settings: ProviderSettings, codex: CodexBinding): ModelClient => {
+  switch (settings.kind) {
+    case 'openai-responses':
+      return new ResponsesGatewayClient({ baseUrl: settings.baseUrl, ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }) });
+    case 'chat-completions':
+      return new ChatCompletionsClient({ baseUrl: settings.baseUrl, ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }) });
+    case 'codex-subscription':
+      return new CodexResponsesClient({
+        credentials: new CodexCredentials({ store: codex.store, ownerKey: codex.ownerKey, endpoints: codex.endpoints }),
+        endpoints: codex.endpoints,
+        version: codex.version,
+      });
+  }
+};
