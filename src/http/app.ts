@@ -12,6 +12,8 @@ import { ToolCatalog } from './mcp/toolCatalog.js';
 import { RUN_TOOLS } from './mcp/tools/runTools.js';
 import { registerEventStreamRoute } from './rest/eventStreamRoute.js';
 import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
+import { PROVIDER_ROUTES, registerProviderRoutes } from './rest/providerRoutes.js';
+import type { ProviderService } from '../providers/providerService.js';
 import { registerDiscovery } from './wellKnown.js';
 import { registerBindingRoutes } from './account/bindingRoutes.js';
 import { registerAccountPages } from './account/pageRoutes.js';
@@ -37,6 +39,8 @@ export interface AppOptions {
   readonly hardening: HardeningOptions;
   /** The browser account surface: sign-in, the binding page and its cookie-authenticated API. */
   readonly accounts: { readonly store: Store; readonly now: () => number; readonly secureCookies: boolean };
+  /** Per-owner model provider registrations (`/api/v1/model-providers`); the routes exist only when given. */
+  readonly providers?: ProviderService;
 }
 
 /** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
@@ -112,7 +116,8 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '';
-    const allowed = RUN_ROUTES.filter((r) => matchesPath(r.url, path)).map((r) => r.method);
+    const routes = options.providers === undefined ? RUN_ROUTES : [...RUN_ROUTES, ...PROVIDER_ROUTES];
+    const allowed = routes.filter((r) => matchesPath(r.url, path)).map((r) => r.method);
     if (allowed.length > 0) reply.header('Allow', [...new Set(allowed)].join(', '));
     const err = allowed.length > 0 ? new HelixError('method_not_allowed') : new HelixError('not_found', {}, 'No such endpoint.');
     return sendError(reply, err, resourceMetadataUrl(request, options.publicBaseUrl));
@@ -122,6 +127,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
   registerDiscovery(app, { publicBaseUrl: options.publicBaseUrl, authorizationServers: options.authorizationServers });
   registerRunRoutes(app, options.service, options.authenticator);
   registerEventStreamRoute(app, options.service, options.authenticator);
+  if (options.providers !== undefined) registerProviderRoutes(app, options.providers, options.authenticator);
   registerBindingRoutes(app, options.accounts.store, options.accounts.now);
   // Its own encapsulated scope: the only place that parses HTML form posts.
   void app.register(async (scope) => registerAccountPages(scope, options.accounts));
