@@ -160,6 +160,15 @@ describe('ModelExecutor', () => {
     expect(outcome.artifacts.map((a) => a.ref)).toEqual([passage.ref]);
   });
 
+  it('a valid submission in the last request after the cap is accepted', async () => {
+    const search = () => [call('research-library__search', { query: 'again' })];
+    const model = scriptedModel([search(), search(), [call('submit_result', { text: 'A [1].', supporting_refs: [passage.ref] })]]);
+    const outcome = await new ModelExecutor({ resolver: resolverFor(model.selection), maxToolCalls: 2 }).executeTurn(turnInput().input);
+    expect(model.requests[2]?.tools.map((t) => t.name)).toEqual(['submit_result']);
+    expect(outcome.terminalCandidates).toHaveLength(1);
+    expect(outcome.unresolvedRequirements).toEqual([]);
+  });
+
   it('a prose reply gets one request to submit, and an invalid submission is answered with its field paths', async () => {
     const model = scriptedModel([
       [{ type: 'message', role: 'assistant', text: 'Here is my answer in prose.' }],

@@ -42,7 +42,8 @@ const checkTime = (input: TurnInput, now: () => number): void => {
 /**
  * One turn's bounded conversation. Each tool call (a made-up name, a refused call, an invalid
  * submission alike) spends one unit of the cap, so no reply can loop the turn forever; once the
- * cap is spent the model gets one last request offering only the result tool. The conversation,
+ * cap is spent the model gets one last request offering only the result tool. A valid submission
+ * spends nothing: it is always accepted, which is what that last request is for. The conversation,
  * reasoning items included, lives in this function only and is dropped when it returns.
  */
 export const runToolLoop = async (input: TurnInput, selection: ModelSelection, maxToolCalls: number, now: () => number): Promise<LoopResult> => {
@@ -82,15 +83,18 @@ export const runToolLoop = async (input: TurnInput, selection: ModelSelection, m
         items.push(output(call.callId, JSON.stringify({ error: 'turn_already_submitted' })));
         continue;
       }
+      const parsed = call.name === RESULT_TOOL_NAME ? parseSubmittedResult(call.arguments) : undefined;
+      if (parsed?.ok === true) {
+        submitted = parsed.result;
+        continue;
+      }
       if (toolCalls >= maxToolCalls) {
         items.push(output(call.callId, JSON.stringify({ error: 'tool_call_limit_reached' })));
         continue;
       }
       toolCalls += 1;
-      if (call.name === RESULT_TOOL_NAME) {
-        const parsed = parseSubmittedResult(call.arguments);
-        if (parsed.ok) submitted = parsed.result;
-        else items.push(output(call.callId, JSON.stringify({ error: 'invalid_result', detail: parsed.error })));
+      if (parsed !== undefined) {
+        items.push(output(call.callId, JSON.stringify({ error: 'invalid_result', detail: parsed.error })));
         continue;
       }
       checkTime(input, now);
