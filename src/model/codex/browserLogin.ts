@@ -56,10 +56,12 @@ const codeFromCallback = (params: URLSearchParams, expectedState: string): strin
   return code;
 };
 
-const page = (response: ServerResponse, status: number, text: string): void => {
-  response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
-  response.end(`<!doctype html><meta charset="utf-8"><title>Helix</title><p>${text.replace(/[<>&"]/g, ' ')}</p>`);
-};
+/** Resolves once the page is handed to the OS, so closing the server afterwards cannot cut it off. */
+const page = (response: ServerResponse, status: number, text: string): Promise<void> =>
+  new Promise((resolve) => {
+    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+    response.end(`<!doctype html><meta charset="utf-8"><title>Helix</title><p>${text.replace(/[<>&"]/g, ' ')}</p>`, () => resolve());
+  });
 
 const listen = (server: Server, port: number): Promise<boolean> =>
   new Promise((resolve, reject) => {
@@ -113,12 +115,14 @@ export const startBrowserLogin = async (options: BrowserLoginOptions): Promise<P
   const exchange = (code: string, signal: AbortSignal) =>
     exchangeAuthorizationCode(options.endpoints, { code, redirectUri, codeVerifier: pkce.verifier }, signal, options.now);
 
-  let closed = false;
-  const close = async (): Promise<void> => {
-    if (closed || !server.listening) return;
-    closed = true;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    if (!server.listening) return closing ?? Promise.resolve();
+    closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return closing;
   };
 
   // The handler is live from the moment the port is bound, so a fast browser cannot be missed.
@@ -135,29 +139,24 @@ export const startBrowserLogin = async (options: BrowserLoginOptions): Promise<P
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname === '/cancel') {
-      page(response, 200, 'Login cancelled.');
       finish({ error: new CodexAuthError('login_cancelled', 'another login on this machine cancelled this one') });
+      // Free the port even if nobody is waiting on this login yet.
+      void page(response, 200, 'Login cancelled.').then(close);
       return;
     }
-    if (url.pathname !== CODEX_CALLBACK_PATH || settled) return page(response, 404, 'Not found.');
+    if (url.pathname !== CODEX_CALLBACK_PATH || settled) return void page(response, 404, 'Not found.');
     let code: string;
     try {
       code = codeFromCallback(url.searchParams, state);
     } catch (err) {
-      page(response, 400, (err as Error).message);
-      finish({ error: err });
+      settled = true;
+      void page(response, 400, (err as Error).message).then(() => settle({ error: err }));
       return;
     }
     settled = true; // one code per login: a second callback meanwhile gets 404
     exchange(code, internal.signal).then(
-      (tokens) => {
-        page(response, 200, 'Signed in to Codex. You can close this tab and return to the terminal.');
-        settle({ tokens });
-      },
-      (err: unknown) => {
-        page(response, 502, `The sign-in could not be completed: ${(err as Error).message}`);
-        settle({ error: err });
-      },
+      (tokens) => page(response, 200, 'Signed in to Codex. You can close this tab and return to the terminal.').then(() => settle({ tokens })),
+      (err: unknown) => page(response, 502, `The sign-in could not be completed: ${(err as Error).message}`).then(() => settle({ error: err })),
     );
   });
 
