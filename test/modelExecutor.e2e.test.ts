@@ -45,7 +45,7 @@ describe('the model-driven executor end to end (Chat Completions on loopback, re
     );
     writeFileSync(join(repo, 'notes.md'), 'Repository notes about resonance damping.\n');
     chat = await startScriptedChatServer();
-    const client = new ChatCompletionsClient({ baseUrl: chat.url, apiKey: MODEL_KEY, sleep: async () => undefined });
+    const client = new ChatCompletionsClient({ baseUrl: chat.url, apiKey: MODEL_KEY, retry: { sleep: async () => undefined } });
     const resolver: ModelResolver = { forOwner: async () => ({ client, model: 'scripted-model' }) };
     const [flavour] = storeFlavours();
     h = await startTestHelix(flavour!, {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedChatServer, type ChatStep, type ScriptedChatServer } from '../../../test/support/scriptedChatServer.js';
 import { generate, ModelError, type ModelRequest, type ModelStreamEvent } from '../port.js';
-import { ChatCompletionsClient, type ChatCompletionsOptions } from './chatCompletions.js';
+import type { RetryOptions } from '../retry.js';
+import { ChatCompletionsClient } from './chatCompletions.js';
 
 const KEY = 'sk-local-test-key-0123456789';
 let server: ScriptedChatServer | undefined;
@@ -10,10 +11,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-const setup = async (steps: ChatStep[], options: Partial<ChatCompletionsOptions> = {}) => {
+const setup = async (steps: ChatStep[], options: RetryOptions = {}) => {
   server = await startScriptedChatServer(steps);
   const sleeps: number[] = [];
-  const client = new ChatCompletionsClient({ baseUrl: server.url, apiKey: KEY, sleep: async (ms) => void sleeps.push(ms), ...options });
+  const client = new ChatCompletionsClient({ baseUrl: server.url, apiKey: KEY, retry: { sleep: async (ms) => void sleeps.push(ms), ...options } });
   return { server, client, sleeps };
 };
 
@@ -164,7 +165,9 @@ describe('ChatCompletionsClient', () => {
     ]);
     const response = await generate(client, request());
     expect(response.output).toEqual([{ type: 'message', role: 'assistant', text: 'recovered' }]);
-    expect(sleeps).toEqual([2000, 1000]);
+    expect(sleeps[0]).toBe(2000); // the stated retry-after wins
+    expect(sleeps[1]).toBeGreaterThanOrEqual(500); // then the jittered backoff's first step
+    expect(sleeps[1]).toBeLessThanOrEqual(1000);
     const error = await failure(generate(client, request()));
     expect(error.kind).toBe('rate_limited');
     expect(error.details).toMatchObject({ retryable: true, httpStatus: 429, attempts: 3 });

@@ -1,6 +1,7 @@
 import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
 import { ModelError, type ModelClient, type ModelInfo, type ModelRequest, type ModelStreamEvent } from '../port.js';
 import { classifyHttpFailure, toModelError } from './chatFailures.js';
+import { streamWithRetry, type RetryOptions } from '../retry.js';
 import { chatRequestBody } from './chatMessages.js';
 import { readChatStream } from './chatStream.js';
 
@@ -9,29 +10,13 @@ export interface ChatCompletionsOptions {
   readonly baseUrl: string;
   /** Sent as a bearer token when set; local servers usually need none. */
   readonly apiKey?: string;
-  /** Attempts per generation, counting the first (default 3). */
-  readonly maxAttempts?: number;
-  /** Waits between attempts; injected so tests do not sleep. */
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Bounded retry (src/model/retry.ts); local servers get 3 attempts unless told otherwise. */
+  readonly retry?: RetryOptions;
   readonly now?: () => number;
 }
 
-const BASE_BACKOFF_MS = 500;
-const MAX_BACKOFF_MS = 8_000;
-
-const abortableSleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** Local servers fail fast or not at all; three attempts cover a model still loading. */
+const LOCAL_SERVER_ATTEMPTS = 3;
 
 /**
  * `ModelClient` for OpenAI Chat Completions-compatible local servers (Ollama, vLLM, llama.cpp,
@@ -41,35 +26,19 @@ const abortableSleep = (ms: number, signal: AbortSignal): Promise<void> =>
 export class ChatCompletionsClient implements ModelClient {
   readonly provider = 'chat-completions';
   private readonly baseUrl: string;
-  private readonly maxAttempts: number;
-  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  private readonly retry: RetryOptions;
   private readonly now: () => number;
 
   constructor(private readonly options: ChatCompletionsOptions) {
     const url = new URL(options.baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('the chat completions base URL must be http or https');
     this.baseUrl = url.href.replace(/\/+$/, '');
-    this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
-    this.sleep = options.sleep ?? abortableSleep;
+    this.retry = { maxAttempts: LOCAL_SERVER_ATTEMPTS, ...options.retry };
     this.now = options.now ?? Date.now;
   }
 
-  async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        yield* await this.attempt(request);
-        return;
-      } catch (err) {
-        const error = toModelError(err, request.signal);
-        if (!error.details.retryable || attempt >= this.maxAttempts) {
-          throw new ModelError(error.kind, error.message, { ...error.details, attempts: attempt });
-        }
-        const backoff = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (attempt - 1));
-        await this.sleep(error.details.retryAfterMs ?? backoff, request.signal).catch((e: unknown) => {
-          throw toModelError(e, request.signal);
-        });
-      }
-    }
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    return streamWithRetry(() => this.attempt(request), request.signal, (err) => toModelError(err, request.signal), this.retry);
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
@@ -104,8 +73,8 @@ export class ChatCompletionsClient implements ModelClient {
     return headers;
   }
 
-  /** One attempt, consumed to the end; its events are released only once it completed. */
-  private async attempt(request: ModelRequest): Promise<ModelStreamEvent[]> {
+  /** One attempt; the retry layer holds its events until it completes. */
+  private async *attempt(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
     const response = await fetchWithoutRedirects(`${this.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { ...this.headers(), 'content-type': 'application/json' },
@@ -115,17 +84,16 @@ export class ChatCompletionsClient implements ModelClient {
     if (!response.ok) throw await classifyHttpFailure(response, this.now());
     if (response.body === null) throw new ModelError('protocol', 'the chat completions response has no body', { retryable: true });
     const body = response.body;
-    const events: ModelStreamEvent[] = [];
     const reader = readChatStream(body, request.signal);
     try {
       for (;;) {
         const next = await reader.next();
         if (next.done === true) {
-          for (const item of next.value.output) events.push({ type: 'item_done', item });
-          events.push({ type: 'completed', response: next.value });
-          return events;
+          for (const item of next.value.output) yield { type: 'item_done', item };
+          yield { type: 'completed', response: next.value };
+          return;
         }
-        events.push(next.value);
+        yield next.value;
       }
     } catch (err) {
       // Close the connection of a failed attempt rather than leave the server streaming into a void.
