@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { accountsCommand } from './accounts.js';
 import { askCommand } from './ask.js';
+import { authCommand, loginCommand, logoutCommand } from './codexCommands.js';
 import { keysCommand } from './keys.js';
 import { libraryCommand } from './library.js';
 import { mcpCommand } from './mcpConfig.js';
@@ -20,7 +21,10 @@ const program = new Command('helix')
   .addCommand(mcpCommand())
   .addCommand(libraryCommand())
   .addCommand(askCommand())
-  .addCommand(accountsCommand());
+  .addCommand(accountsCommand())
+  .addCommand(loginCommand())
+  .addCommand(logoutCommand())
+  .addCommand(authCommand());
 
 try {
   await program.parseAsync(process.argv);
