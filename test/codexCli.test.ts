@@ -2,6 +2,8 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { documentAfterTerminalRefresh, documentFromLogin } from '../src/model/codex/credentialDocument.js';
+import { FileCredentialDocumentStore } from '../src/model/codex/credentialStore.js';
 import { startCodexAuthServer, type CodexAuthServer } from './support/codexAuthServer.js';
 import { runCli } from './support/processes.js';
 
@@ -78,5 +80,20 @@ describe('helix login/logout codex and helix auth status', () => {
     const remote = await runCli(['login', 'codex', '--device'], { ...env, HELIX_CODEX_TEST_ORIGIN: 'https://auth.example.com' });
     expect(remote.code).toBe(2);
     expect(remote.stderr).toContain('loopback');
+  });
+
+  it('says when the stored login needs a reconnect, with the reason and nothing else', { timeout: 60_000 }, async () => {
+    const tokens = await auth.mint({ expiresInSeconds: 3600 });
+    const login = documentFromLogin(
+      { idToken: tokens.id_token, accessToken: tokens.access_token, refreshToken: tokens.refresh_token, expiresAt: Date.now() + 3_600_000, accountId: auth.accountId },
+      Date.now(),
+    );
+    await new FileCredentialDocumentStore({ home }).mutate('local', async () => ({ next: documentAfterTerminalRefresh(login, 'refresh_token_reused', Date.now()), result: undefined }));
+    const text = await runCli(['auth', 'status'], env);
+    expect(text.stdout).toContain('reconnect required (refresh_token_reused');
+    expect(text.stdout).toContain('helix login codex');
+    const json = await runCli(['auth', 'status', '--json'], env);
+    expect(JSON.parse(json.stdout)).toEqual({ provider: 'codex-subscription', state: 'reconnect-required', reason: 'refresh_token_reused', document_version: 2 });
+    for (const secret of [tokens.access_token, tokens.refresh_token, tokens.id_token, auth.accountId]) expect(text.stdout + json.stdout).not.toContain(secret);
   });
 });
