@@ -88,7 +88,10 @@ export class CodexCredentials implements CodexCredentialSource {
     // Another process may already have refreshed: its token is worth one try before refreshing here.
     const doc = await this.readUsable();
     if (doc.accessToken !== rejected.accessToken) return accessOf(doc);
-    return abortable(this.refreshShared((current) => current.accessToken === rejected.accessToken), signal);
+    const stillRejected = (current: CredentialDocument) => current.accessToken === rejected.accessToken;
+    const shared = await abortable(this.refreshShared(stillRejected), signal);
+    // A flight joined from access() may have judged the rejected token fresh; then refresh for real, once.
+    return shared.accessToken === rejected.accessToken ? abortable(this.refreshLocked(stillRejected), signal) : shared;
   }
 
   private async readUsable(): Promise<CredentialDocument> {
