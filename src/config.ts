@@ -1,8 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
+import { ConfigError, endpoint, integer, list, value, type Env } from './config/env.js';
+import { modelConfig, type ModelConfig } from './config/modelConfig.js';
 import { SCOPE_CATALOG } from './domain/scopeCatalog.js';
-import { checkBaseUrlShape, normalizeHostEntry } from './providers/baseUrlPolicy.js';
-import { PROVIDER_KINDS, REASONING_EFFORTS, type ProviderKind, type ProviderSettings, type ReasoningEffort } from './providers/providerSettings.js';
-import { SecretBox, decodeSecretKey } from './providers/secretBox.js';
 import type { SourcesConfig } from './sources/configuredSources.js';
 import { DEFAULT_DATABASE } from './store/openStore.js';
 
@@ -38,17 +36,6 @@ export interface HelixConfig {
   readonly model: ModelConfig;
 }
 
-export interface ModelConfig {
-  /** Used for owners without a registration of their own; undefined for HELIX_MODEL_PROVIDER=none. */
-  readonly defaultProvider: ProviderSettings | undefined;
-  /** HELIX_MODEL_MAX_TOOL_CALLS: tool calls one turn may make, 1-64. */
-  readonly maxToolCalls: number;
-  /** Seals owners' provider API keys; undefined when no key is configured (registering a key then answers 503). */
-  readonly secretBox: SecretBox | undefined;
-  /** HELIX_MODEL_PROVIDER_ALLOWED_HOSTS; undefined admits any host (https only in production). */
-  readonly providerAllowedHosts: ReadonlySet<string> | undefined;
-}
-
 export interface OAuthConfig {
   readonly issuer: string;
   readonly audience: string;
@@ -68,31 +55,14 @@ export interface RateLimits {
 
 export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+export { ConfigError } from './config/env.js';
+export type { ModelConfig } from './config/modelConfig.js';
+export { DEFAULT_OPENAI_BASE_URL, MAX_TOOL_CALLS } from './config/modelConfig.js';
 
 export const TURN_TIMEOUT = { default: 120_000, min: 1_000, max: 900_000 } as const;
 export const DEFAULT_PORT = 1522;
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-const value = (env: Env, name: string): string | undefined => {
-  const raw = env[name]?.trim();
-  return raw === undefined || raw === '' ? undefined : raw;
-};
-
-const integer = (env: Env, name: string, fallback: number, min: number, max: number): number => {
-  const raw = value(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number (got a non-numeric value)`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}`);
-  return n;
-};
-
-/** HELIX_AGENT_TURN_TIMEOUT_MS is clamped (not rejected) to 1,000-900,000 ms, as the contract says. */
 const turnTimeout = (env: Env): number => {
   const raw = value(env, 'HELIX_AGENT_TURN_TIMEOUT_MS');
   if (raw === undefined) return TURN_TIMEOUT.default;
@@ -140,9 +110,6 @@ const enabledScopes = (env: Env): ReadonlySet<string> => {
   return new Set(ids);
 };
 
-const list = (env: Env, name: string): string[] =>
-  (value(env, name) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
-
 /** HELIX_AGENT_ALLOWED_HOSTS: hostnames or host:port; the port is ignored (the socket already chose it). */
 const allowedHosts = (env: Env, production: boolean, publicBaseUrl: string | undefined): ReadonlySet<string> => {
   const hosts = list(env, 'HELIX_AGENT_ALLOWED_HOSTS').map((h) => {
@@ -164,20 +131,6 @@ const allowedOrigins = (env: Env, publicBaseUrl: string | undefined): ReadonlySe
   });
   if (publicBaseUrl !== undefined) origins.push(publicBaseUrl);
   return new Set(origins);
-};
-
-/** A source endpoint: an absolute http(s) URL; loopback http is fine for self-hosted services. */
-const endpoint = (env: Env, name: string): string | undefined => {
-  const raw = value(env, name);
-  if (raw === undefined) return undefined;
-  try {
-    const url = new URL(raw);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
-    if (url.username !== '' || url.password !== '') throw new Error('credentials');
-    return url.toString().replace(/\/$/, '');
-  } catch {
-    throw new ConfigError(`${name} must be an http(s) URL without credentials`);
-  }
 };
 
 const sources = (env: Env): SourcesConfig => ({
@@ -237,92 +190,6 @@ const rateLimits = (env: Env): RateLimits => ({
   restPerPrincipal: integer(env, 'HELIX_AGENT_PRINCIPAL_RATE_LIMIT', 300, 0, 1_000_000),
   mcpPerPrincipal: integer(env, 'HELIX_MCP_PRINCIPAL_RATE_LIMIT', 300, 0, 1_000_000),
 });
-
-export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
-export const MAX_TOOL_CALLS = { default: 12, min: 1, max: 64 } as const;
-
-/**
- * A secret from NAME or NAME_FILE (never both). In production the file must be private to its owner:
- * a key readable by others on the host is already disclosed. Messages name the variable, never the value.
- */
-const secretValue = (env: Env, name: string, production: boolean): string | undefined => {
-  const inline = value(env, name);
-  const path = value(env, `${name}_FILE`);
-  if (inline !== undefined && path !== undefined) throw new ConfigError(`set ${name} or ${name}_FILE, not both`);
-  if (path === undefined) return inline;
-  let contents: string;
-  try {
-    if (production && (statSync(path).mode & 0o077) !== 0) {
-      throw new ConfigError(`${name}_FILE must not be accessible by group or others in production (chmod 600 it)`);
-    }
-    contents = readFileSync(path, 'utf8').trim();
-  } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    throw new ConfigError(`${name}_FILE names a file that cannot be read`);
-  }
-  if (contents === '') throw new ConfigError(`${name}_FILE names an empty file`);
-  return contents;
-};
-
-const providerSecretBox = (env: Env, production: boolean): SecretBox | undefined => {
-  const encoded = secretValue(env, 'HELIX_PROVIDER_SECRET_KEY', production);
-  if (encoded === undefined) return undefined;
-  const key = decodeSecretKey(encoded);
-  if (key === undefined) {
-    throw new ConfigError('HELIX_PROVIDER_SECRET_KEY must be the base64 of exactly 32 random bytes (e.g. `openssl rand -base64 32`)');
-  }
-  return new SecretBox(key);
-};
-
-const modelUrl = (env: Env, name: string): string | undefined => {
-  const raw = value(env, name);
-  if (raw === undefined) return undefined;
-  const check = checkBaseUrlShape(raw);
-  if (!check.ok) throw new ConfigError(`${name} ${check.reason}`);
-  return check.url;
-};
-
-/** The operator default provider. Each kind needs exactly what its wire protocol needs; the rest is refused. */
-const defaultProvider = (env: Env, production: boolean): ProviderSettings | undefined => {
-  const kind = value(env, 'HELIX_MODEL_PROVIDER') ?? 'none';
-  if (kind === 'none') return undefined;
-  if (!(PROVIDER_KINDS as readonly string[]).includes(kind)) {
-    throw new ConfigError(`HELIX_MODEL_PROVIDER must be one of none, ${PROVIDER_KINDS.join(', ')}`);
-  }
-  const model = value(env, 'HELIX_MODEL');
-  if (model === undefined) throw new ConfigError(`HELIX_MODEL (the model name) is required when HELIX_MODEL_PROVIDER=${kind}`);
-  const effort = value(env, 'HELIX_MODEL_REASONING_EFFORT');
-  if (effort !== undefined && !(REASONING_EFFORTS as readonly string[]).includes(effort)) {
-    throw new ConfigError(`HELIX_MODEL_REASONING_EFFORT must be one of ${REASONING_EFFORTS.join(', ')}`);
-  }
-  const reasoning = effort === undefined ? {} : { reasoningEffort: effort as ReasoningEffort };
-  const baseUrl = modelUrl(env, 'HELIX_MODEL_BASE_URL');
-  const apiKey = secretValue(env, 'HELIX_MODEL_API_KEY', production);
-  switch (kind as ProviderKind) {
-    case 'codex-subscription':
-      // The subscription's endpoints are pinned and its credentials come from the Codex login.
-      if (baseUrl !== undefined || apiKey !== undefined) {
-        throw new ConfigError('HELIX_MODEL_BASE_URL and HELIX_MODEL_API_KEY are not used with HELIX_MODEL_PROVIDER=codex-subscription; unset them');
-      }
-      return { kind: 'codex-subscription', model, ...reasoning };
-    case 'openai-responses':
-      if (apiKey === undefined) throw new ConfigError('HELIX_MODEL_API_KEY (or HELIX_MODEL_API_KEY_FILE) is required when HELIX_MODEL_PROVIDER=openai-responses');
-      return { kind: 'openai-responses', baseUrl: baseUrl ?? DEFAULT_OPENAI_BASE_URL, apiKey, model, ...reasoning };
-    case 'chat-completions':
-      if (baseUrl === undefined) throw new ConfigError('HELIX_MODEL_BASE_URL is required when HELIX_MODEL_PROVIDER=chat-completions');
-      return { kind: 'chat-completions', baseUrl, ...(apiKey === undefined ? {} : { apiKey }), model, ...reasoning };
-  }
-};
-
-const modelConfig = (env: Env, production: boolean): ModelConfig => {
-  const hosts = list(env, 'HELIX_MODEL_PROVIDER_ALLOWED_HOSTS').map(normalizeHostEntry);
-  return {
-    defaultProvider: defaultProvider(env, production),
-    maxToolCalls: integer(env, 'HELIX_MODEL_MAX_TOOL_CALLS', MAX_TOOL_CALLS.default, MAX_TOOL_CALLS.min, MAX_TOOL_CALLS.max),
-    secretBox: providerSecretBox(env, production),
-    providerAllowedHosts: hosts.length === 0 ? undefined : new Set(hosts),
-  };
-};
 
 export interface ConfigOverrides {
   readonly database?: string;

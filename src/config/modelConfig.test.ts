@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { PINNED_CODEX_ENDPOINTS } from '../model/codex/endpoints.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'helix-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,7 +40,7 @@ const refusal = (env: Record<string, string>, secret?: string): string => {
 describe('model provider configuration', () => {
   it('defaults to no operator provider, 12 tool calls, no secret key, any host', () => {
     const { model } = loadConfig({});
-    expect(model).toEqual({ defaultProvider: undefined, maxToolCalls: 12, secretBox: undefined, providerAllowedHosts: undefined });
+    expect(model).toMatchObject({ defaultProvider: undefined, maxToolCalls: 12, secretBox: undefined, providerAllowedHosts: undefined });
   });
 
   it('parses each provider kind with what its protocol needs', () => {
@@ -110,5 +111,16 @@ describe('model provider configuration', () => {
     expect(loadConfig({ HELIX_MODEL_PROVIDER_ALLOWED_HOSTS: 'API.openai.com:443, 127.0.0.1' }).model.providerAllowedHosts).toEqual(
       new Set(['api.openai.com', '127.0.0.1']),
     );
+  });
+
+  it('keeps the Codex subscription on its pinned origins unless a loopback test origin is named outside production', () => {
+    expect(loadConfig({ HELIX_HOME: '/srv/helix' }).model.codex).toEqual({ home: '/srv/helix', ownerKey: 'local', endpoints: PINNED_CODEX_ENDPOINTS });
+    const local = loadConfig({ HELIX_CODEX_TEST_ORIGIN: 'http://127.0.0.1:4455', HELIX_CODEX_OWNER: 'ops' }).model.codex;
+    expect(local.endpoints).toEqual({ issuer: 'http://127.0.0.1:4455', api: 'http://127.0.0.1:4455' });
+    expect(local.ownerKey).toBe('ops');
+    expect(refusal({ HELIX_CODEX_TEST_ORIGIN: 'http://evil.example.com' })).toMatch(/loopback/);
+    expect(refusal({ HELIX_CODEX_TEST_ORIGIN: 'https://127.0.0.1:4455' })).toMatch(/loopback/);
+    expect(refusal({ ...PRODUCTION, HELIX_CODEX_TEST_ORIGIN: 'http://127.0.0.1:4455' })).toMatch(/refused in production/);
+    expect(refusal({ HELIX_CODEX_OWNER: '../etc' })).toMatch(/HELIX_CODEX_OWNER/);
   });
 });

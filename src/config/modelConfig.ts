@@ -1,0 +1,108 @@
+import { ConfigError, integer, list, secretValue, value, type Env } from './env.js';
+import { checkBaseUrlShape, normalizeHostEntry } from '../providers/baseUrlPolicy.js';
+import { PROVIDER_KINDS, REASONING_EFFORTS, type ProviderKind, type ProviderSettings, type ReasoningEffort } from '../providers/providerSettings.js';
+import { SecretBox, decodeSecretKey } from '../providers/secretBox.js';
+import { codexEndpointsFromEnv, type CodexEndpoints } from '../model/codex/endpoints.js';
+import { checkOwnerKey, helixHomeFromEnv } from '../model/codex/credentialStore.js';
+
+export interface ModelConfig {
+  /** Used for owners without a registration of their own; undefined for HELIX_MODEL_PROVIDER=none. */
+  readonly defaultProvider: ProviderSettings | undefined;
+  /** HELIX_MODEL_MAX_TOOL_CALLS: tool calls one turn may make, 1-64. */
+  readonly maxToolCalls: number;
+  /** Seals owners' provider API keys; undefined when no key is configured (registering a key then answers 503). */
+  readonly secretBox: SecretBox | undefined;
+  /** HELIX_MODEL_PROVIDER_ALLOWED_HOSTS; undefined admits any host (https only in production). */
+  readonly providerAllowedHosts: ReadonlySet<string> | undefined;
+  /** Where the operator's `helix login codex` lives, for HELIX_MODEL_PROVIDER=codex-subscription. */
+  readonly codex: CodexLocation;
+}
+
+export interface CodexLocation {
+  /** HELIX_HOME (default ~/.helix); the login is `<home>/codex/<owner>.json`. */
+  readonly home: string;
+  /** HELIX_CODEX_OWNER (default `local`, the CLI's default). */
+  readonly ownerKey: string;
+  /** The pinned origins; a loopback fixture only through HELIX_CODEX_TEST_ORIGIN outside production. */
+  readonly endpoints: CodexEndpoints;
+}
+
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+export const MAX_TOOL_CALLS = { default: 12, min: 1, max: 64 } as const;
+
+const providerSecretBox = (env: Env, production: boolean): SecretBox | undefined => {
+  const encoded = secretValue(env, 'HELIX_PROVIDER_SECRET_KEY', production);
+  if (encoded === undefined) return undefined;
+  const key = decodeSecretKey(encoded);
+  if (key === undefined) {
+    throw new ConfigError('HELIX_PROVIDER_SECRET_KEY must be the base64 of exactly 32 random bytes (e.g. `openssl rand -base64 32`)');
+  }
+  return new SecretBox(key);
+};
+
+const modelUrl = (env: Env, name: string): string | undefined => {
+  const raw = value(env, name);
+  if (raw === undefined) return undefined;
+  const check = checkBaseUrlShape(raw);
+  if (!check.ok) throw new ConfigError(`${name} ${check.reason}`);
+  return check.url;
+};
+
+/** The operator default provider. Each kind needs exactly what its wire protocol needs; the rest is refused. */
+const defaultProvider = (env: Env, production: boolean): ProviderSettings | undefined => {
+  const kind = value(env, 'HELIX_MODEL_PROVIDER') ?? 'none';
+  if (kind === 'none') return undefined;
+  if (!(PROVIDER_KINDS as readonly string[]).includes(kind)) {
+    throw new ConfigError(`HELIX_MODEL_PROVIDER must be one of none, ${PROVIDER_KINDS.join(', ')}`);
+  }
+  const model = value(env, 'HELIX_MODEL');
+  if (model === undefined) throw new ConfigError(`HELIX_MODEL (the model name) is required when HELIX_MODEL_PROVIDER=${kind}`);
+  const effort = value(env, 'HELIX_MODEL_REASONING_EFFORT');
+  if (effort !== undefined && !(REASONING_EFFORTS as readonly string[]).includes(effort)) {
+    throw new ConfigError(`HELIX_MODEL_REASONING_EFFORT must be one of ${REASONING_EFFORTS.join(', ')}`);
+  }
+  const reasoning = effort === undefined ? {} : { reasoningEffort: effort as ReasoningEffort };
+  const baseUrl = modelUrl(env, 'HELIX_MODEL_BASE_URL');
+  const apiKey = secretValue(env, 'HELIX_MODEL_API_KEY', production);
+  switch (kind as ProviderKind) {
+    case 'codex-subscription':
+      // The subscription's endpoints are pinned and its credentials come from the Codex login.
+      if (baseUrl !== undefined || apiKey !== undefined) {
+        throw new ConfigError('HELIX_MODEL_BASE_URL and HELIX_MODEL_API_KEY are not used with HELIX_MODEL_PROVIDER=codex-subscription; unset them');
+      }
+      return { kind: 'codex-subscription', model, ...reasoning };
+    case 'openai-responses':
+      if (apiKey === undefined) throw new ConfigError('HELIX_MODEL_API_KEY (or HELIX_MODEL_API_KEY_FILE) is required when HELIX_MODEL_PROVIDER=openai-responses');
+      return { kind: 'openai-responses', baseUrl: baseUrl ?? DEFAULT_OPENAI_BASE_URL, apiKey, model, ...reasoning };
+    case 'chat-completions':
+      if (baseUrl === undefined) throw new ConfigError('HELIX_MODEL_BASE_URL is required when HELIX_MODEL_PROVIDER=chat-completions');
+      return { kind: 'chat-completions', baseUrl, ...(apiKey === undefined ? {} : { apiKey }), model, ...reasoning };
+  }
+};
+
+const codexLocation = (env: Env): CodexLocation => {
+  let endpoints: CodexEndpoints;
+  try {
+    endpoints = codexEndpointsFromEnv(env);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  const owner = value(env, 'HELIX_CODEX_OWNER') ?? 'local';
+  try {
+    checkOwnerKey(owner);
+  } catch {
+    throw new ConfigError('HELIX_CODEX_OWNER must be 1-128 letters, digits, dots, dashes or underscores');
+  }
+  return { home: helixHomeFromEnv(env), ownerKey: owner, endpoints };
+};
+
+export const modelConfig = (env: Env, production: boolean): ModelConfig => {
+  const hosts = list(env, 'HELIX_MODEL_PROVIDER_ALLOWED_HOSTS').map(normalizeHostEntry);
+  return {
+    defaultProvider: defaultProvider(env, production),
+    maxToolCalls: integer(env, 'HELIX_MODEL_MAX_TOOL_CALLS', MAX_TOOL_CALLS.default, MAX_TOOL_CALLS.min, MAX_TOOL_CALLS.max),
+    secretBox: providerSecretBox(env, production),
+    providerAllowedHosts: hosts.length === 0 ? undefined : new Set(hosts),
+    codex: codexLocation(env),
+  };
+};
