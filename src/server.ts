@@ -15,11 +15,17 @@ import { HEARTBEAT_INTERVAL_MS, storeLiveness } from './service/liveness.js';
 import { RunService } from './service/runService.js';
 import type { TurnExecutor } from './solver/executor.js';
 import { ExtractiveExecutor } from './solver/extractive/extractiveExecutor.js';
+import { ModelExecutor } from './solver/model/modelExecutor.js';
+import { FileCredentialDocumentStore } from './model/codex/credentialStore.js';
+import { modelClientFor } from './model/providerClients.js';
+import { OwnerModelResolver } from './providers/ownerModelResolver.js';
+import { ProviderService } from './providers/providerService.js';
 import { buildRegistry } from './sources/configuredSources.js';
 import { openStore, describeLocation, isPostgresUrl } from './store/openStore.js';
 import { PostgresRunNotifier } from './notify/postgresRunNotifier.js';
 import { LocalRunNotifier, type RunNotifier } from './service/runNotifier.js';
 import type { Store } from './store/port.js';
+import { HELIX_VERSION } from './version.js';
 
 export const RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long shutdown waits for turns in progress before closing connections (a later start recovers any left). */
@@ -45,6 +51,27 @@ export interface RunningHelix {
 const newId = (prefix: string): string => `${prefix}_${randomBytes(16).toString('base64url')}`;
 
 /**
+ * The default solver: a run's turn is driven by its owner's model provider, else the operator's
+ * (HELIX_MODEL_PROVIDER), else the offline extractive executor. Either way the outcome goes through
+ * the same re-entry, terminal-authority and completion checks.
+ */
+const defaultExecutor = (config: HelixConfig, store: Store, clock: Clock): TurnExecutor => {
+  const codex = config.model.codex;
+  const codexBinding = { store: new FileCredentialDocumentStore({ home: codex.home }), ownerKey: codex.ownerKey, endpoints: codex.endpoints, version: HELIX_VERSION };
+  return new ModelExecutor({
+    resolver: new OwnerModelResolver({
+      store,
+      secretBox: config.model.secretBox,
+      operatorDefault: config.model.defaultProvider,
+      clientFor: (settings) => modelClientFor(settings, codexBinding),
+    }),
+    fallback: new ExtractiveExecutor(),
+    maxToolCalls: config.model.maxToolCalls,
+    now: () => clock.now(),
+  });
+};
+
+/**
  * The composition root. Start-up is explicit and ordered: open and migrate the store, load the
  * installation secret, register this worker, recover interrupted turns, then listen. Any failure
  * stops start-up with the underlying message.
@@ -65,7 +92,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
   const turns = new ActiveTurns();
   const deps: RunServiceDeps = {
     store,
-    executor: options.executor ?? new ExtractiveExecutor(),
+    executor: options.executor ?? defaultExecutor(config, store, clock),
     registry,
     clock,
     config: {
@@ -119,6 +146,13 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     hostPolicy: { hosts: config.allowedHosts, origins: config.allowedOrigins, allowLoopbackOrigins: !config.production },
     authorizationServers: config.oauth === undefined ? [] : [config.oauth.issuer],
     accounts: { store, now: () => clock.now(), secureCookies: config.production },
+    providers: new ProviderService({
+      store,
+      secretBox: config.model.secretBox,
+      instanceSecret,
+      now: () => clock.now(),
+      baseUrlPolicy: { production: config.production, allowedHosts: config.model.providerAllowedHosts },
+    }),
     hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, requireHttps: config.production },
   });
   await app.listen({ host: config.host, port: config.port });

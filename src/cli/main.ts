@@ -7,12 +7,14 @@ import { keysCommand } from './keys.js';
 import { libraryCommand } from './library.js';
 import { mcpCommand } from './mcpConfig.js';
 import { migrateCommand } from './migrate.js';
+import { modelsCommand } from './models.js';
 import { CliError } from './options.js';
 import { serveCommand } from './serve.js';
+import { HELIX_VERSION } from '../version.js';
 
 const program = new Command('helix')
   .description('Helix: durable, governed agent runs')
-  .version('0.1.0')
+  .version(HELIX_VERSION)
   .showHelpAfterError()
   .exitOverride()
   .addCommand(serveCommand())
@@ -24,7 +26,8 @@ const program = new Command('helix')
   .addCommand(accountsCommand())
   .addCommand(loginCommand())
   .addCommand(logoutCommand())
-  .addCommand(authCommand());
+  .addCommand(authCommand())
+  .addCommand(modelsCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -12,11 +12,12 @@ import { authenticateRequest } from '../principalHook.js';
 import { publicOrigin } from '../wellKnown.js';
 import { envelopeIsAcceptable, INVALID_ENVELOPE } from './preflight.js';
 import type { ToolCatalog } from './toolCatalog.js';
+import { HELIX_VERSION } from '../../version.js';
 
 export const MCP_PATH = '/mcp';
 export const MCP_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
 
-const SERVER_INFO = { name: 'helix', title: 'Helix durable agent runs', version: '0.1.0' };
+const SERVER_INFO = { name: 'helix', title: 'Helix durable agent runs', version: HELIX_VERSION };
 const INSTRUCTIONS =
   'Helix runs a bounded research objective one governed turn at a time. Start with helix_run_start, then call ' +
   'helix_run_continue with the current version while recommended_next_action says continue or answer_pending_questions; ' +
