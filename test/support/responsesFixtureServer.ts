@@ -8,6 +8,10 @@ import type { AddressInfo } from 'node:net';
  * its parsed JSON body so tests can assert on exactly what went over the wire.
  */
 export type ScriptedReply =
+  /** A reply built from the request it answers (e.g. citing a ref the previous tool output carried). */
+  | ((request: RecordedResponsesRequest) => ScriptedReply)
+  /** An SSE body given inline (see `sseBody`). */
+  | { readonly sseText: string }
   /** An SSE body read from test/fixtures/responses-sse/<fixture>. */
   | { readonly sse: string; readonly status?: number; readonly headers?: Readonly<Record<string, string>>; readonly holdOpen?: boolean }
   /** A JSON body (an error answer, a model list). */
@@ -39,7 +43,20 @@ export interface ResponsesFixtureServer {
 export const readResponsesFixture = (name: string): string =>
   readFileSync(new URL(`../fixtures/responses-sse/${name}`, import.meta.url), 'utf8');
 
-const answer = (reply: ScriptedReply, response: ServerResponse): void => {
+/** Frames `[event type, data]` pairs the way the Responses backend does: `event: T` / `data: JSON`. */
+export const sseBody = (events: readonly (readonly [string, unknown])[]): string =>
+  events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...(data as object) })}\n\n`).join('');
+
+const answer = (reply: ScriptedReply, response: ServerResponse, request: RecordedResponsesRequest): void => {
+  if (typeof reply === 'function') {
+    answer(reply(request), response, request);
+    return;
+  }
+  if ('sseText' in reply) {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    response.end(reply.sseText);
+    return;
+  }
   if ('redirectTo' in reply) {
     response.writeHead(reply.status ?? 307, { location: reply.redirectTo });
     response.end();
@@ -74,7 +91,8 @@ export const startResponsesFixtureServer = async (): Promise<ResponsesFixtureSer
       } catch {
         body = text;
       }
-      requests.push({ method: raw.method ?? '', path: url.pathname, query: url.searchParams, headers: raw.headers, body });
+      const recorded = { method: raw.method ?? '', path: url.pathname, query: url.searchParams, headers: raw.headers, body };
+      requests.push(recorded);
       for (const waiter of waiters.filter((w) => requests.length >= w.count)) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve();
@@ -86,7 +104,7 @@ export const startResponsesFixtureServer = async (): Promise<ResponsesFixtureSer
         response.end(JSON.stringify({ error: { type: 'fixture_error', message: `no scripted reply for ${url.pathname}` } }));
         return;
       }
-      answer(reply, response);
+      answer(reply, response, recorded);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

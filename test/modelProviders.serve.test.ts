@@ -1,0 +1,238 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveCodexLogin } from '../src/model/codex/codexCredentials.js';
+import { codexPaths } from '../src/model/codex/endpoints.js';
+import { FileCredentialDocumentStore } from '../src/model/codex/credentialStore.js';
+import { api, idemKey } from './support/harness.js';
+import { startCodexAuthServer, type CodexAuthServer } from './support/codexAuthServer.js';
+import { runCli, startCliServer, type ServerProcess } from './support/processes.js';
+import { sseBody, startResponsesFixtureServer, type RecordedResponsesRequest, type ResponsesFixtureServer } from './support/responsesFixtureServer.js';
+import { startScriptedChatServer, submitCall, toolMessages, type RecordedChatRequest, type ScriptedChatServer } from './support/scriptedChatServer.js';
+
+/**
+ * The shipped composition, process for process: `helix serve` picks the model provider from its
+ * environment (and per owner from registrations), drives the turn through it with the real
+ * research library, and `helix models` lists what a provider offers.
+ */
+const RUNS = '/api/v1/agent-runs';
+const RUN_SCOPES = 'helix.agent_runs.read helix.agent_runs.write helix.data.research_library.read';
+const OBJECTIVE = 'How does the resonance damping mechanism reduce vibration?';
+const SEARCH = 'research-library__search';
+const LIBRARY_TEXT =
+  '# Resonance damping\n\nThe resonance damping mechanism reduces vibration amplitude by absorbing energy in a viscoelastic layer bonded to the panel.\n';
+
+const chatRefs = (request: RecordedChatRequest): string[] => {
+  const last = toolMessages(request).at(-1);
+  return last === undefined ? [] : (JSON.parse(last.content).results ?? []).map((r: { ref: string }) => r.ref);
+};
+
+const searchThenCite = (chat: ScriptedChatServer, text: string) =>
+  chat.push({ kind: 'tool_calls', calls: [{ id: 'call_search', name: SEARCH, arguments: JSON.stringify({ query: 'resonance damping', limit: 3 }) }] }, (request) => ({
+    kind: 'tool_calls',
+    calls: [submitCall({ text, supporting_refs: chatRefs(request).slice(0, 1) })],
+  }));
+
+const newKey = async (database: string, scopes: string, account = 'a'): Promise<string> => {
+  const created = await runCli(['keys', 'create', '--tenant', 't', '--account', account, '--scopes', scopes, '--database', database]);
+  expect(created.code, created.stderr).toBe(0);
+  return created.stdout.trimEnd().split('\n').at(-1)!;
+};
+
+const runOnce = async (url: string, token: string) => {
+  const started = await api(url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: OBJECTIVE, database_scope: ['research_library'] } });
+  expect(started.status, started.text).toBe(201);
+  const turn = await api(url, 'POST', `${RUNS}/${started.body.run_id}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'Answer with citations.' } });
+  expect(turn.status, turn.text).toBe(200);
+  return turn.body;
+};
+
+describe('helix serve with model providers', () => {
+  let dir: string;
+  let database: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'helix-providers-serve-'));
+    database = join(dir, 'helix.db');
+    mkdirSync(join(dir, 'library'));
+    writeFileSync(join(dir, 'library', 'damping.md'), LIBRARY_TEXT);
+    const added = await runCli(['library', 'add', join(dir, 'library', 'damping.md'), '--database', database]);
+    expect(added.code, added.stderr).toBe(0);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('the operator default is a Chat Completions server, and an owner registers its own', () => {
+    let operatorModel: ScriptedChatServer;
+    let ownerModel: ScriptedChatServer;
+    let server: ServerProcess;
+    const ownerApiKey = `sk-owner-${randomBytes(12).toString('hex')}`;
+
+    beforeAll(async () => {
+      operatorModel = await startScriptedChatServer();
+      ownerModel = await startScriptedChatServer();
+      server = await startCliServer(database, {
+        HELIX_AGENT_DATABASE_SCOPES: 'research_library',
+        HELIX_MODEL_PROVIDER: 'chat-completions',
+        HELIX_MODEL_BASE_URL: operatorModel.url,
+        HELIX_MODEL: 'operator-model',
+        HELIX_PROVIDER_SECRET_KEY: randomBytes(32).toString('base64'),
+        HELIX_LOG_LEVEL: 'debug',
+      });
+    });
+    afterAll(async () => {
+      await server?.kill('SIGTERM');
+      await operatorModel?.close();
+      await ownerModel?.close();
+    });
+
+    it("an owner without a registration is answered by the operator's model", async () => {
+      const token = await newKey(database, RUN_SCOPES, 'plain');
+      searchThenCite(operatorModel, 'A viscoelastic layer absorbs the vibration energy [1].');
+      const view = await runOnce(server.url, token);
+      expect(view).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized', runtime_provider: 'helix.model' });
+      expect(view.latest_result.text).toBe('A viscoelastic layer absorbs the vibration energy [1].');
+      expect(operatorModel.requests.map((r) => r.body.model)).toEqual(['operator-model', 'operator-model']);
+    });
+
+    it("an owner's registered provider drives that owner's runs, with its key, and nobody else's", async () => {
+      const token = await newKey(database, `${RUN_SCOPES} provider.read provider.write`, 'owner');
+      const registered = await api(server.url, 'POST', '/api/v1/model-providers', {
+        token,
+        body: { kind: 'chat-completions', base_url: ownerModel.url, model: 'owner-model', api_key: ownerApiKey },
+      });
+      expect(registered.status, registered.text).toBe(201);
+      expect(registered.text).not.toContain(ownerApiKey);
+
+      const operatorCalls = operatorModel.requests.length;
+      searchThenCite(ownerModel, 'The panel damps vibration through its viscoelastic layer [1].');
+      const view = await runOnce(server.url, token);
+      expect(view).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized' });
+      expect(ownerModel.requests.map((r) => [r.body.model, r.headers.authorization])).toEqual([
+        ['owner-model', `Bearer ${ownerApiKey}`],
+        ['owner-model', `Bearer ${ownerApiKey}`],
+      ]);
+      expect(operatorModel.requests).toHaveLength(operatorCalls);
+
+      // Deleting the registration hands the owner back to the operator default.
+      const removed = await api(server.url, 'DELETE', `/api/v1/model-providers/${registered.body.provider_id}`, { token });
+      expect(removed.status, removed.text).toBe(204);
+      searchThenCite(operatorModel, 'Energy is absorbed by the viscoelastic layer [1].');
+      expect(await runOnce(server.url, token)).toMatchObject({ completion_status: 'completed' });
+      expect(operatorModel.requests).toHaveLength(operatorCalls + 2);
+
+      // The key went to the owner's model server and nowhere else: not the log, not the database.
+      expect(server.stderr()).not.toContain(ownerApiKey);
+      expect(readFileSync(database).includes(Buffer.from(ownerApiKey))).toBe(false);
+    });
+  });
+
+  describe('the operator default is the Codex subscription', () => {
+    let backend: ResponsesFixtureServer;
+    let auth: CodexAuthServer;
+    let server: ServerProcess;
+    let home: string;
+    let accessToken: string;
+    let accountId: string;
+
+    const functionCallReply = (callId: string, name: string, args: unknown) =>
+      sseBody([
+        ['response.created', { response: { id: `resp_${callId}`, status: 'in_progress', output: [] } }],
+        ['response.output_item.done', { output_index: 0, item: { id: `fc_${callId}`, type: 'function_call', status: 'completed', call_id: callId, name, arguments: JSON.stringify(args) } }],
+        ['response.completed', { response: { id: `resp_${callId}`, status: 'completed', output: [], usage: { input_tokens: 500, input_tokens_details: { cached_tokens: 100 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 8 }, total_tokens: 520 } } }],
+      ]);
+
+    /** The ref in the latest `function_call_output` the request carries back to the model. */
+    const outputRefs = (request: RecordedResponsesRequest): string[] => {
+      const input = (request.body as { input: { type: string; output?: string }[] }).input;
+      const output = input.filter((item) => item.type === 'function_call_output').at(-1)?.output;
+      return output === undefined ? [] : (JSON.parse(output).results ?? []).map((r: { ref: string }) => r.ref);
+    };
+
+    beforeAll(async () => {
+      home = join(dir, 'home');
+      backend = await startResponsesFixtureServer();
+      auth = await startCodexAuthServer();
+      const tokens = await auth.mint({ expiresInSeconds: 3600 });
+      accessToken = tokens.access_token;
+      accountId = auth.accountId;
+      await saveCodexLogin(new FileCredentialDocumentStore({ home }), 'local', {
+        idToken: tokens.id_token,
+        accessToken: tokens.access_token,
+        refreshToken: tokens.refresh_token,
+        expiresAt: Date.now() + 3_600_000,
+        accountId,
+      });
+      server = await startCliServer(database, {
+        HELIX_AGENT_DATABASE_SCOPES: 'research_library',
+        HELIX_MODEL_PROVIDER: 'codex-subscription',
+        HELIX_MODEL: 'gpt-5.1-codex',
+        HELIX_MODEL_REASONING_EFFORT: 'medium',
+        HELIX_HOME: home,
+        HELIX_CODEX_TEST_ORIGIN: backend.origin,
+        HELIX_LOG_LEVEL: 'debug',
+      });
+    });
+    afterAll(async () => {
+      await server?.kill('SIGTERM');
+      await backend?.close();
+      await auth?.close();
+    });
+
+    it('a run completes through the subscription, with the pinned request shape and the login from `helix login codex`', async () => {
+      const token = await newKey(database, RUN_SCOPES, 'codex');
+      backend.script(
+        codexPaths.responses,
+        { sseText: functionCallReply('call_1', SEARCH, { query: 'resonance damping', limit: 3 }) },
+        (request) => ({ sseText: functionCallReply('call_2', 'submit_result', { text: 'A viscoelastic layer absorbs the energy [1].', supporting_refs: outputRefs(request).slice(0, 1) }) }),
+      );
+      const view = await runOnce(server.url, token);
+      expect(view).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized' });
+      expect(view.latest_result.supporting_evidence_refs).toHaveLength(1);
+
+      const [first, second] = backend.requestsTo(codexPaths.responses);
+      expect(first?.headers).toMatchObject({ authorization: `Bearer ${accessToken}`, 'chatgpt-account-id': accountId, originator: 'helix', accept: 'text/event-stream' });
+      expect(first?.headers['session-id']).toBe(view.run_id);
+      expect(first?.body).toMatchObject({ model: 'gpt-5.1-codex', store: false, stream: true, prompt_cache_key: view.run_id, reasoning: { effort: 'medium', summary: 'auto' } });
+      // The second request pairs the call with its output, by call id, after the resume.
+      const input = (second?.body as { input: { type: string; call_id?: string; id?: string }[] }).input;
+      expect(input.filter((i) => i.type === 'function_call' || i.type === 'function_call_output').map((i) => [i.type, i.call_id, i.id])).toEqual([
+        ['function_call', 'call_1', 'fc_call_1'],
+        ['function_call_output', 'call_1', undefined],
+      ]);
+
+      const events = (await api(server.url, 'GET', `${RUNS}/${view.run_id}/events?limit=100`, { token })).body.events as { kind: string; data: Record<string, unknown> }[];
+      expect(events.find((e) => e.kind === 'run.completed')?.data.usage).toEqual({
+        input_tokens: 1000, cached_input_tokens: 200, cache_write_tokens: 0, output_tokens: 40, reasoning_tokens: 16, total_tokens: 1040,
+      });
+      for (const secret of [accessToken, accountId]) expect(server.stderr()).not.toContain(secret);
+    });
+
+    it('`helix models` lists the subscription models in provider order without printing credentials', async () => {
+      backend.script(codexPaths.models.split('?')[0]!, {
+        json: {
+          models: [
+            { slug: 'gpt-5.1-codex', display_name: 'GPT-5.1 Codex', supported_reasoning_levels: [{ effort: 'low' }, { effort: 'medium' }], default_reasoning_level: 'medium', visibility: 'list', context_window: 272000 },
+            { slug: 'gpt-5.1-codex-mini', display_name: 'GPT-5.1 Codex Mini', supported_reasoning_levels: [], visibility: 'list' },
+          ],
+        },
+      });
+      const res = await runCli(['models'], { HELIX_MODEL_PROVIDER: 'codex-subscription', HELIX_MODEL: 'gpt-5.1-codex', HELIX_HOME: home, HELIX_CODEX_TEST_ORIGIN: backend.origin });
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout.trimEnd().split('\n')).toEqual([
+        'gpt-5.1-codex  (GPT-5.1 Codex)  reasoning: low, medium [default medium]  context: 272000',
+        'gpt-5.1-codex-mini  (GPT-5.1 Codex Mini)',
+      ]);
+      expect(res.stderr).toContain('2 models from codex-subscription');
+      for (const secret of [accessToken, accountId]) expect(res.stdout + res.stderr).not.toContain(secret);
+      expect(backend.requestsTo(codexPaths.models.split('?')[0]!).at(-1)?.headers).toMatchObject({ authorization: `Bearer ${accessToken}`, 'chatgpt-account-id': accountId });
+    });
+
+    it('`helix models` without a login says how to log in, and exits 1', async () => {
+      const res = await runCli(['models', '--provider', 'codex-subscription'], { HELIX_HOME: join(dir, 'empty-home'), HELIX_CODEX_TEST_ORIGIN: backend.origin });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('run `helix login codex`');
+    });
+  });
+});
