@@ -8,6 +8,7 @@ import {
   startResponsesFixtureServer,
   type ResponsesFixtureServer,
 } from './support/responsesFixtureServer.js';
+import { rejectsWithModelError } from './support/modelErrors.js';
 
 const RESPONSES = '/backend-api/codex/responses';
 const MODELS = '/backend-api/codex/models';
@@ -56,15 +57,6 @@ const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
   signal: new AbortController().signal,
   ...overrides,
 });
-
-const fails = async (promise: Promise<unknown>): Promise<ModelError> => {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ModelError);
-  return error as ModelError;
-};
 
 const textOf = (response: ModelResponse) =>
   response.output.map((item) => (item.type === 'message' ? item.text : '')).join('');
@@ -180,7 +172,7 @@ describe('Codex subscription Responses transport', () => {
     ['incomplete-content-filter.sse', 'incomplete'],
   ])('%s fails as %s after one request', async (sse, kind) => {
     server.script(RESPONSES, { sse }, { sse: 'text.sse' });
-    const error = await fails(generate(client, request()));
+    const error = await rejectsWithModelError(generate(client, request()));
     expect(error.kind).toBe(kind);
     expect(error.details.attempts).toBe(1);
     expect(server.requestsTo(RESPONSES)).toHaveLength(1);
@@ -188,7 +180,7 @@ describe('Codex subscription Responses transport', () => {
 
   it('gives up after the bounded attempts and carries the provider’s code', async () => {
     server.script(RESPONSES, ...Array.from({ length: 5 }, () => ({ sse: 'failed-server-overloaded.sse' })));
-    const error = await fails(generate(client, request()));
+    const error = await rejectsWithModelError(generate(client, request()));
     expect(error.details).toMatchObject({ attempts: 4, providerCode: 'server_is_overloaded' });
     expect(server.requestsTo(RESPONSES)).toHaveLength(4);
   });
@@ -196,7 +188,7 @@ describe('Codex subscription Responses transport', () => {
   it('a 429 usage_limit_reached is not retried and says when the limit resets', async () => {
     const body: unknown = JSON.parse(readResponsesFixture('usage-limit-reached.429.json'));
     server.script(RESPONSES, { json: body, status: 429, headers: { 'retry-after': '3600' } }, { sse: 'text.sse' });
-    const error = await fails(generate(client, request()));
+    const error = await rejectsWithModelError(generate(client, request()));
     expect(error.kind).toBe('quota');
     expect(error.details).toMatchObject({ retryable: false, resetsAt: 1767229200_000, httpStatus: 429 });
     expect(error.message).toContain(new Date(1767229200_000).toISOString());
@@ -205,7 +197,7 @@ describe('Codex subscription Responses transport', () => {
 
   it('unsupported_parameter is typed with the parameter and not looped', async () => {
     server.script(RESPONSES, { sse: 'error-unsupported-parameter.sse' }, { sse: 'text.sse' });
-    const error = await fails(generate(client, request()));
+    const error = await rejectsWithModelError(generate(client, request()));
     expect(error).toMatchObject({ kind: 'unsupported_parameter', details: { param: 'reasoning.summary', retryable: false } });
     expect(error.message).toContain('reasoning.summary');
     expect(server.requestsTo(RESPONSES)).toHaveLength(1);
@@ -220,7 +212,7 @@ describe('Codex subscription Responses transport', () => {
 
   it('a second 401 is an auth failure, without echoing the token', async () => {
     server.script(RESPONSES, { json: {}, status: 401 }, { json: {}, status: 401 }, { sse: 'text.sse' });
-    const error = await fails(generate(client, request()));
+    const error = await rejectsWithModelError(generate(client, request()));
     expect(error.kind).toBe('auth');
     expect(credentials.rejected).toHaveLength(1);
     expect(server.requestsTo(RESPONSES)).toHaveLength(2);
@@ -230,7 +222,7 @@ describe('Codex subscription Responses transport', () => {
   it('refuses a redirect: protocol error, and the target is never contacted', async () => {
     server.script(RESPONSES, { redirectTo: `${server.origin}/elsewhere`, status: 307 });
     server.script('/elsewhere', { sse: 'text.sse' });
-    const error = await fails(generate(client, request()));
+    const error = await rejectsWithModelError(generate(client, request()));
     expect(error.kind).toBe('protocol');
     expect(server.requestsTo('/elsewhere')).toHaveLength(0);
     expect(server.requests).toHaveLength(1);
@@ -239,7 +231,7 @@ describe('Codex subscription Responses transport', () => {
   it('an abort mid-stream ends the generation promptly as aborted', async () => {
     server.script(RESPONSES, { sse: 'no-terminal.sse', holdOpen: true });
     const controller = new AbortController();
-    const pending = fails(generate(client, request({ signal: controller.signal })));
+    const pending = rejectsWithModelError(generate(client, request({ signal: controller.signal })));
     await server.waitForRequests(1);
     const abortedAt = performance.now();
     controller.abort();
@@ -293,11 +285,11 @@ describe('Codex model discovery', () => {
 
   it('a body without the top-level models array is an error', async () => {
     server.script(MODELS, { json: { data: [{ id: 'gpt-5.1-codex' }] } });
-    expect((await fails(client.listModels(new AbortController().signal))).kind).toBe('protocol');
+    expect((await rejectsWithModelError(client.listModels(new AbortController().signal))).kind).toBe('protocol');
   });
 
   it('an error status is classified', async () => {
     server.script(MODELS, { json: { error: { code: 'server_error', message: 'x' } }, status: 500 });
-    expect((await fails(client.listModels(new AbortController().signal))).kind).toBe('server');
+    expect((await rejectsWithModelError(client.listModels(new AbortController().signal))).kind).toBe('server');
   });
 });

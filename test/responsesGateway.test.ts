@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ResponsesGatewayClient } from '../src/model/gateway/responsesGateway.js';
 import { generate, ModelError, type ModelItem, type ModelRequest, type ModelStreamEvent } from '../src/model/port.js';
 import { startResponsesFixtureServer, type ResponsesFixtureServer } from './support/responsesFixtureServer.js';
+import { rejectsWithModelError } from './support/modelErrors.js';
 
 const API_KEY = 'sk-fixture-gateway-key-0123456789';
 
@@ -29,15 +30,6 @@ const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
   signal: new AbortController().signal,
   ...overrides,
 });
-
-const fails = async (promise: Promise<unknown>): Promise<ModelError> => {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ModelError);
-  return error as ModelError;
-};
 
 describe('OpenAI-compatible Responses gateway', () => {
   it('posts the gateway profile to {baseUrl}/responses with the bearer key and reads the stream', async () => {
@@ -91,7 +83,7 @@ describe('OpenAI-compatible Responses gateway', () => {
 
   it('a 401 is an auth failure, not retried, and the key is not in the message', async () => {
     server.script('/v1/responses', { json: { error: { message: `Incorrect API key provided: ${API_KEY}`, code: 'invalid_api_key' } }, status: 401 });
-    const error = await fails(generate(client, request()));
+    const error = await rejectsWithModelError(generate(client, request()));
     expect(error.kind).toBe('auth');
     expect(error.message).not.toContain(API_KEY);
     expect(server.requests).toHaveLength(1);
@@ -102,14 +94,14 @@ describe('OpenAI-compatible Responses gateway', () => {
       json: { error: { type: 'invalid_request_error', code: 'unsupported_parameter', param: 'reasoning.effort', message: "Unsupported parameter: 'reasoning.effort'" } },
       status: 400,
     });
-    const error = await fails(generate(client, request({ reasoningEffort: 'low' })));
+    const error = await rejectsWithModelError(generate(client, request({ reasoningEffort: 'low' })));
     expect(error).toMatchObject({ kind: 'unsupported_parameter', details: { param: 'reasoning.effort', attempts: 1 } });
   });
 
   it('refuses a redirect and never contacts its target', async () => {
     server.script('/v1/responses', { redirectTo: `${server.origin}/other/responses`, status: 307 });
     server.script('/other/responses', { sse: 'text.sse' });
-    expect((await fails(generate(client, request()))).kind).toBe('protocol');
+    expect((await rejectsWithModelError(generate(client, request()))).kind).toBe('protocol');
     expect(server.requestsTo('/other/responses')).toHaveLength(0);
   });
 
@@ -122,7 +114,7 @@ describe('OpenAI-compatible Responses gateway', () => {
 
   it('a model list without data, or that is not JSON, is a protocol error', async () => {
     server.script('/v1/models', { json: { models: [] } }, { sse: 'text.sse' });
-    expect((await fails(client.listModels(new AbortController().signal))).kind).toBe('protocol');
-    expect((await fails(client.listModels(new AbortController().signal))).kind).toBe('protocol');
+    expect((await rejectsWithModelError(client.listModels(new AbortController().signal))).kind).toBe('protocol');
+    expect((await rejectsWithModelError(client.listModels(new AbortController().signal))).kind).toBe('protocol');
   });
 });

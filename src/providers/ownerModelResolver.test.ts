@@ -7,6 +7,7 @@ import { OwnerModelResolver, type OwnerModelResolverDeps } from './ownerModelRes
 import { sealProviderKey } from './providerKeySeal.js';
 import type { ProviderSettings } from './providerSettings.js';
 import { SecretBox } from './secretBox.js';
+import { rejectsWithModelError } from '../../test/support/modelErrors.js';
 
 const API_KEY = 'sk-owner-0123456789abcdefghij';
 const box = new SecretBox(randomBytes(32));
@@ -88,11 +89,7 @@ describe('OwnerModelResolver', () => {
   });
 
   const failure = async (promise: Promise<unknown>): Promise<ModelError> => {
-    const err = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(ModelError);
+    const err = await rejectsWithModelError(promise);
     expect((err as ModelError).kind).toBe('auth');
     expect((err as ModelError).details.retryable).toBe(false);
     expect((err as Error).message).not.toContain(API_KEY);

@@ -3,6 +3,7 @@ import { startScriptedChatServer, type ChatStep, type ScriptedChatServer } from 
 import { generate, ModelError, type ModelRequest, type ModelStreamEvent } from '../port.js';
 import type { RetryOptions } from '../retry.js';
 import { ChatCompletionsClient } from './chatCompletions.js';
+import { rejectsWithModelError } from '../../../test/support/modelErrors.js';
 
 const KEY = 'sk-local-test-key-0123456789';
 let server: ScriptedChatServer | undefined;
@@ -26,15 +27,6 @@ const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
   signal: new AbortController().signal,
   ...overrides,
 });
-
-const failure = async (promise: Promise<unknown>): Promise<ModelError> => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ModelError);
-  return error as ModelError;
-};
 
 describe('ChatCompletionsClient', () => {
   it('streams text deltas and maps usage, sending the wire request local servers expect', async () => {
@@ -119,19 +111,19 @@ describe('ChatCompletionsClient', () => {
   it('a stream that ends before [DONE] or a finish_reason is a protocol error, not an answer', async () => {
     const cut = 'data: {"id":"x","choices":[{"index":0,"delta":{"content":"half an ans"},"finish_reason":null}]}\n\n';
     const { client } = await setup([{ kind: 'raw', chunks: [cut] }], { maxAttempts: 1 });
-    expect((await failure(generate(client, request()))).kind).toBe('protocol');
+    expect((await rejectsWithModelError(generate(client, request()))).kind).toBe('protocol');
   });
 
   it('a chunk that is not JSON is a protocol error; an in-stream error object is typed', async () => {
     const { client } = await setup([{ kind: 'raw', chunks: ['data: {not json\n\n'] }, { kind: 'raw', chunks: ['data: {"error":{"message":"maximum context length is 4096 tokens"}}\n\n'] }], { maxAttempts: 1 });
-    expect((await failure(generate(client, request()))).kind).toBe('protocol');
-    expect((await failure(generate(client, request()))).kind).toBe('context_length');
+    expect((await rejectsWithModelError(generate(client, request()))).kind).toBe('protocol');
+    expect((await rejectsWithModelError(generate(client, request()))).kind).toBe('context_length');
   });
 
   it('finish_reason length is incomplete: truncated tool arguments are never acted on', async () => {
     const raw = ['data: {"choices":[{"index":0,"delta":{"content":"cut"},"finish_reason":"length"}]}\n\n', 'data: [DONE]\n\n'];
     const { client } = await setup([{ kind: 'raw', chunks: raw }]);
-    expect((await failure(generate(client, request()))).kind).toBe('incomplete');
+    expect((await rejectsWithModelError(generate(client, request()))).kind).toBe('incomplete');
   });
 
   it('maps HTTP failures to typed kinds and never echoes the key', async () => {
@@ -147,7 +139,7 @@ describe('ChatCompletionsClient', () => {
     );
     const kinds: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const error = await failure(generate(client, request()));
+      const error = await rejectsWithModelError(generate(client, request()));
       kinds.push(error.kind);
       expect(JSON.stringify({ message: error.message, details: error.details })).not.toContain(KEY);
     }
@@ -168,7 +160,7 @@ describe('ChatCompletionsClient', () => {
     expect(sleeps[0]).toBe(2000); // the stated retry-after wins
     expect(sleeps[1]).toBeGreaterThanOrEqual(500); // then the jittered backoff's first step
     expect(sleeps[1]).toBeLessThanOrEqual(1000);
-    const error = await failure(generate(client, request()));
+    const error = await rejectsWithModelError(generate(client, request()));
     expect(error.kind).toBe('rate_limited');
     expect(error.details).toMatchObject({ retryable: true, httpStatus: 429, attempts: 3 });
     expect(server.requests).toHaveLength(6);
@@ -176,14 +168,14 @@ describe('ChatCompletionsClient', () => {
 
   it('a redirect is refused rather than followed', async () => {
     const { client, server } = await setup([{ kind: 'http_error', status: 307, body: {}, headers: { location: 'http://127.0.0.1:1/elsewhere' } }]);
-    expect((await failure(generate(client, request()))).kind).toBe('protocol');
+    expect((await rejectsWithModelError(generate(client, request()))).kind).toBe('protocol');
     expect(server.requests).toHaveLength(1);
   });
 
   it('an abort mid-stream rejects with aborted and closes the connection', async () => {
     const { client, server } = await setup([{ kind: 'hang' }]);
     const controller = new AbortController();
-    const pending = failure(generate(client, request({ signal: controller.signal })));
+    const pending = rejectsWithModelError(generate(client, request({ signal: controller.signal })));
     while (server.requests.length === 0) await new Promise((r) => setImmediate(r));
     controller.abort(new Error('cancelled'));
     expect((await pending).kind).toBe('aborted');

@@ -1,6 +1,7 @@
 import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
 import { ModelError, type ModelClient, type ModelInfo, type ModelRequest, type ModelStreamEvent } from '../port.js';
-import { classifyHttpFailure, toModelError } from './chatFailures.js';
+import { fetchModelList, openAiModelList } from '../http/modelList.js';
+import { chatFailures, classifyHttpFailure, toModelError } from './chatFailures.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
 import { chatRequestBody } from './chatMessages.js';
 import { readChatStream } from './chatStream.js';
@@ -42,29 +43,14 @@ export class ChatCompletionsClient implements ModelClient {
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
-    let body: unknown;
-    try {
-      const response = await fetchWithoutRedirects(`${this.baseUrl}/models`, { method: 'GET', headers: this.headers(), signal });
-      if (!response.ok) throw await classifyHttpFailure(response, this.now());
-      body = await response.json();
-    } catch (err) {
-      if (err instanceof SyntaxError) throw new ModelError('protocol', 'the model list is not JSON', { retryable: false });
-      throw toModelError(err, signal);
-    }
-    const data = (body as { data?: unknown } | null)?.data;
-    if (!Array.isArray(data)) throw new ModelError('protocol', 'the model list has no data array', { retryable: false });
-    return data
-      .map((entry) => (entry as { id?: unknown } | null)?.id)
-      .filter((id): id is string => typeof id === 'string' && id !== '')
-      .map((id) => ({
-        id,
-        displayName: id,
-        reasoningLevels: [],
-        defaultReasoningLevel: null,
-        supportsParallelToolCalls: false,
-        contextWindow: null,
-        inputModalities: ['text'],
-      }));
+    const json = await fetchModelList(
+      () => fetchWithoutRedirects(`${this.baseUrl}/models`, { method: 'GET', headers: this.headers(), signal }),
+      signal,
+      chatFailures,
+      this.now,
+    );
+    // Local servers rarely run tool calls in parallel; this client does not ask them to.
+    return openAiModelList(json, false);
   }
 
   private headers(): Record<string, string> {

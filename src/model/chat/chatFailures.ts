@@ -86,3 +86,6 @@ export const toModelError = (error: unknown, signal: AbortSignal): ModelError =>
   const code = identifier((error as { cause?: { code?: unknown } } | undefined)?.cause?.code);
   return new ModelError('transport', `could not reach the chat completions server${code === undefined ? '' : ` (${code})`}`, { retryable: true });
 };
+
+/** The Chat Completions family's failure reading, as the shared model-list fetch takes it. */
+export const chatFailures = { classifyHttpFailure, toModelError } as const;

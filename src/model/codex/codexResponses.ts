@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { arch, release, type as osType } from 'node:os';
 import type { ModelClient, ModelInfo, ModelRequest, ModelStreamEvent } from '../port.js';
-import { classifyHttpFailure, toModelError } from '../responses/failures.js';
+import { fetchModelList } from '../http/modelList.js';
+import { responsesFailures, toModelError } from '../responses/failures.js';
 import { toResponsesBody } from '../responses/request.js';
-import { defaultProviderFetch, parseModelList, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
+import { defaultProviderFetch, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
 import type { CodexAccess, CodexCredentialSource } from './credentials.js';
 import { CODEX_ORIGINATOR, codexPaths, type CodexEndpoints } from './endpoints.js';
@@ -84,19 +85,16 @@ export class CodexResponsesClient implements ModelClient {
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
     const url = `${this.#options.endpoints.api}${codexPaths.models}`;
-    let text: string;
-    try {
-      const response = await this.#sendAuthorized(
-        (access) =>
-          this.#fetch(url, { method: 'GET', headers: { ...this.#identity(access, undefined), accept: 'application/json' }, signal }),
-        signal,
-      );
-      if (!response.ok) throw await classifyHttpFailure(response, this.#now());
-      text = await response.text();
-    } catch (error) {
-      throw toModelError(error, signal);
-    }
-    const json = parseModelList(text);
+    const json = await fetchModelList(
+      () =>
+        this.#sendAuthorized(
+          (access) => this.#fetch(url, { method: 'GET', headers: { ...this.#identity(access, undefined), accept: 'application/json' }, signal }),
+          signal,
+        ),
+      signal,
+      responsesFailures,
+      this.#now,
+    );
     return parseCodexModels(json);
   }
 }

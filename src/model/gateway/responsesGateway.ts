@@ -1,7 +1,8 @@
-import { ModelError, type ModelClient, type ModelInfo, type ModelRequest, type ModelStreamEvent } from '../port.js';
-import { classifyHttpFailure, toModelError } from '../responses/failures.js';
+import type { ModelClient, ModelInfo, ModelRequest, ModelStreamEvent } from '../port.js';
+import { fetchModelList, openAiModelList } from '../http/modelList.js';
+import { responsesFailures, toModelError } from '../responses/failures.js';
 import { toResponsesBody } from '../responses/request.js';
-import { defaultProviderFetch, parseModelList, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
+import { defaultProviderFetch, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
 
 export const RESPONSES_GATEWAY_PROVIDER = 'openai-responses';
@@ -50,37 +51,13 @@ export class ResponsesGatewayClient implements ModelClient {
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
-    let text: string;
-    try {
-      const response = await this.#fetch(`${this.#baseUrl}/models`, {
-        method: 'GET',
-        headers: { ...this.#auth, accept: 'application/json' },
-        signal,
-      });
-      if (!response.ok) throw await classifyHttpFailure(response, this.#now());
-      text = await response.text();
-    } catch (error) {
-      throw toModelError(error, signal);
-    }
-    const json = parseModelList(text);
-    const data = typeof json === 'object' && json !== null ? (json as { data?: unknown }).data : undefined;
-    if (!Array.isArray(data)) throw new ModelError('protocol', 'the model list has no `data` array', { retryable: false });
-    return data.flatMap((entry: unknown): ModelInfo[] => {
-      const id = typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : undefined;
-      if (typeof id !== 'string' || id === '') return [];
-      // `/models` on a compatible API says nothing about capabilities; parallel tool calls is what
-      // this client always requests, the rest is unknown.
-      return [
-        {
-          id,
-          displayName: id,
-          reasoningLevels: [],
-          defaultReasoningLevel: null,
-          supportsParallelToolCalls: true,
-          contextWindow: null,
-          inputModalities: [],
-        },
-      ];
-    });
+    const json = await fetchModelList(
+      () => this.#fetch(`${this.#baseUrl}/models`, { method: 'GET', headers: { ...this.#auth, accept: 'application/json' }, signal }),
+      signal,
+      responsesFailures,
+      this.#now,
+    );
+    // This client always asks for parallel tool calls.
+    return openAiModelList(json, true);
   }
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ModelError, type ModelStreamEvent } from '../port.js';
 import { adaptResponsesStream, normalizeUsage } from './adapter.js';
+import { rejectsWithModelError } from '../../../test/support/modelErrors.js';
 
 const fixture = (name: string): string =>
   readFileSync(new URL(`../../../test/fixtures/responses-sse/${name}`, import.meta.url), 'utf8');
@@ -25,14 +26,7 @@ const run = async (text: string): Promise<ModelStreamEvent[]> => {
   return events;
 };
 
-const failure = async (text: string): Promise<ModelError> => {
-  const error = await run(text).then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ModelError);
-  return error as ModelError;
-};
+const failure = (text: string): Promise<ModelError> => rejectsWithModelError(run(text));
 
 const completed = (events: ModelStreamEvent[]) => {
   const last = events.at(-1);

@@ -209,3 +209,6 @@ export const toModelError = (error: unknown, signal: AbortSignal): ModelError =>
   const cause = error instanceof Error ? error.message : String(error);
   return new ModelError('transport', `could not reach the model provider: ${safeProviderMessage(cause)}`, { retryable: true });
 };
+
+/** The Responses family's failure reading, as the shared model-list fetch takes it. */
+export const responsesFailures = { classifyHttpFailure, toModelError } as const;

@@ -34,12 +34,3 @@ export async function* streamResponsesAnswer(
   if (response.body === null) throw new ModelError('protocol', 'the provider answered without a body', { retryable: true });
   yield* adaptResponsesStream(response.body, { provider: options.provider, signal: options.signal });
 }
-
-/** A model-list body as JSON; anything else is the provider breaking the protocol, not a network fault. */
-export const parseModelList = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ModelError('protocol', 'the model list is not JSON', { retryable: false });
-  }
-};
