@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CodexResponsesClient } from '../src/model/codex/codexResponses.js';
 import type { CodexAccess, CodexCredentialSource } from '../src/model/codex/credentials.js';
 import { CODEX_ORIGINATOR } from '../src/model/codex/endpoints.js';
-import { generate, ModelError, type ModelItem, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '../src/model/port.js';
+import { generate, type ModelItem, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '../src/model/port.js';
 import {
   readResponsesFixture,
   startResponsesFixtureServer,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ResponsesGatewayClient } from '../src/model/gateway/responsesGateway.js';
-import { generate, ModelError, type ModelItem, type ModelRequest, type ModelStreamEvent } from '../src/model/port.js';
+import { generate, type ModelItem, type ModelRequest, type ModelStreamEvent } from '../src/model/port.js';
 import { startResponsesFixtureServer, type ResponsesFixtureServer } from './support/responsesFixtureServer.js';
 import { rejectsWithModelError } from './support/modelErrors.js';
 

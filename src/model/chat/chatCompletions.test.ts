@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedChatServer, type ChatStep, type ScriptedChatServer } from '../../../test/support/scriptedChatServer.js';
-import { generate, ModelError, type ModelRequest, type ModelStreamEvent } from '../port.js';
+import { generate, type ModelRequest, type ModelStreamEvent } from '../port.js';
 import type { RetryOptions } from '../retry.js';
 import { ChatCompletionsClient } from './chatCompletions.js';
 import { rejectsWithModelError } from '../../../test/support/modelErrors.js';
