@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readSseFrames, type SseFrame } from './sse.js';
+import { ModelError } from '../port.js';
+import { DEFAULT_SSE_LIMITS, readSseFrames, type SseFrame } from './sse.js';
 
 const streamOf = (chunks: readonly string[]): ReadableStream<Uint8Array> => {
   const encoder = new TextEncoder();
@@ -72,5 +73,86 @@ describe('readSseFrames after an abort', () => {
     };
     await expect(run()).rejects.toThrow('stop');
     expect(seen).toEqual(['1']);
+  });
+});
+
+describe('readSseFrames bounds', () => {
+  /** A body that never ends: `line` again and again, counting how much was pulled and whether it was cancelled. */
+  const endless = (line: string) => {
+    const encoded = new TextEncoder().encode(line);
+    const state = { pulled: 0, cancelled: false };
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        state.pulled += encoded.byteLength;
+        controller.enqueue(encoded);
+      },
+      cancel() {
+        state.cancelled = true;
+      },
+    });
+    return { stream, state };
+  };
+
+  const failure = async (stream: ReadableStream<Uint8Array>, limits: Parameters<typeof readSseFrames>[2]) => {
+    try {
+      for await (const _frame of readSseFrames(stream, undefined, limits)) {
+        // frames are drained; only the failure matters
+      }
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+
+  it('a single data line that never ends is a protocol error once it passes the frame bound, and the body is cancelled', async () => {
+    const { stream, state } = endless('x'.repeat(1024));
+    const error = await failure(
+      new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('data: ')), pull: async (c) => {
+        const reader = stream.getReader();
+        const { value } = await reader.read();
+        reader.releaseLock();
+        if (value !== undefined) c.enqueue(value);
+      }, cancel: () => stream.cancel() }),
+      { maxFrameChars: 64 * 1024 },
+    );
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ kind: 'protocol', details: { retryable: false } });
+    expect(state.pulled).toBeLessThan(256 * 1024);
+    expect(state.cancelled).toBe(true);
+  });
+
+  it('endless data lines without a blank line are bounded the same way', async () => {
+    const { stream, state } = endless('data: 0123456789abcdef\n');
+    const error = await failure(stream, { maxFrameChars: 64 * 1024 });
+    expect(error).toMatchObject({ kind: 'protocol' });
+    expect(state.pulled).toBeLessThan(256 * 1024);
+  });
+
+  it('an endless stream of complete frames (or comments) ends at the stream bound', async () => {
+    for (const line of ['event: response.output_text.delta\ndata: {"delta":"a"}\n\n', ': keep-alive\n']) {
+      const { stream, state } = endless(line);
+      const error = await failure(stream, { maxStreamBytes: 1024 * 1024 });
+      expect(error).toMatchObject({ kind: 'protocol', details: { retryable: false } });
+      expect(state.pulled).toBeLessThan(2 * 1024 * 1024);
+      expect(state.cancelled).toBe(true);
+    }
+  });
+
+  it('the default bounds apply without options', () => {
+    expect(DEFAULT_SSE_LIMITS.maxFrameChars).toBeGreaterThanOrEqual(8 * 1024 * 1024);
+    expect(DEFAULT_SSE_LIMITS.maxStreamBytes).toBeGreaterThanOrEqual(64 * 1024 * 1024);
+  });
+
+  it('reads a large frame that arrives in many small chunks in linear time', async () => {
+    const size = 8 * 1024 * 1024;
+    const payload = 'y'.repeat(size);
+    const chunks = ['data: '];
+    for (let at = 0; at < size; at += 4096) chunks.push(payload.slice(at, at + 4096));
+    chunks.push('\n\n');
+    const started = performance.now();
+    const frames = await collect(chunks);
+    // Scanning the whole pending line again per chunk (2048 chunks of an 8 MiB line) takes tens of seconds.
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(frames[0]?.data.length).toBe(size);
   });
 });
