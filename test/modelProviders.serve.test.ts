@@ -7,9 +7,9 @@ import { saveCodexLogin } from '../src/model/codex/codexCredentials.js';
 import { codexPaths } from '../src/model/codex/endpoints.js';
 import { FileCredentialDocumentStore } from '../src/model/codex/credentialStore.js';
 import { api, idemKey } from './support/harness.js';
-import { startCodexAuthServer, type CodexAuthServer } from './support/codexAuthServer.js';
+import { startCodexFixture, type CodexFixture } from './support/codexFixture.js';
 import { runCli, startCliServer, type ServerProcess } from './support/processes.js';
-import { sseBody, startResponsesFixtureServer, type RecordedResponsesRequest, type ResponsesFixtureServer } from './support/responsesFixtureServer.js';
+import { sseBody, type RecordedResponsesRequest } from './support/responsesFixtureServer.js';
 import { startScriptedChatServer, submitCall, toolMessages, type RecordedChatRequest, type ScriptedChatServer } from './support/scriptedChatServer.js';
 
 /**
@@ -129,12 +129,12 @@ describe('helix serve with model providers', () => {
   });
 
   describe('the operator default is the Codex subscription', () => {
-    let backend: ResponsesFixtureServer;
-    let auth: CodexAuthServer;
+    let codex: CodexFixture;
     let server: ServerProcess;
     let home: string;
     let accessToken: string;
     let accountId: string;
+    const backend = () => codex.backend;
 
     const functionCallReply = (callId: string, name: string, args: unknown) =>
       sseBody([
@@ -150,48 +150,55 @@ describe('helix serve with model providers', () => {
       return output === undefined ? [] : (JSON.parse(output).results ?? []).map((r: { ref: string }) => r.ref);
     };
 
-    beforeAll(async () => {
-      home = join(dir, 'home');
-      backend = await startResponsesFixtureServer();
-      auth = await startCodexAuthServer();
-      const tokens = await auth.mint({ expiresInSeconds: 3600 });
-      accessToken = tokens.access_token;
-      accountId = auth.accountId;
+    const scriptSearchThenCite = () =>
+      backend().script(
+        codexPaths.responses,
+        { sseText: functionCallReply('call_1', SEARCH, { query: 'resonance damping', limit: 3 }) },
+        (request) => ({ sseText: functionCallReply('call_2', 'submit_result', { text: 'A viscoelastic layer absorbs the energy [1].', supporting_refs: outputRefs(request).slice(0, 1) }) }),
+      );
+
+    /** Saves a login as `helix login codex` would, with an access token valid for `seconds`. */
+    const login = async (seconds: number) => {
+      const tokens = await codex.auth.mint({ expiresInSeconds: seconds });
       await saveCodexLogin(new FileCredentialDocumentStore({ home }), 'local', {
         idToken: tokens.id_token,
         accessToken: tokens.access_token,
         refreshToken: tokens.refresh_token,
-        expiresAt: Date.now() + 3_600_000,
+        expiresAt: Date.now() + seconds * 1000,
         accountId,
       });
+      return tokens;
+    };
+    const storedDocument = () => JSON.parse(readFileSync(join(home, 'codex', 'local.json'), 'utf8'));
+
+    beforeAll(async () => {
+      home = join(dir, 'home');
+      codex = await startCodexFixture();
+      accountId = codex.auth.accountId;
+      accessToken = (await login(3600)).access_token;
       server = await startCliServer(database, {
         HELIX_AGENT_DATABASE_SCOPES: 'research_library',
         HELIX_MODEL_PROVIDER: 'codex-subscription',
         HELIX_MODEL: 'gpt-5.1-codex',
         HELIX_MODEL_REASONING_EFFORT: 'medium',
         HELIX_HOME: home,
-        HELIX_CODEX_TEST_ORIGIN: backend.origin,
+        HELIX_CODEX_TEST_ORIGIN: codex.origin,
         HELIX_LOG_LEVEL: 'debug',
       });
     });
     afterAll(async () => {
       await server?.kill('SIGTERM');
-      await backend?.close();
-      await auth?.close();
+      await codex?.close();
     });
 
     it('a run completes through the subscription, with the pinned request shape and the login from `helix login codex`', async () => {
       const token = await newKey(database, RUN_SCOPES, 'codex');
-      backend.script(
-        codexPaths.responses,
-        { sseText: functionCallReply('call_1', SEARCH, { query: 'resonance damping', limit: 3 }) },
-        (request) => ({ sseText: functionCallReply('call_2', 'submit_result', { text: 'A viscoelastic layer absorbs the energy [1].', supporting_refs: outputRefs(request).slice(0, 1) }) }),
-      );
+      scriptSearchThenCite();
       const view = await runOnce(server.url, token);
       expect(view).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized' });
       expect(view.latest_result.supporting_evidence_refs).toHaveLength(1);
 
-      const [first, second] = backend.requestsTo(codexPaths.responses);
+      const [first, second] = backend().requestsTo(codexPaths.responses);
       expect(first?.headers).toMatchObject({ authorization: `Bearer ${accessToken}`, 'chatgpt-account-id': accountId, originator: 'helix', accept: 'text/event-stream' });
       expect(first?.headers['session-id']).toBe(view.run_id);
       expect(first?.body).toMatchObject({ model: 'gpt-5.1-codex', store: false, stream: true, prompt_cache_key: view.run_id, reasoning: { effort: 'medium', summary: 'auto' } });
@@ -209,8 +216,43 @@ describe('helix serve with model providers', () => {
       for (const secret of [accessToken, accountId]) expect(server.stderr()).not.toContain(secret);
     });
 
+    it('an access token about to expire is refreshed before the turn, and the rotation is on disk before the request goes out', async () => {
+      const stale = await login(30); // inside the 60 s refresh skew
+      const token = await newKey(database, RUN_SCOPES, 'codex-refresh');
+      const refreshesBefore = codex.auth.grants('refresh_token').length;
+      scriptSearchThenCite();
+      expect(await runOnce(server.url, token)).toMatchObject({ completion_status: 'completed' });
+
+      expect(codex.auth.grants('refresh_token')).toHaveLength(refreshesBefore + 1);
+      const stored = storedDocument();
+      expect(stored).toMatchObject({ version: 2, health: { state: 'ok' } });
+      expect(stored.tokens.refresh_token).not.toBe(stale.refresh_token);
+      expect(stored.tokens.access_token).not.toBe(stale.access_token);
+      const sent = backend().requestsTo(codexPaths.responses).slice(-2).map((r) => r.headers.authorization);
+      expect(sent).toEqual([`Bearer ${stored.tokens.access_token}`, `Bearer ${stored.tokens.access_token}`]);
+      for (const secret of [stale.refresh_token, stored.tokens.refresh_token, stored.tokens.access_token]) expect(server.stderr()).not.toContain(secret);
+    });
+
+    it('a refused refresh blocks the turn as model_auth and leaves the login marked reconnect-required for `helix auth status`', async () => {
+      await login(30);
+      codex.auth.scriptRefresh({ kind: 'error', status: 400, body: { error: { code: 'refresh_token_reused', message: 'already used' } } });
+      const token = await newKey(database, RUN_SCOPES, 'codex-refused');
+      const requestsBefore = backend().requestsTo(codexPaths.responses).length;
+      const view = await runOnce(server.url, token);
+      expect(view).toMatchObject({ completion_status: 'blocked', latest_result: { outcome: 'failed', failure_code: 'model_auth' } });
+      expect(backend().requestsTo(codexPaths.responses)).toHaveLength(requestsBefore);
+      expect(storedDocument().health).toMatchObject({ state: 'reconnect-required', reason: 'refresh_token_reused' });
+
+      const status = await runCli(['auth', 'status'], { HELIX_HOME: home });
+      expect(status.stdout).toContain('reconnect required (refresh_token_reused');
+      // A new login clears it for the next turn.
+      await login(3600);
+      scriptSearchThenCite();
+      expect(await runOnce(server.url, token)).toMatchObject({ completion_status: 'completed' });
+    });
+
     it('`helix models` lists the subscription models in provider order without printing credentials', async () => {
-      backend.script(codexPaths.models.split('?')[0]!, {
+      backend().script(codexPaths.models.split('?')[0]!, {
         json: {
           models: [
             { slug: 'gpt-5.1-codex', display_name: 'GPT-5.1 Codex', supported_reasoning_levels: [{ effort: 'low' }, { effort: 'medium' }], default_reasoning_level: 'medium', visibility: 'list', context_window: 272000 },
@@ -218,19 +260,20 @@ describe('helix serve with model providers', () => {
           ],
         },
       });
-      const res = await runCli(['models'], { HELIX_MODEL_PROVIDER: 'codex-subscription', HELIX_MODEL: 'gpt-5.1-codex', HELIX_HOME: home, HELIX_CODEX_TEST_ORIGIN: backend.origin });
+      const res = await runCli(['models'], { HELIX_MODEL_PROVIDER: 'codex-subscription', HELIX_MODEL: 'gpt-5.1-codex', HELIX_HOME: home, HELIX_CODEX_TEST_ORIGIN: codex.origin });
       expect(res.code, res.stderr).toBe(0);
       expect(res.stdout.trimEnd().split('\n')).toEqual([
         'gpt-5.1-codex  (GPT-5.1 Codex)  reasoning: low, medium [default medium]  context: 272000',
         'gpt-5.1-codex-mini  (GPT-5.1 Codex Mini)',
       ]);
       expect(res.stderr).toContain('2 models from codex-subscription');
-      for (const secret of [accessToken, accountId]) expect(res.stdout + res.stderr).not.toContain(secret);
-      expect(backend.requestsTo(codexPaths.models.split('?')[0]!).at(-1)?.headers).toMatchObject({ authorization: `Bearer ${accessToken}`, 'chatgpt-account-id': accountId });
+      const current = storedDocument().tokens.access_token as string;
+      for (const secret of [current, accountId]) expect(res.stdout + res.stderr).not.toContain(secret);
+      expect(backend().requestsTo(codexPaths.models.split('?')[0]!).at(-1)?.headers).toMatchObject({ authorization: `Bearer ${current}`, 'chatgpt-account-id': accountId });
     });
 
     it('`helix models` without a login says how to log in, and exits 1', async () => {
-      const res = await runCli(['models', '--provider', 'codex-subscription'], { HELIX_HOME: join(dir, 'empty-home'), HELIX_CODEX_TEST_ORIGIN: backend.origin });
+      const res = await runCli(['models', '--provider', 'codex-subscription'], { HELIX_HOME: join(dir, 'empty-home'), HELIX_CODEX_TEST_ORIGIN: codex.origin });
       expect(res.code).toBe(1);
       expect(res.stderr).toContain('run `helix login codex`');
     });
