@@ -1,3 +1,4 @@
+import { readBoundedText } from '../http/boundedBody.js';
 import { ModelError, type ModelErrorKind } from '../port.js';
 
 /**
@@ -67,7 +68,7 @@ const retryAfter = (headers: Headers, now: number): number | undefined => {
 };
 
 export const classifyHttpFailure = async (response: Response, now: number): Promise<ModelError> => {
-  const text = (await response.text().catch(() => '')).slice(0, MAX_ERROR_BODY);
+  const { text } = await readBoundedText(response, MAX_ERROR_BODY).catch(() => ({ text: '' }));
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { ModelError } from '../port.js';
+import { readBoundedText } from '../http/boundedBody.js';
 import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
 import { CodexAuthError } from './codexAuthError.js';
 import { CODEX_CLIENT_ID, codexPaths, type CodexEndpoints } from './endpoints.js';
@@ -50,8 +51,13 @@ const postJson = async (endpoints: CodexEndpoints, path: string, body: Record<st
   }
 };
 
+/** Device answers are a handful of short fields. */
+const MAX_DEVICE_RESPONSE_BYTES = 64 * 1024;
+
 const jsonObject = async (response: Response): Promise<Record<string, unknown>> => {
-  const body: unknown = await response.json().catch(() => undefined);
+  const body: unknown = await readBoundedText(response, MAX_DEVICE_RESPONSE_BYTES)
+    .then(({ text, complete }) => (complete ? JSON.parse(text) : undefined))
+    .catch(() => undefined);
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 };
 

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UnsecuredJWT } from 'jose';
 import { startCodexAuthServer, type CodexAuthServer } from '../../../test/support/codexAuthServer.js';
@@ -59,6 +61,43 @@ describe('the token client', () => {
       auth.scriptRefresh(outcome);
       const err = await refreshCodexTokens({ issuer: auth.origin, api: auth.origin }, 'rt', new AbortController().signal).catch((e: unknown) => e);
       expect(err).toMatchObject({ code, details: providerCode === undefined ? {} : { providerCode } });
+    }
+  });
+
+  it('never puts free-text error fields (which can quote the refused token or code) into a message', async () => {
+    const endpoints = { issuer: auth.origin, api: auth.origin };
+    auth.scriptRefresh({ kind: 'error', status: 400, body: { error: 'refresh token rt-SECRET-VALUE is malformed' } });
+    const refresh = await refreshCodexTokens(endpoints, 'rt-SECRET-VALUE', new AbortController().signal).catch((e: unknown) => e);
+    expect(refresh).toMatchObject({ code: 'refresh_failed' });
+    expect(JSON.stringify({ message: (refresh as Error).message, details: (refresh as { details: unknown }).details })).not.toContain('SECRET');
+    // An unknown code is still shown when it is identifier-shaped.
+    auth.scriptRefresh({ kind: 'error', status: 400, body: { error: 'invalid_request' } });
+    expect((await refreshCodexTokens(endpoints, 'rt', new AbortController().signal).catch((e: unknown) => e)) as Error).toHaveProperty('message', expect.stringContaining('invalid_request'));
+  });
+
+  it('does not buffer an endless token response: the refresh fails as transient', async () => {
+    let cancelled = false;
+    const chunk = Buffer.alloc(16 * 1024, 'a');
+    const endless = createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"access_token":"');
+      const pump = () => {
+        while (!response.destroyed && response.write(chunk));
+        if (!response.destroyed) response.once('drain', pump);
+      };
+      response.on('close', () => (cancelled = true));
+      pump();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(endless.address() as AddressInfo).port}`;
+    try {
+      const err = await refreshCodexTokens({ issuer: origin, api: origin }, 'rt', new AbortController().signal).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'refresh_failed' });
+      await expect.poll(() => cancelled).toBe(true);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise<void>((resolve) => endless.close(() => resolve()));
     }
   });
 });

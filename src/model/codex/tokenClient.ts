@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose';
 import { ModelError } from '../port.js';
+import { readBoundedText } from '../http/boundedBody.js';
 import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
 import { CodexAuthError } from './codexAuthError.js';
 import { CODEX_ACCOUNT_CLAIM, CODEX_CLIENT_ID, codexPaths, type CodexEndpoints } from './endpoints.js';
@@ -83,9 +84,14 @@ const postForm = async (endpoints: CodexEndpoints, form: Record<string, string>,
   }
 };
 
+/** Three JWTs and a few fields; anything far larger is not a token response. */
+const MAX_TOKEN_RESPONSE_BYTES = 256 * 1024;
+
 const readJson = async (response: Response): Promise<Record<string, unknown> | undefined> => {
   try {
-    const body: unknown = await response.json();
+    const { text, complete } = await readBoundedText(response, MAX_TOKEN_RESPONSE_BYTES);
+    if (!complete) return undefined;
+    const body: unknown = JSON.parse(text);
     return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
@@ -102,6 +108,13 @@ const expiresAtOf = (body: Record<string, unknown>, now: number): number => {
   const seconds = typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : DEFAULT_EXPIRES_IN_SECONDS;
   return now + seconds * 1000;
 };
+
+/**
+ * A provider code fit to show: identifier-shaped and short. The token endpoint's `error` is free
+ * text on some servers, and free text can quote the refresh token or code it refused.
+ */
+const PROVIDER_CODE = /^[A-Za-z0-9_.:-]{1,80}$/;
+const shownCode = (code: string | undefined): string | undefined => (code !== undefined && PROVIDER_CODE.test(code) ? code : undefined);
 
 /** The provider's error code from `{"error":{"code"}}`, `{"error":"…"}` or a top-level `code`. */
 export const providerErrorCode = (body: Record<string, unknown> | undefined): string | undefined => {
@@ -124,7 +137,7 @@ export const exchangeAuthorizationCode = async (endpoints: CodexEndpoints, excha
   );
   const body = await readJson(response);
   if (!response.ok) {
-    const code = providerErrorCode(body);
+    const code = shownCode(providerErrorCode(body));
     throw new CodexAuthError('token_exchange_failed', `the token endpoint refused the authorization code (HTTP ${response.status}${code === undefined ? '' : `, ${code}`})`, {
       httpStatus: response.status,
       ...(code === undefined ? {} : { providerCode: code }),
@@ -158,7 +171,8 @@ export const refreshCodexTokens = async (endpoints: CodexEndpoints, refreshToken
     if (reason !== undefined) {
       throw new CodexAuthError('refresh_rejected', `the Codex login can no longer be refreshed (${reason})`, { httpStatus: response.status, providerCode: reason });
     }
-    throw new CodexAuthError('refresh_failed', `the token endpoint failed the refresh (HTTP ${response.status}${code === undefined ? '' : `, ${code.slice(0, 80)}`})`, {
+    const shown = shownCode(code);
+    throw new CodexAuthError('refresh_failed', `the token endpoint failed the refresh (HTTP ${response.status}${shown === undefined ? '' : `, ${shown}`})`, {
       httpStatus: response.status,
     });
   }

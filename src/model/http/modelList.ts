@@ -1,4 +1,8 @@
 import { ModelError, type ModelInfo } from '../port.js';
+import { readBoundedText } from './boundedBody.js';
+
+/** Codex's list with every capability is tens of KiB; a list past this is not a model list. */
+const MAX_MODEL_LIST_BYTES = 4 * 1024 * 1024;
 
 /** How one provider family reads its own failures (Responses and Chat Completions differ). */
 export interface FailureReader {
@@ -17,14 +21,16 @@ export const fetchModelList = async (
   failures: FailureReader,
   now: () => number,
 ): Promise<unknown> => {
-  let text: string;
+  let body: { readonly text: string; readonly complete: boolean };
   try {
     const response = await send();
     if (!response.ok) throw await failures.classifyHttpFailure(response, now());
-    text = await response.text();
+    body = await readBoundedText(response, MAX_MODEL_LIST_BYTES);
   } catch (error) {
     throw failures.toModelError(error, signal);
   }
+  if (!body.complete) throw new ModelError('protocol', `the model list is larger than ${MAX_MODEL_LIST_BYTES} bytes`, { retryable: false });
+  const text = body.text;
   try {
     return JSON.parse(text);
   } catch {

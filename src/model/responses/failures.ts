@@ -1,3 +1,4 @@
+import { readBoundedText } from '../http/boundedBody.js';
 import { ModelError, type ModelErrorKind } from '../port.js';
 
 /**
@@ -143,7 +144,7 @@ const MAX_ERROR_BODY = 64 * 1024;
  * is not retried and its message says when it resets.
  */
 export const classifyHttpFailure = async (response: Response, now: number): Promise<ModelError> => {
-  const text = (await response.text().catch(() => '')).slice(0, MAX_ERROR_BODY);
+  const { text } = await readBoundedText(response, MAX_ERROR_BODY).catch(() => ({ text: '' }));
   let parsed: Record<string, unknown> | undefined;
   try {
     parsed = asRecord(JSON.parse(text));
