@@ -219,6 +219,21 @@ describe('Codex subscription Responses transport', () => {
     expect(error.message).not.toContain('access-token');
   });
 
+  it('masks the account id and token when the backend quotes them back', async () => {
+    const quoted = `account ${FIRST.accountId} with token ${FIRST.accessToken} is not allowed`;
+    server.script(
+      RESPONSES,
+      { json: { error: { message: quoted, type: 'invalid_request_error' } }, status: 400 },
+      { sseText: `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'invalid_prompt', message: quoted })}\n\n` },
+    );
+    for (let i = 0; i < 2; i += 1) {
+      const error = await rejectsWithModelError(generate(client, request()));
+      const shown = `${error.message} ${error.stack ?? ''} ${JSON.stringify(error.details)}`;
+      expect(shown).not.toContain(FIRST.accountId);
+      expect(shown).not.toContain(FIRST.accessToken);
+    }
+  });
+
   it('refuses a redirect: protocol error, and the target is never contacted', async () => {
     server.script(RESPONSES, { redirectTo: `${server.origin}/elsewhere`, status: 307 });
     server.script('/elsewhere', { sse: 'text.sse' });

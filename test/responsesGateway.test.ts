@@ -117,4 +117,19 @@ describe('OpenAI-compatible Responses gateway', () => {
     expect((await rejectsWithModelError(client.listModels(new AbortController().signal))).kind).toBe('protocol');
     expect((await rejectsWithModelError(client.listModels(new AbortController().signal))).kind).toBe('protocol');
   });
+
+  it('masks the key of any shape when the gateway quotes it back, in an error body or in the stream', async () => {
+    const key = 'gw0123456789abcdefDEADBEEF';
+    const plain = new ResponsesGatewayClient({ baseUrl: `${server.origin}/v1`, apiKey: key, retry: { maxAttempts: 1 } });
+    server.script(
+      '/v1/responses',
+      { json: { error: { message: `The key ${key} has no access to gpt-4.1`, type: 'invalid_request_error' } }, status: 403 },
+      { sseText: `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'server_error', message: `key ${key} overloaded` })}\n\n` },
+    );
+    server.script('/v1/models', { json: { error: { message: `unknown key ${key}` } }, status: 400 });
+    for (const pending of [generate(plain, request()), generate(plain, request()), plain.listModels(new AbortController().signal)]) {
+      const error = await rejectsWithModelError(pending);
+      expect(`${error.message} ${error.stack ?? ''} ${JSON.stringify(error.details)}`).not.toContain(key);
+    }
+  });
 });

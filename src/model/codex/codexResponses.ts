@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { arch, release, type as osType } from 'node:os';
 import type { ModelClient, ModelInfo, ModelRequest, ModelStreamEvent } from '../port.js';
 import { fetchModelList } from '../http/modelList.js';
-import { responsesFailures, toModelError } from '../responses/failures.js';
+import { responsesFailures, toModelError, withoutSecrets } from '../responses/failures.js';
 import { toResponsesBody } from '../responses/request.js';
 import { defaultProviderFetch, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
@@ -60,12 +60,14 @@ export class CodexResponsesClient implements ModelClient {
    * Sends with current access; on a 401, lets the credential side re-read or refresh once and sends
    * once more (protocol notes "Tokens"). A second 401 is returned as is and classified as auth.
    */
-  async #sendAuthorized(send: (access: CodexAccess) => Promise<Response>, signal: AbortSignal): Promise<Response> {
+  async #sendAuthorized(send: (access: CodexAccess) => Promise<Response>, signal: AbortSignal, used: Set<string>): Promise<Response> {
     const access = await this.#options.credentials.access(signal);
+    used.add(access.accessToken).add(access.accountId);
     const first = await send(access);
     if (first.status !== 401) return first;
     await first.body?.cancel().catch(() => undefined);
     const renewed = await this.#options.credentials.afterUnauthorized(access, signal);
+    used.add(renewed.accessToken).add(renewed.accountId);
     return send(renewed);
   }
 
@@ -73,26 +75,35 @@ export class CodexResponsesClient implements ModelClient {
     const body = toResponsesBody(request, { profile: 'codex', provider: this.provider });
     const signal = request.signal;
     const url = `${this.#options.endpoints.api}${codexPaths.responses}`;
+    // Every token and account id sent, masked out of any error: the backend may quote them back.
+    const used = new Set<string>();
     const attempt = async function* (this: CodexResponsesClient): AsyncGenerator<ModelStreamEvent> {
       const response = await this.#sendAuthorized(
         (access) => postResponses({ fetchImpl: this.#fetch, url, headers: this.#identity(access, request.cacheKey), body, signal }),
         signal,
+        used,
       );
       yield* streamResponsesAnswer(response, { provider: this.provider, signal, now: this.#now });
     }.bind(this);
-    return streamWithRetry(attempt, signal, (error) => toModelError(error, signal), this.#options.retry ?? {});
+    return streamWithRetry(attempt, signal, (error) => withoutSecrets(toModelError(error, signal), used), this.#options.retry ?? {});
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
     const url = `${this.#options.endpoints.api}${codexPaths.models}`;
+    const used = new Set<string>();
+    const failures = {
+      classifyHttpFailure: async (response: Response, now: number) => withoutSecrets(await responsesFailures.classifyHttpFailure(response, now), used),
+      toModelError: (error: unknown, s: AbortSignal) => withoutSecrets(responsesFailures.toModelError(error, s), used),
+    };
     const json = await fetchModelList(
       () =>
         this.#sendAuthorized(
           (access) => this.#fetch(url, { method: 'GET', headers: { ...this.#identity(access, undefined), accept: 'application/json' }, signal }),
           signal,
+          used,
         ),
       signal,
-      responsesFailures,
+      failures,
       this.#now,
     );
     return parseCodexModels(json);

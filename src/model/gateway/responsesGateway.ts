@@ -1,6 +1,6 @@
 import type { ModelClient, ModelInfo, ModelRequest, ModelStreamEvent } from '../port.js';
 import { fetchModelList, openAiModelList } from '../http/modelList.js';
-import { responsesFailures, toModelError } from '../responses/failures.js';
+import { responsesFailures, toModelError, withoutSecrets } from '../responses/failures.js';
 import { toResponsesBody } from '../responses/request.js';
 import { defaultProviderFetch, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
@@ -22,6 +22,8 @@ export class ResponsesGatewayClient implements ModelClient {
   readonly provider = RESPONSES_GATEWAY_PROVIDER;
   readonly #baseUrl: string;
   readonly #auth: Record<string, string>;
+  /** The key, masked out of every error: a gateway may quote it back, and not every key looks like `sk-…`. */
+  readonly #secrets: readonly string[];
   readonly #fetch: ProviderFetch;
   readonly #retry: RetryOptions;
   readonly #now: () => number;
@@ -29,6 +31,7 @@ export class ResponsesGatewayClient implements ModelClient {
   constructor(options: ResponsesGatewayOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#auth = options.apiKey === undefined || options.apiKey === '' ? {} : { authorization: `Bearer ${options.apiKey}` };
+    this.#secrets = options.apiKey === undefined || options.apiKey === '' ? [] : [options.apiKey];
     this.#fetch = options.fetchImpl ?? defaultProviderFetch;
     this.#retry = options.retry ?? {};
     this.#now = options.now ?? Date.now;
@@ -47,14 +50,18 @@ export class ResponsesGatewayClient implements ModelClient {
       });
       yield* streamResponsesAnswer(response, { provider: this.provider, signal, now: this.#now });
     }.bind(this);
-    return streamWithRetry(attempt, signal, (error) => toModelError(error, signal), this.#retry);
+    return streamWithRetry(attempt, signal, (error) => withoutSecrets(toModelError(error, signal), this.#secrets), this.#retry);
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
+    const failures = {
+      classifyHttpFailure: async (response: Response, now: number) => withoutSecrets(await responsesFailures.classifyHttpFailure(response, now), this.#secrets),
+      toModelError: (error: unknown, s: AbortSignal) => withoutSecrets(responsesFailures.toModelError(error, s), this.#secrets),
+    };
     const json = await fetchModelList(
       () => this.#fetch(`${this.#baseUrl}/models`, { method: 'GET', headers: { ...this.#auth, accept: 'application/json' }, signal }),
       signal,
-      responsesFailures,
+      failures,
       this.#now,
     );
     // This client always asks for parallel tool calls.

@@ -192,3 +192,14 @@ describe('normalizeUsage', () => {
     });
   });
 });
+
+describe('adaptResponsesStream and a hostile provider', () => {
+  it('an incomplete reason that is free text is not kept as the provider code', async () => {
+    const frame = (reason: string) =>
+      `event: response.incomplete\ndata: ${JSON.stringify({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason } } })}\n\n`;
+    const hostile = await failure(frame('cut off; your key sk_live_abc is 0123456789abcdef0123456789abcdef'));
+    expect(hostile).toMatchObject({ kind: 'incomplete', details: { providerCode: 'unstated' } });
+    expect(hostile.message).not.toContain('0123456789abcdef');
+    expect((await failure(frame('max_output_tokens'))).details.providerCode).toBe('max_output_tokens');
+  });
+});

@@ -1,6 +1,6 @@
 import { readSseFrames } from '../http/sse.js';
 import { ModelError, type ModelItem, type ModelStreamEvent, type ModelUsage } from '../port.js';
-import { classifyProviderError, providerErrorFrom, safeProviderMessage } from './failures.js';
+import { classifyProviderError, providerErrorFrom, providerIdentifier } from './failures.js';
 import { fromResponsesItem } from './request.js';
 
 /**
@@ -55,9 +55,8 @@ const parseFrame = (data: string): Record<string, unknown> => {
 };
 
 const incompleteError = (response: Record<string, unknown>): ModelError => {
-  const reason = asRecord(response['incomplete_details'])?.['reason'];
-  const stated = typeof reason === 'string' ? reason : 'unstated';
-  return new ModelError('incomplete', `the response is incomplete: ${safeProviderMessage(stated)}`, {
+  const stated = providerIdentifier(asRecord(response['incomplete_details'])?.['reason']) ?? 'unstated';
+  return new ModelError('incomplete', `the response is incomplete: ${stated}`, {
     retryable: false,
     providerCode: stated,
   });

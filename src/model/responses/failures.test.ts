@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../port.js';
-import { classifyHttpFailure, classifyProviderError, parseRetryAfter, parseTryAgainIn, safeProviderMessage, toModelError } from './failures.js';
+import { classifyHttpFailure, classifyProviderError, parseRetryAfter, parseTryAgainIn, providerErrorFrom, safeProviderMessage, toModelError, withoutSecrets } from './failures.js';
 
 const NOW = Date.UTC(2026, 0, 1, 0, 0, 0);
 
@@ -123,5 +123,38 @@ describe('toModelError', () => {
     expect(toModelError(new DOMException('aborted', 'AbortError'), controller.signal).kind).toBe('aborted');
     const typed = new ModelError('quota', 'q', { retryable: false });
     expect(toModelError(typed, new AbortController().signal)).toBe(typed);
+  });
+});
+
+describe('hostile provider fields', () => {
+  it('a resets_at no Date can hold is ignored (the reset time falls back to retry-after) instead of throwing', async () => {
+    for (const resetsAt of [1e20, -5, 'soon']) {
+      const error = await classifyHttpFailure(jsonResponse(429, { error: { type: 'usage_limit_reached', resets_at: resetsAt } }, { 'retry-after': '60' }), NOW);
+      expect(error).toMatchObject({ kind: 'quota', details: { retryable: false, resetsAt: NOW + 60_000 } });
+    }
+  });
+
+  it('free text in code, type, param or plan_type never reaches the message or details', async () => {
+    const leak = 'key gw-live-0123456789 rejected';
+    const stated = providerErrorFrom({ type: leak, code: leak, param: leak, message: 'no' });
+    expect(stated).toEqual({ type: undefined, code: undefined, param: undefined, message: 'no' });
+    const http = await classifyHttpFailure(jsonResponse(400, { error: leak }), NOW);
+    expect(JSON.stringify({ message: http.message, details: http.details })).not.toContain('gw-live');
+    const limit = await classifyHttpFailure(jsonResponse(429, { error: { type: 'usage_limit_reached', plan_type: leak, resets_at: 1767229200 } }), NOW);
+    expect(limit.message).not.toContain('gw-live');
+    // Identifier-shaped names are kept as they are.
+    expect(providerErrorFrom({ code: 'rate_limit_exceeded', param: 'input[0].content' })).toMatchObject({ code: 'rate_limit_exceeded', param: 'input[0].content' });
+  });
+
+  it('withoutSecrets masks a known secret of any shape in the message and stack, and drops fields that carry one', () => {
+    const key = 'plain-gateway-key-42';
+    const error = classifyProviderError({ code: 'invalid_api_key', message: `The key ${key} is not valid for account acct-7f3e0000-1111` });
+    const masked = withoutSecrets(error, [key, 'acct-7f3e0000-1111', 'ab']);
+    expect(masked.message).not.toContain(key);
+    expect(masked.message).not.toContain('acct-7f3e0000-1111');
+    expect(masked.stack).not.toContain(key);
+    expect(masked).toMatchObject({ kind: error.kind, details: { providerCode: 'invalid_api_key' } });
+    expect(withoutSecrets(classifyProviderError({ code: key }), [key]).details.providerCode).toBeUndefined();
+    expect(withoutSecrets(error, [])).toBe(error);
   });
 });

@@ -71,6 +71,40 @@ export const safeProviderMessage = (message: string): string => {
   return safe.length > 500 ? `${safe.slice(0, 500)}…` : safe;
 };
 
+/**
+ * A provider's `type`, `code` or `param` as it may be kept: identifier-shaped and short, else
+ * dropped. These land in messages and error details verbatim, so free text (which can quote the
+ * request's key or a prompt) is not let through them; the message field is where text goes, masked.
+ */
+const PROVIDER_IDENTIFIER = /^[A-Za-z0-9_.:\[\]-]{1,100}$/;
+export const providerIdentifier = (value: unknown): string | undefined =>
+  typeof value === 'string' && PROVIDER_IDENTIFIER.test(value) ? value : undefined;
+
+/** Known secrets shorter than this are not masked: they could not be told apart from ordinary words. */
+const MIN_MASKED_SECRET = 6;
+
+/**
+ * The error with every occurrence of a secret the client itself sent (an API key of any shape, an
+ * account id) masked in its message and stack, and any stated field containing one dropped. Shape
+ * masking alone misses keys that do not look like `sk-…` and account ids, which look like any UUID.
+ */
+export const withoutSecrets = (error: ModelError, secrets: Iterable<string>): ModelError => {
+  const known = [...secrets].filter((secret) => secret.length >= MIN_MASKED_SECRET);
+  const mask = (text: string): string => known.reduce((masked, secret) => masked.split(secret).join('[redacted]'), text);
+  const clean = (value: string | undefined): value is string => value !== undefined && mask(value) === value;
+  const message = mask(error.message);
+  const { providerType, providerCode, param, ...rest } = error.details;
+  if (message === error.message && [providerType, providerCode, param].every((v) => v === undefined || clean(v))) return error;
+  const masked = new ModelError(error.kind, message, {
+    ...rest,
+    ...(clean(providerType) ? { providerType } : {}),
+    ...(clean(providerCode) ? { providerCode } : {}),
+    ...(clean(param) ? { param } : {}),
+  });
+  if (error.stack !== undefined) masked.stack = mask(error.stack);
+  return masked;
+};
+
 /** "Please try again in 11.054s" / "in 250ms" → milliseconds. */
 export const parseTryAgainIn = (message: string | undefined): number | undefined => {
   const match = message === undefined ? null : /try again in\s+(\d+(?:\.\d+)?)\s*(ms|s)\b/i.exec(message);
@@ -125,18 +159,25 @@ const stringField = (record: Record<string, unknown>, key: string): string | und
 const asRecord = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
-/** Reads `{type, code, message, param}` from an error object; absent or empty fields stay undefined. */
+/** Reads `{type, code, message, param}` from an error object; absent, empty or non-identifier names stay undefined. */
 export const providerErrorFrom = (value: unknown): ProviderError => {
   const record = asRecord(value) ?? {};
   return {
-    type: stringField(record, 'type'),
-    code: stringField(record, 'code'),
+    type: providerIdentifier(record['type']),
+    code: providerIdentifier(record['code']),
     message: stringField(record, 'message'),
-    param: stringField(record, 'param'),
+    param: providerIdentifier(record['param']),
   };
 };
 
 const MAX_ERROR_BODY = 64 * 1024;
+
+/** ECMAScript's last representable instant (±8.64e15 ms): a later `resets_at` is no time at all. */
+const MAX_DATE_MS = 8.64e15;
+
+/** `resets_at` (Unix seconds) as epoch ms, or undefined when it is not a time a Date can hold. */
+const resetTime = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 && value * 1000 <= MAX_DATE_MS ? value * 1000 : undefined;
 
 /**
  * A non-2xx answer as a ModelError. Only the stated type/code/message/param are kept, never the raw
@@ -154,17 +195,15 @@ export const classifyHttpFailure = async (response: Response, now: number): Prom
   const errorValue = parsed?.['error'];
   const stated: ProviderError =
     typeof errorValue === 'string'
-      ? { code: errorValue, message: stringField(parsed ?? {}, 'message') }
+      ? { code: providerIdentifier(errorValue), message: stringField(parsed ?? {}, 'message') }
       : providerErrorFrom(errorValue ?? parsed);
   const retryAfterMs = parseRetryAfter(response.headers, now);
   const status = response.status;
 
   if (status === 429 && (stated.type === 'usage_limit_reached' || stated.code === 'usage_limit_reached')) {
     const limit = asRecord(errorValue) ?? {};
-    const resetsAtSeconds = typeof limit['resets_at'] === 'number' ? limit['resets_at'] : undefined;
-    const resetsAt =
-      resetsAtSeconds !== undefined ? resetsAtSeconds * 1000 : retryAfterMs !== undefined ? now + retryAfterMs : undefined;
-    const plan = stringField(limit, 'plan_type');
+    const resetsAt = resetTime(limit['resets_at']) ?? (retryAfterMs !== undefined ? now + retryAfterMs : undefined);
+    const plan = providerIdentifier(limit['plan_type']);
     const when = resetsAt === undefined ? 'at an unstated time' : `at ${new Date(resetsAt).toISOString()}`;
     return new ModelError('quota', `usage limit reached${plan === undefined ? '' : ` (plan ${plan})`}; it resets ${when}`, {
       retryable: false,
