@@ -1,4 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CodexCredentials, saveCodexLogin } from '../src/model/codex/codexCredentials.js';
+import { FileCredentialDocumentStore } from '../src/model/codex/credentialStore.js';
+import { abortableSleep } from '../src/model/retry.js';
 import { CodexResponsesClient } from '../src/model/codex/codexResponses.js';
 import type { CodexAccess, CodexCredentialSource } from '../src/model/codex/credentials.js';
 import { CODEX_ORIGINATOR } from '../src/model/codex/endpoints.js';
@@ -254,6 +262,68 @@ describe('Codex subscription Responses transport', () => {
     expect(error.kind).toBe('aborted');
     expect(performance.now() - abortedAt).toBeLessThan(1_000);
     expect(server.requestsTo(RESPONSES)).toHaveLength(1);
+  });
+});
+
+describe('Codex transport: a cancel stops everything', () => {
+  it('an abort during the backoff wait ends as aborted at once, and no further request goes out', async () => {
+    server.script(RESPONSES, { sse: 'failed-server-overloaded.sse' }, { sse: 'text.sse' });
+    let entered!: () => void;
+    const waiting = new Promise<void>((resolve) => (entered = resolve));
+    const patient = new CodexResponsesClient({
+      credentials: credentials.source,
+      endpoints: { issuer: server.origin, api: server.origin },
+      version: '0.1.0',
+      // A real abortable wait, far longer than the test: only the abort can end it.
+      retry: { sleep: (_ms, signal) => (entered(), abortableSleep(3_600_000, signal)) },
+    });
+    const controller = new AbortController();
+    const pending = rejectsWithModelError(generate(patient, request({ signal: controller.signal })));
+    await waiting;
+    const abortedAt = performance.now();
+    controller.abort();
+    const error = await pending;
+    expect(error).toMatchObject({ kind: 'aborted', details: { attempts: 1 } });
+    expect(performance.now() - abortedAt).toBeLessThan(1_000);
+    expect(server.requestsTo(RESPONSES)).toHaveLength(1);
+  });
+
+  it('an abort while the credential refresh hangs ends as aborted, and no Responses request goes out', async () => {
+    const refreshes: string[] = [];
+    // A token endpoint that takes the refresh and never answers.
+    const issuer = createServer((incoming) => {
+      refreshes.push(incoming.url ?? '');
+      incoming.resume();
+    });
+    await new Promise<void>((resolve) => issuer.listen(0, '127.0.0.1', resolve));
+    const issuerOrigin = `http://127.0.0.1:${(issuer.address() as AddressInfo).port}`;
+    const home = await mkdtemp(join(tmpdir(), 'helix-codex-abort-'));
+    try {
+      const store = new FileCredentialDocumentStore({ home });
+      // Opaque (non-JWT) tokens, so the stored expiry decides: it has passed, so access() must refresh.
+      await saveCodexLogin(store, 'local', { idToken: 'id-old', accessToken: 'access-old', refreshToken: 'rt-old', expiresAt: Date.now() - 60_000, accountId: 'acct-fixture' });
+      const real = new CodexResponsesClient({
+        credentials: new CodexCredentials({ store, ownerKey: 'local', endpoints: { issuer: issuerOrigin, api: server.origin } }),
+        endpoints: { issuer: issuerOrigin, api: server.origin },
+        version: '0.1.0',
+        retry: { sleep: async () => undefined },
+      });
+      server.script(RESPONSES, { sse: 'text.sse' });
+      const controller = new AbortController();
+      const pending = rejectsWithModelError(generate(real, request({ signal: controller.signal })));
+      await expect.poll(() => refreshes.length).toBe(1);
+      const abortedAt = performance.now();
+      controller.abort();
+      const error = await pending;
+      expect(error.kind).toBe('aborted');
+      expect(performance.now() - abortedAt).toBeLessThan(1_000);
+      expect(server.requestsTo(RESPONSES)).toHaveLength(0);
+      expect(refreshes).toEqual(['/oauth/token']);
+    } finally {
+      issuer.closeAllConnections();
+      await new Promise<void>((resolve) => issuer.close(() => resolve()));
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
 
