@@ -2,28 +2,38 @@ import { HelixError } from '../../domain/errors.js';
 import type { CapabilityResult } from '../../sources/capability.js';
 
 const MAX_PASSAGE = 1_200;
+const MAX_TITLE = 200;
+const MAX_LOCATOR = 400;
 const MAX_DIGEST = 16_000;
 
 const clip = (text: string, limit: number): string => (text.length <= limit ? text : `${text.slice(0, limit - 1)}…`);
+const clipOrNull = (text: string | undefined, limit: number): string | null => (text === undefined ? null : clip(text, limit));
 
 /**
  * What the model sees of a capability call: for each result its ref (the only thing it may
- * cite), title, locator and a bounded passage. Bounded as a whole too, so one broad search cannot
- * crowd the rest of the turn out of the model's context.
+ * cite), title, locator and a bounded passage. Every field a source supplies is clipped, so one
+ * oversized title or locator cannot push every result out of the digest; and the digest is
+ * bounded as a whole, so one broad search cannot crowd the rest of the turn out of the model's context.
  */
 export const digestResult = (result: CapabilityResult): string => {
   const byRef = new Map(result.artifacts.map((a) => [a.ref, a]));
   const entries: Record<string, unknown>[] = result.hits.map((hit) => ({
     ref: hit.ref,
-    title: hit.title,
-    document_id: hit.documentId,
-    locator: byRef.get(hit.ref)?.provenance.locator ?? null,
+    title: clip(hit.title, MAX_TITLE),
+    document_id: clip(hit.documentId, MAX_LOCATOR),
+    locator: clipOrNull(byRef.get(hit.ref)?.provenance.locator, MAX_LOCATOR),
     text: clip(hit.text, MAX_PASSAGE),
   }));
   const hitRefs = new Set(result.hits.map((h) => h.ref));
   for (const artifact of result.artifacts) {
     if (hitRefs.has(artifact.ref)) continue;
-    entries.push({ ref: artifact.ref, kind: artifact.kind, title: artifact.title ?? null, locator: artifact.provenance.locator, text: artifact.excerpt });
+    entries.push({
+      ref: artifact.ref,
+      kind: artifact.kind,
+      title: clipOrNull(artifact.title, MAX_TITLE),
+      locator: clip(artifact.provenance.locator, MAX_LOCATOR),
+      text: clip(artifact.excerpt, MAX_PASSAGE),
+    });
   }
   const kept: Record<string, unknown>[] = [];
   let size = 0;
