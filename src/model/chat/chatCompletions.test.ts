@@ -134,16 +134,18 @@ describe('ChatCompletionsClient', () => {
         { kind: 'http_error', status: 400, body: { error: { message: 'the request exceeds the available context size, try increasing it' } } },
         { kind: 'http_error', status: 400, body: { error: { message: `unknown field, key was ${KEY}`, code: 'invalid_request_error' } } },
         { kind: 'http_error', status: 404, body: 'model not found' },
+        // An identifier-shaped key passes the code filter; only masking the known key keeps it out.
+        { kind: 'http_error', status: 403, body: { error: { code: KEY, type: KEY } } },
       ],
       { maxAttempts: 1 },
     );
     const kinds: string[] = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 5; i++) {
       const error = await rejectsWithModelError(generate(client, request()));
       kinds.push(error.kind);
       expect(JSON.stringify({ message: error.message, details: error.details })).not.toContain(KEY);
     }
-    expect(kinds).toEqual(['auth', 'context_length', 'bad_request', 'bad_request']);
+    expect(kinds).toEqual(['auth', 'context_length', 'bad_request', 'bad_request', 'auth']);
   });
 
   it('retries 429 and 5xx with the stated retry-after, then gives up with the attempt count', async () => {

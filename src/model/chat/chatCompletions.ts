@@ -1,6 +1,7 @@
 import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
 import { ModelError, type ModelClient, type ModelInfo, type ModelRequest, type ModelStreamEvent } from '../port.js';
 import { fetchModelList, openAiModelList } from '../http/modelList.js';
+import { withoutSecrets } from '../maskSecrets.js';
 import { chatFailures, classifyHttpFailure, toModelError } from './chatFailures.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
 import { chatRequestBody } from './chatMessages.js';
@@ -38,15 +39,24 @@ export class ChatCompletionsClient implements ModelClient {
     this.now = options.now ?? Date.now;
   }
 
+  /** The key, masked out of every error: a server's code or type can be identifier-shaped and still quote it. */
+  private get secrets(): readonly string[] {
+    return this.options.apiKey === undefined || this.options.apiKey === '' ? [] : [this.options.apiKey];
+  }
+
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    return streamWithRetry(() => this.attempt(request), request.signal, (err) => toModelError(err, request.signal), this.retry);
+    return streamWithRetry(() => this.attempt(request), request.signal, (err) => withoutSecrets(toModelError(err, request.signal), this.secrets), this.retry);
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
+    const failures = {
+      classifyHttpFailure: async (response: Response, now: number) => withoutSecrets(await chatFailures.classifyHttpFailure(response, now), this.secrets),
+      toModelError: (error: unknown, s: AbortSignal) => withoutSecrets(chatFailures.toModelError(error, s), this.secrets),
+    };
     const json = await fetchModelList(
       () => fetchWithoutRedirects(`${this.baseUrl}/models`, { method: 'GET', headers: this.headers(), signal }),
       signal,
-      chatFailures,
+      failures,
       this.now,
     );
     // Local servers rarely run tool calls in parallel; this client does not ask them to.

@@ -1,6 +1,7 @@
 import type { ModelClient, ModelInfo, ModelRequest, ModelStreamEvent } from '../port.js';
 import { fetchModelList, openAiModelList } from '../http/modelList.js';
-import { responsesFailures, toModelError, withoutSecrets } from '../responses/failures.js';
+import { withoutSecrets } from '../maskSecrets.js';
+import { responsesFailures, toModelError } from '../responses/failures.js';
 import { toResponsesBody } from '../responses/request.js';
 import { defaultProviderFetch, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';

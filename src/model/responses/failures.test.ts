@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../port.js';
-import { classifyHttpFailure, classifyProviderError, parseRetryAfter, parseTryAgainIn, providerErrorFrom, safeProviderMessage, toModelError, withoutSecrets } from './failures.js';
+import { classifyHttpFailure, classifyProviderError, parseRetryAfter, parseTryAgainIn, providerErrorFrom, safeProviderMessage, toModelError } from './failures.js';
+import { withoutSecrets } from '../maskSecrets.js';
 
 const NOW = Date.UTC(2026, 0, 1, 0, 0, 0);
 

@@ -1,0 +1,26 @@
+import { ModelError } from './port.js';
+
+/** Known secrets shorter than this are not masked: they could not be told apart from ordinary words. */
+const MIN_MASKED_SECRET = 6;
+
+/**
+ * The error with every occurrence of a secret the client itself sent (an API key of any shape, an
+ * account id) masked in its message and stack, and any stated field containing one dropped. Shape
+ * masking alone misses keys that do not look like `sk-…` and account ids, which look like any UUID.
+ */
+export const withoutSecrets = (error: ModelError, secrets: Iterable<string>): ModelError => {
+  const known = [...secrets].filter((secret) => secret.length >= MIN_MASKED_SECRET);
+  const mask = (text: string): string => known.reduce((masked, secret) => masked.split(secret).join('[redacted]'), text);
+  const clean = (value: string | undefined): value is string => value !== undefined && mask(value) === value;
+  const message = mask(error.message);
+  const { providerType, providerCode, param, ...rest } = error.details;
+  if (message === error.message && [providerType, providerCode, param].every((v) => v === undefined || clean(v))) return error;
+  const masked = new ModelError(error.kind, message, {
+    ...rest,
+    ...(clean(providerType) ? { providerType } : {}),
+    ...(clean(providerCode) ? { providerCode } : {}),
+    ...(clean(param) ? { param } : {}),
+  });
+  if (error.stack !== undefined) masked.stack = mask(error.stack);
+  return masked;
+};
