@@ -1,9 +1,13 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { documentAfterTerminalRefresh, documentFromLogin } from '../src/model/codex/credentialDocument.js';
 import { FileCredentialDocumentStore } from '../src/model/codex/credentialStore.js';
+import { CODEX_CLIENT_ID, CODEX_SCOPE } from '../src/model/codex/endpoints.js';
 import { startCodexAuthServer, type CodexAuthServer } from './support/codexAuthServer.js';
 import { runCli } from './support/processes.js';
 
@@ -95,5 +99,232 @@ describe('helix login/logout codex and helix auth status', () => {
     const json = await runCli(['auth', 'status', '--json'], env);
     expect(JSON.parse(json.stdout)).toEqual({ provider: 'codex-subscription', state: 'reconnect-required', reason: 'refresh_token_reused', document_version: 2 });
     for (const secret of [tokens.access_token, tokens.refresh_token, tokens.id_token, auth.accountId]) expect(text.stdout + json.stdout).not.toContain(secret);
+  });
+});
+
+/** A CLI child still running: the test reads its output as it comes and may type on its stdin. */
+interface LiveCli {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `pattern` in stdout so far; rejects if the CLI exits first. */
+  printed(pattern: RegExp): Promise<RegExpExecArray>;
+  readonly exitCode: Promise<number>;
+}
+
+const live: LiveCli[] = [];
+
+/** Like runCli, but returns at once with stdin piped (spawnTs ignores stdin; --paste reads it). */
+const startCli = (args: readonly string[], env: Record<string, string>): LiveCli => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: new URL('../', import.meta.url),
+    env: { ...process.env, HELIX_LOG_LEVEL: 'warn', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exitCode = once(child, 'exit').then(([code]) => (code as number | null) ?? -1);
+  const printed = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const found = pattern.exec(stdout);
+        if (found === null) return;
+        child.stdout.off('data', check);
+        resolve(found);
+      };
+      child.stdout.on('data', check);
+      check();
+      void exitCode.then((code) => reject(new Error(`the CLI exited with ${code} before printing ${String(pattern)}; stdout: ${stdout}; stderr: ${stderr}`)));
+    });
+  const cli = { child, stdout: () => stdout, stderr: () => stderr, printed, exitCode };
+  live.push(cli);
+  return cli;
+};
+
+const AUTHORIZE_LINE = /^ {2}(http:\/\/\S+\/oauth\/authorize\?\S+)$/m;
+
+/** The browser's part up to the redirect: the issuer answers the authorize URL with a 302 to the callback. */
+const authorizeInBrowser = async (authorizeUrl: string): Promise<string> => {
+  const response = await fetch(authorizeUrl, { redirect: 'manual' });
+  await response.body?.cancel();
+  expect(response.status).toBe(302);
+  return response.headers.get('location')!;
+};
+
+const canBind = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+
+/** Holds 127.0.0.1:`port` the way an older, stuck login would, recording the paths it is asked for. */
+const occupy = (port: number): Promise<{ server: Server; paths: string[] } | undefined> =>
+  new Promise((resolve) => {
+    const paths: string[] = [];
+    const server = createServer((request, response) => {
+      paths.push(request.url ?? '');
+      response.end('still here');
+    });
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => resolve({ server, paths }));
+  });
+
+const closeServer = async (server: Server): Promise<void> => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+};
+
+const documentPath = () => join(home, 'codex', 'local.json');
+
+const expectNoSecretsPrinted = async (cli: LiveCli): Promise<void> => {
+  const stored = JSON.parse(await readFile(documentPath(), 'utf8')) as { tokens: Record<string, string>; account_id: string };
+  const secrets = [stored.tokens['access_token']!, stored.tokens['refresh_token']!, stored.tokens['id_token']!, stored.account_id];
+  expect(stored.account_id).toBe(auth.accountId);
+  for (const secret of secrets) expect(cli.stdout() + cli.stderr()).not.toContain(secret);
+};
+
+// These bind the real callback ports 1455/1457, so they run one after another and stop every CLI they start.
+describe.sequential('helix login codex with a browser (PKCE and the loopback callback)', () => {
+  const blockers: Server[] = [];
+  afterEach(async () => {
+    for (const cli of live.splice(0)) {
+      if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
+      await cli.exitCode;
+    }
+    await Promise.all(blockers.splice(0).map(closeServer));
+  });
+
+  it('prints the authorize URL, takes the browser back on the callback, and stores the login', { timeout: 60_000 }, async (ctx) => {
+    const free1455 = await canBind(1455);
+    if (!free1455 && !(await canBind(1457))) ctx.skip('127.0.0.1:1455 and 1457 are both in use on this machine; no callback port is left to test');
+    const port = free1455 ? 1455 : 1457;
+    const cli = startCli(['login', 'codex', '--no-browser'], env);
+    const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
+    await cli.printed(/Waiting for the browser/);
+
+    const url = new URL(authorizeUrl);
+    expect(url.origin + url.pathname).toBe(`${auth.origin}/oauth/authorize`);
+    const query = Object.fromEntries(url.searchParams);
+    expect(query).toMatchObject({
+      client_id: CODEX_CLIENT_ID,
+      response_type: 'code',
+      code_challenge_method: 'S256',
+      redirect_uri: `http://localhost:${port}/auth/callback`,
+      scope: CODEX_SCOPE,
+      originator: 'helix',
+      id_token_add_organizations: 'true',
+      codex_cli_simplified_flow: 'true',
+    });
+    expect(query['state']).toMatch(/^[\w-]{32,}$/);
+    expect(query['code_challenge']).toMatch(/^[\w-]{43}$/);
+    expect(cli.stdout()).toContain(`http://localhost:${port}/auth/callback`);
+
+    const callback = await authorizeInBrowser(authorizeUrl);
+    expect(callback.startsWith(`http://localhost:${port}/auth/callback?`)).toBe(true);
+    const page = await fetch(callback);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Signed in to Codex');
+
+    expect(await cli.exitCode).toBe(0);
+    expect(cli.stderr()).toBe('');
+    expect(cli.stdout()).toContain('Logged in to Codex (ChatGPT subscription) for owner local');
+    expect((await stat(documentPath())).mode & 0o777).toBe(0o600);
+    expect(auth.grants('authorization_code')[0]?.fields['redirect_uri']).toBe(`http://localhost:${port}/auth/callback`);
+    await expectNoSecretsPrinted(cli);
+
+    const status = await runCli(['auth', 'status', '--json'], env);
+    expect(JSON.parse(status.stdout)).toEqual({ provider: 'codex-subscription', state: 'logged-in', document_version: 2 });
+  });
+
+  it('asks a login still holding 1455 to cancel, then falls back to 1457', { timeout: 60_000 }, async (ctx) => {
+    const holder = await occupy(1455);
+    if (holder === undefined) return ctx.skip('127.0.0.1:1455 is already in use on this machine by another program; the fallback cannot be staged');
+    blockers.push(holder.server);
+    if (!(await canBind(1457))) ctx.skip('127.0.0.1:1457 is in use on this machine by another program; there is nothing to fall back to');
+
+    const cli = startCli(['login', 'codex', '--no-browser'], env);
+    const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
+    expect(new URL(authorizeUrl).searchParams.get('redirect_uri')).toBe('http://localhost:1457/auth/callback');
+    // The official CLI's courtesy to an older login on the port: one GET /cancel before moving on.
+    expect(holder.paths).toEqual(['/cancel']);
+    await cli.printed(/Waiting for the browser to return to http:\/\/localhost:1457\/auth\/callback/);
+
+    const page = await fetch(await authorizeInBrowser(authorizeUrl));
+    expect(page.status).toBe(200);
+    await page.body?.cancel();
+    expect(await cli.exitCode).toBe(0);
+    expect(auth.grants('authorization_code')[0]?.fields['redirect_uri']).toBe('http://localhost:1457/auth/callback');
+    await expectNoSecretsPrinted(cli);
+  });
+
+  it('with --paste reads the redirect URL from stdin and stores the login', { timeout: 60_000 }, async () => {
+    const cli = startCli(['login', 'codex', '--paste'], env);
+    const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
+    await cli.printed(/paste it here, then press Enter:/);
+    expect(cli.stdout()).not.toContain('Waiting for the browser');
+    // Nothing listens in paste mode: the redirect names the first preferred port and the page may not load.
+    expect(new URL(authorizeUrl).searchParams.get('redirect_uri')).toBe('http://localhost:1455/auth/callback');
+
+    const redirected = await authorizeInBrowser(authorizeUrl);
+    // A user pastes and presses Enter; the terminal stays open, so stdin does not end.
+    cli.child.stdin!.write(`\n  ${redirected}  \n`);
+    expect(await cli.exitCode).toBe(0);
+    expect(cli.stdout()).toContain('Logged in to Codex');
+    expect((await stat(documentPath())).mode & 0o777).toBe(0o600);
+    expect(auth.grants('authorization_code')[0]?.fields['redirect_uri']).toBe('http://localhost:1455/auth/callback');
+    await expectNoSecretsPrinted(cli);
+  });
+
+  it('with --paste refuses a redirect URL whose state is not its own, and an empty paste', { timeout: 60_000 }, async () => {
+    const cli = startCli(['login', 'codex', '--paste'], env);
+    const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
+    const forged = new URL(await authorizeInBrowser(authorizeUrl));
+    forged.searchParams.set('state', 'forged-state');
+    cli.child.stdin!.end(`${forged.toString()}\n`);
+    expect(await cli.exitCode).toBe(1);
+    expect(cli.stderr()).toContain('helix: login failed: the login callback carried a different state');
+    expect(auth.grants('authorization_code')).toHaveLength(0);
+    await expect(stat(documentPath())).rejects.toMatchObject({ code: 'ENOENT' });
+
+    const empty = startCli(['login', 'codex', '--paste'], env);
+    await empty.printed(/paste it here/);
+    empty.child.stdin!.end();
+    expect(await empty.exitCode).toBe(1);
+    expect(empty.stderr()).toContain('helix: no redirect URL was pasted');
+    await expect(stat(documentPath())).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('stops on Ctrl-C, whether it waits for the browser or for a paste', { timeout: 60_000 }, async () => {
+    // The CLI installs its own SIGINT handler, so Ctrl-C must reach whatever the login is waiting on.
+    const pasting = startCli(['login', 'codex', '--paste'], env);
+    await pasting.printed(/paste it here/);
+    pasting.child.kill('SIGINT');
+    expect(await pasting.exitCode).toBe(130);
+    expect(pasting.stderr()).toContain('helix: login failed: the login was aborted');
+
+    const waiting = startCli(['login', 'codex', '--no-browser'], env);
+    await waiting.printed(/Waiting for the browser|paste it here/);
+    waiting.child.kill('SIGINT');
+    expect(await waiting.exitCode).toBe(130);
+    expect(waiting.stderr()).toContain('helix: login failed: the login was aborted');
+    await expect(stat(documentPath())).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('fails with the entitlement message when the issuer denies an account without Codex', { timeout: 60_000 }, async (ctx) => {
+    if (!(await canBind(1455)) && !(await canBind(1457))) ctx.skip('127.0.0.1:1455 and 1457 are both in use on this machine; no callback port is left to test');
+    auth.authorize = { kind: 'error', error: 'access_denied', description: 'missing_codex_entitlement' };
+    const cli = startCli(['login', 'codex', '--no-browser'], env);
+    const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
+    await cli.printed(/Waiting for the browser/);
+    const page = await fetch(await authorizeInBrowser(authorizeUrl));
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain('no Codex entitlement');
+    expect(await cli.exitCode).toBe(1);
+    expect(cli.stderr()).toContain('helix: login failed: this account has no Codex entitlement: sign in with a ChatGPT plan that includes Codex');
+    expect(auth.grants('authorization_code')).toHaveLength(0);
+    await expect(stat(documentPath())).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -51,13 +51,19 @@ const openBrowser = (url: string): void => {
   }
 };
 
-const readPastedUrl = async (): Promise<string> => {
+/** The SIGINT handler replaces Node's default exit, so Ctrl-C must end this read through `signal`. */
+const readPastedUrl = async (signal: AbortSignal): Promise<string> => {
+  if (signal.aborted) throw new CodexAuthError('aborted', 'the login was aborted');
   const lines = createInterface({ input: process.stdin });
+  const stop = () => lines.close();
+  signal.addEventListener('abort', stop, { once: true });
   try {
     for await (const line of lines) if (line.trim() !== '') return line.trim();
   } finally {
+    signal.removeEventListener('abort', stop);
     lines.close();
   }
+  if (signal.aborted) throw new CodexAuthError('aborted', 'the login was aborted');
   throw new CliError('no redirect URL was pasted');
 };
 
@@ -72,7 +78,7 @@ const loginWithBrowser = async (options: { browser: boolean; paste?: boolean }, 
       if (options.paste !== true) say('No local callback port (1455, 1457) could be opened.');
       say('After signing in, the browser is sent to a localhost address that may not load.');
       say('Copy that whole address from the address bar and paste it here, then press Enter:');
-      return await login.completeWithPastedUrl(await readPastedUrl(), signal);
+      return await login.completeWithPastedUrl(await readPastedUrl(signal), signal);
     }
     if (options.browser) openBrowser(login.authorizeUrl);
     say(`Waiting for the browser to return to http://localhost:${login.port}/auth/callback (Ctrl-C to stop)...`);
