@@ -180,3 +180,34 @@ describe('the model-driven executor end to end (Chat Completions on loopback, re
     expect(all).not.toContain('Rate limit for key');
   });
 });
+
+describe('a model turn cut short by its deadline', () => {
+  it('still records the tokens its completed model calls spent, on the blocked turn', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'helix-model-timeout-'));
+    const chat = await startScriptedChatServer();
+    const client = new ChatCompletionsClient({ baseUrl: chat.url, retry: { sleep: async () => undefined } });
+    const [flavour] = storeFlavours();
+    const h = await startTestHelix(flavour!, {
+      executor: new ModelExecutor({ resolver: { forOwner: async () => ({ client, model: 'scripted-model' }) }, maxToolCalls: MAX_TOOL_CALLS }),
+      env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library', HELIX_AGENT_TURN_TIMEOUT_MS: '1000' },
+    });
+    try {
+      writeFileSync(join(dir, 'damping.md'), '# Resonance damping\n\nA viscoelastic layer absorbs the vibration energy.\n');
+      await ingestPaths(h.testStore.store, [dir], Date.now);
+      const token = await h.key(SCOPES);
+      // One call completes (312 tokens), then the model stalls past the 1 s turn deadline.
+      chat.push({ kind: 'tool_calls', calls: [searchCall()], usage: { prompt_tokens: 300, completion_tokens: 12, total_tokens: 312 } }, { kind: 'hang' });
+      const started = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'How does resonance damping work?', database_scope: ['research_library'] } });
+      const res = await api(h.url, 'POST', `${RUNS}/${started.body.run_id}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'Answer.' } });
+      expect(res.body).toMatchObject({ completion_status: 'blocked', latest_result: { outcome: 'timed_out', failure_code: 'turn_timeout' } });
+      const events = (await api(h.url, 'GET', `${RUNS}/${started.body.run_id}/events`, { token })).body.events as { kind: string; data: Record<string, unknown> }[];
+      expect(events.find((e) => e.kind === 'run.blocked')?.data.usage).toEqual({
+        input_tokens: 300, cached_input_tokens: 0, cache_write_tokens: 0, output_tokens: 12, reasoning_tokens: 0, total_tokens: 312,
+      });
+    } finally {
+      await h.close();
+      await chat.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

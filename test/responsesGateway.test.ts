@@ -127,8 +127,9 @@ describe('OpenAI-compatible Responses gateway', () => {
       { sseText: `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'server_error', message: `key ${key} overloaded` })}\n\n` },
     );
     server.script('/v1/models', { json: { error: { message: `unknown key ${key}` } }, status: 400 });
-    for (const pending of [generate(plain, request()), generate(plain, request()), plain.listModels(new AbortController().signal)]) {
-      const error = await rejectsWithModelError(pending);
+    // Each call starts only when awaited: a rejection nobody is waiting for yet would be unhandled.
+    for (const call of [() => generate(plain, request()), () => generate(plain, request()), () => plain.listModels(new AbortController().signal)]) {
+      const error = await rejectsWithModelError(call());
       expect(`${error.message} ${error.stack ?? ''} ${JSON.stringify(error.details)}`).not.toContain(key);
     }
   });

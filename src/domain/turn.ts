@@ -1,4 +1,4 @@
-import type { ModelUsage } from '../model/port.js';
+import { addUsage, ZERO_USAGE, type ModelUsage } from '../model/port.js';
 import type { Contradiction, PendingQuestion } from './run.js';
 
 export const ARTIFACT_KINDS = ['observation', 'evidence', 'receipt'] as const;
@@ -53,8 +53,31 @@ export interface TurnOutcome {
   readonly terminalCandidates: readonly TerminalCandidate[];
   readonly supportedClaims: readonly Claim[];
   readonly failureCode?: string;
-  /** Tokens the turn's model calls used, summed; absent when no model ran. */
+  /** Tokens the turn's model calls used, summed; absent when no model ran. The service sets it from the turn's UsageMeter. */
   readonly usage?: ModelUsage;
+}
+
+/**
+ * A turn's token usage, added to as each model call completes. The service owns it, so a turn cut
+ * short by its deadline or an error still records what it spent (the executor's outcome is lost then).
+ */
+export class UsageMeter {
+  private sum: ModelUsage = ZERO_USAGE;
+  private calls = 0;
+
+  add(usage: ModelUsage): void {
+    this.sum = addUsage(this.sum, usage);
+    this.calls += 1;
+  }
+
+  get total(): ModelUsage {
+    return this.sum;
+  }
+
+  /** Whether any model call completed this turn (a turn without a model records no usage at all). */
+  get used(): boolean {
+    return this.calls > 0;
+  }
 }
 
 /** Token usage as the closing event of a turn records it (snake_case, like every event field). */

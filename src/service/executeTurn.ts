@@ -1,6 +1,6 @@
 import type { Admission } from './admission.js';
 import type { RunServiceDeps } from './deps.js';
-import { emptyOutcome, type TurnOutcome } from '../domain/turn.js';
+import { emptyOutcome, UsageMeter, type TurnOutcome } from '../domain/turn.js';
 import type { RunRecord } from '../domain/run.js';
 import { turnCapabilities } from './turnCapabilities.js';
 
@@ -30,8 +30,10 @@ export const executeTurn = async (
     else controller.signal.addEventListener('abort', onAbort, { once: true });
   });
   aborted.catch(() => undefined);
+  const meter = new UsageMeter();
+  const metered = (outcome: TurnOutcome): TurnOutcome => (meter.used ? { ...outcome, usage: meter.total } : outcome);
   try {
-    return await Promise.race([
+    const outcome = await Promise.race([
       deps.executor.executeTurn({
         runId: run.runId,
         ownerHash: run.ownerHash,
@@ -52,16 +54,18 @@ export const executeTurn = async (
         previousResult: run.latestResult,
         signal: controller.signal,
         deadline,
+        usage: meter,
       }),
       aborted,
     ]);
+    return metered(outcome);
   } catch (err) {
     if (controller.signal.aborted) {
       const timedOut = controller.signal.reason instanceof TurnTimeout;
-      return emptyOutcome({ status: 'failed', failureCode: timedOut ? 'turn_timeout' : 'turn_aborted' });
+      return metered(emptyOutcome({ status: 'failed', failureCode: timedOut ? 'turn_timeout' : 'turn_aborted' }));
     }
     deps.onExecutorError?.(err, run.runId);
-    return emptyOutcome({ status: 'failed', failureCode: 'executor_error' });
+    return metered(emptyOutcome({ status: 'failed', failureCode: 'executor_error' }));
   } finally {
     clearTimeout(timer);
   }

@@ -1,4 +1,5 @@
 import type { Answer, LatestResult } from '../domain/run.js';
+import type { UsageMeter } from '../domain/turn.js';
 import type { TurnOutcome } from '../domain/turn.js';
 import type { Capability, CapabilityResult } from '../sources/capability.js';
 
@@ -32,6 +33,8 @@ export interface TurnInput {
   readonly signal: AbortSignal;
   /** Absolute epoch-ms deadline: the earlier of the turn timeout and the run's expiry. */
   readonly deadline: number;
+  /** Where a model-driven executor adds each call's token usage as it completes; recorded however the turn ends. */
+  readonly usage: UsageMeter;
 }
 
 /** The solver port: one bounded turn in, one outcome out. */

@@ -4,7 +4,7 @@ import { HelixError } from '../../domain/errors.js';
 import { ModelError, ZERO_USAGE, type ModelClient, type ModelItem, type ModelRequest, type ModelResponse, type ModelSelection } from '../../model/port.js';
 import type { Capability, CapabilityResult } from '../../sources/capability.js';
 import type { TurnInput } from '../executor.js';
-import { emptyOutcome } from '../../domain/turn.js';
+import { emptyOutcome, UsageMeter } from '../../domain/turn.js';
 import { ScriptedExecutor, scriptedArtifact } from '../scriptedExecutor.js';
 import { MODEL_DID_NOT_SUBMIT, ModelExecutor } from './modelExecutor.js';
 import { SUBMIT_NOW } from './prompt.js';
@@ -77,6 +77,7 @@ const turnInput = (overrides: Partial<TurnInput> & { invoke?: (id: string, input
     previousResult: null,
     signal: new AbortController().signal,
     deadline: Date.now() + 60_000,
+    usage: new UsageMeter(),
     ...overrides,
   };
   return { input, invoked };

@@ -1,5 +1,5 @@
 import type { TurnArtifact } from '../../domain/turn.js';
-import { addUsage, generate, ZERO_USAGE, type ModelItem, type ModelSelection, type ModelUsage } from '../../model/port.js';
+import { generate, type ModelItem, type ModelSelection, type ModelUsage } from '../../model/port.js';
 import type { TurnInput } from '../executor.js';
 import { MODEL_INSTRUCTIONS, SUBMIT_NOW, turnMessage } from './prompt.js';
 import { parseSubmittedResult, RESULT_TOOL_NAME, resultToolSpec, type SubmittedResult } from './resultTool.js';
@@ -51,10 +51,9 @@ export const runToolLoop = async (input: TurnInput, selection: ModelSelection, m
   const resultTool = resultToolSpec();
   const items: ModelItem[] = [{ type: 'message', role: 'user', text: turnMessage(input) }];
   const artifacts = new Map<string, TurnArtifact>();
-  let usage = ZERO_USAGE;
   let toolCalls = 0;
   let finalRequest = false;
-  const finish = (submitted: SubmittedResult | null): LoopResult => ({ submitted, artifacts: [...artifacts.values()], usage, toolCalls });
+  const finish = (submitted: SubmittedResult | null): LoopResult => ({ submitted, artifacts: [...artifacts.values()], usage: input.usage.total, toolCalls });
 
   for (;;) {
     checkTime(input, now);
@@ -71,9 +70,9 @@ export const runToolLoop = async (input: TurnInput, selection: ModelSelection, m
       });
     } catch (err) {
       input.signal.throwIfAborted();
-      throw new LoopFailure(err, usage);
+      throw new LoopFailure(err, input.usage.total);
     }
-    usage = addUsage(usage, response.usage);
+    input.usage.add(response.usage);
     items.push(...response.output);
 
     const calls = response.output.filter((item) => item.type === 'function_call');
