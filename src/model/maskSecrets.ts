@@ -1,3 +1,4 @@
+import type { FailureReader } from './http/modelList.js';
 import { ModelError } from './port.js';
 
 /** Known secrets shorter than this are not masked: they could not be told apart from ordinary words. */
@@ -24,3 +25,12 @@ export const withoutSecrets = (error: ModelError, secrets: Iterable<string>): Mo
   if (error.stack !== undefined) masked.stack = mask(error.stack);
   return masked;
 };
+
+/**
+ * A provider family's failure reading with `secrets` masked out of every error it produces. The
+ * iterable is read at each failure, so secrets learnt later (a refreshed token) are masked too.
+ */
+export const maskingFailures = (failures: FailureReader, secrets: Iterable<string>): FailureReader => ({
+  classifyHttpFailure: async (response, now) => withoutSecrets(await failures.classifyHttpFailure(response, now), secrets),
+  toModelError: (error, signal) => withoutSecrets(failures.toModelError(error, signal), secrets),
+});

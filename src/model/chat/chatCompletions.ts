@@ -1,8 +1,8 @@
 import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
 import { ModelError, type ModelClient, type ModelInfo, type ModelRequest, type ModelStreamEvent } from '../port.js';
 import { fetchModelList, openAiModelList } from '../http/modelList.js';
-import { withoutSecrets } from '../maskSecrets.js';
-import { chatFailures, classifyHttpFailure, toModelError } from './chatFailures.js';
+import { maskingFailures } from '../maskSecrets.js';
+import { chatFailures, classifyHttpFailure } from './chatFailures.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
 import { chatRequestBody } from './chatMessages.js';
 import { readChatStream } from './chatStream.js';
@@ -45,14 +45,12 @@ export class ChatCompletionsClient implements ModelClient {
   }
 
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    return streamWithRetry(() => this.attempt(request), request.signal, (err) => withoutSecrets(toModelError(err, request.signal), this.secrets), this.retry);
+    const failures = maskingFailures(chatFailures, this.secrets);
+    return streamWithRetry(() => this.attempt(request), request.signal, (err) => failures.toModelError(err, request.signal), this.retry);
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
-    const failures = {
-      classifyHttpFailure: async (response: Response, now: number) => withoutSecrets(await chatFailures.classifyHttpFailure(response, now), this.secrets),
-      toModelError: (error: unknown, s: AbortSignal) => withoutSecrets(chatFailures.toModelError(error, s), this.secrets),
-    };
+    const failures = maskingFailures(chatFailures, this.secrets);
     const json = await fetchModelList(
       () => fetchWithoutRedirects(`${this.baseUrl}/models`, { method: 'GET', headers: this.headers(), signal }),
       signal,

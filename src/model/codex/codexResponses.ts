@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { arch, release, type as osType } from 'node:os';
 import type { ModelClient, ModelInfo, ModelRequest, ModelStreamEvent } from '../port.js';
 import { fetchModelList } from '../http/modelList.js';
-import { withoutSecrets } from '../maskSecrets.js';
-import { responsesFailures, toModelError } from '../responses/failures.js';
+import { maskingFailures } from '../maskSecrets.js';
+import { responsesFailures } from '../responses/failures.js';
 import { toResponsesBody } from '../responses/request.js';
 import { defaultProviderFetch, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
@@ -86,16 +86,14 @@ export class CodexResponsesClient implements ModelClient {
       );
       yield* streamResponsesAnswer(response, { provider: this.provider, signal, now: this.#now });
     }.bind(this);
-    return streamWithRetry(attempt, signal, (error) => withoutSecrets(toModelError(error, signal), used), this.#options.retry ?? {});
+    const failures = maskingFailures(responsesFailures, used);
+    return streamWithRetry(attempt, signal, (error) => failures.toModelError(error, signal), this.#options.retry ?? {});
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
     const url = `${this.#options.endpoints.api}${codexPaths.models}`;
     const used = new Set<string>();
-    const failures = {
-      classifyHttpFailure: async (response: Response, now: number) => withoutSecrets(await responsesFailures.classifyHttpFailure(response, now), used),
-      toModelError: (error: unknown, s: AbortSignal) => withoutSecrets(responsesFailures.toModelError(error, s), used),
-    };
+    const failures = maskingFailures(responsesFailures, used);
     const json = await fetchModelList(
       () =>
         this.#sendAuthorized(

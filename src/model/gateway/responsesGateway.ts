@@ -1,7 +1,7 @@
 import type { ModelClient, ModelInfo, ModelRequest, ModelStreamEvent } from '../port.js';
 import { fetchModelList, openAiModelList } from '../http/modelList.js';
-import { withoutSecrets } from '../maskSecrets.js';
-import { responsesFailures, toModelError } from '../responses/failures.js';
+import { maskingFailures } from '../maskSecrets.js';
+import { responsesFailures } from '../responses/failures.js';
 import { toResponsesBody } from '../responses/request.js';
 import { defaultProviderFetch, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
@@ -51,18 +51,15 @@ export class ResponsesGatewayClient implements ModelClient {
       });
       yield* streamResponsesAnswer(response, { provider: this.provider, signal, now: this.#now });
     }.bind(this);
-    return streamWithRetry(attempt, signal, (error) => withoutSecrets(toModelError(error, signal), this.#secrets), this.#retry);
+    const failures = maskingFailures(responsesFailures, this.#secrets);
+    return streamWithRetry(attempt, signal, (error) => failures.toModelError(error, signal), this.#retry);
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
-    const failures = {
-      classifyHttpFailure: async (response: Response, now: number) => withoutSecrets(await responsesFailures.classifyHttpFailure(response, now), this.#secrets),
-      toModelError: (error: unknown, s: AbortSignal) => withoutSecrets(responsesFailures.toModelError(error, s), this.#secrets),
-    };
     const json = await fetchModelList(
       () => this.#fetch(`${this.#baseUrl}/models`, { method: 'GET', headers: { ...this.#auth, accept: 'application/json' }, signal }),
       signal,
-      failures,
+      maskingFailures(responsesFailures, this.#secrets),
       this.#now,
     );
     // This client always asks for parallel tool calls.
