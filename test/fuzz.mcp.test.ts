@@ -25,6 +25,11 @@ import { storeFlavours } from './support/stores.js';
  */
 
 const ERROR_SCHEMA = 'helix.agent_api.error.v1';
+
+/** A prototype-named key at any depth: the envelope preflight refuses those before any tool runs. */
+const reachesPrototype = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null &&
+  Object.keys(value).some((k) => (PROTOTYPE_KEYS as readonly string[]).includes(k) || reachesPrototype((value as Record<string, unknown>)[k]));
 const INVALID_ENVELOPE_TEXT = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}';
 const ENVELOPE_KEYS = ['jsonrpc', 'id', 'method', 'params'];
 const SUCCESS_SCHEMAS = ['helix.agent_run.v1', 'helix.agent_run.evidence_bundle.v1', 'helix.agent_run.event.v1.page'];
@@ -274,7 +279,7 @@ describe('MCP fuzz: POST /mcp over real HTTP', () => {
       fc.asyncProperty(fc.constantFrom(...TOOLS), toolArguments, fc.integer({ min: 1, max: 1_000_000 }), async (tool, args, id) => {
         const response = await postMcp(toolCall(id, tool, args));
         expectWellFormed(response, credentialsIn(args));
-        if (args !== undefined && (!isPlainObject(args) || containsCredential(args))) return expectInvalidEnvelope(response);
+        if (args !== undefined && (!isPlainObject(args) || containsCredential(args) || reachesPrototype(args))) return expectInvalidEnvelope(response);
         expectToolResult(response);
         expect(response.body.id).toBe(id);
       }),
