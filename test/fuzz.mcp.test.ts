@@ -26,10 +26,15 @@ import { storeFlavours } from './support/stores.js';
 
 const ERROR_SCHEMA = 'helix.agent_api.error.v1';
 
-/** A prototype-named key at any depth: the envelope preflight refuses those before any tool runs. */
+/**
+ * The keys that reach an object's prototype (`__proto__`, `constructor`, `prototype`): the envelope
+ * preflight refuses them at any depth before any tool runs. Other Object.prototype member names
+ * (`toString`, …) are ordinary unknown keys, refused by the tool's own schema.
+ */
+const PROTOTYPE_REACHING_KEYS = ['__proto__', 'constructor', 'prototype'];
 const reachesPrototype = (value: unknown): boolean =>
   typeof value === 'object' && value !== null &&
-  Object.keys(value).some((k) => (PROTOTYPE_KEYS as readonly string[]).includes(k) || reachesPrototype((value as Record<string, unknown>)[k]));
+  Object.keys(value).some((k) => PROTOTYPE_REACHING_KEYS.includes(k) || reachesPrototype((value as Record<string, unknown>)[k]));
 const INVALID_ENVELOPE_TEXT = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}';
 const ENVELOPE_KEYS = ['jsonrpc', 'id', 'method', 'params'];
 const SUCCESS_SCHEMAS = ['helix.agent_run.v1', 'helix.agent_run.evidence_bundle.v1', 'helix.agent_run.event.v1.page'];
