@@ -79,7 +79,9 @@ const defaultExecutor = (config: HelixConfig, store: Store, clock: Clock): TurnE
 export const startHelix = async (config: HelixConfig, options: StartOptions = {}): Promise<RunningHelix> => {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const store = options.store ?? (await openStore(config.database));
+  // A dropped idle connection is routine (restart, failover, an admin's pg_terminate_backend): log it, never crash.
+  const onConnectionError = (err: Error) => logger.warn({ err: { message: err.message } }, 'database connection lost; it is replaced on next use');
+  const store = options.store ?? (await openStore(config.database, { onConnectionError }));
   const instanceSecret = await loadInstanceSecret(store);
   const workerId = newId('wkr');
   const startedAt = clock.now();
@@ -88,7 +90,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
   const registry = buildRegistry(store, config.sources);
   // Replicas sharing PostgreSQL signal each other through LISTEN/NOTIFY; otherwise signals stay in-process.
   const notifier: RunNotifier =
-    options.store === undefined && isPostgresUrl(config.database) ? await PostgresRunNotifier.start(config.database) : new LocalRunNotifier();
+    options.store === undefined && isPostgresUrl(config.database) ? await PostgresRunNotifier.start(config.database, onConnectionError) : new LocalRunNotifier();
   const turns = new ActiveTurns();
   const deps: RunServiceDeps = {
     store,

@@ -1,7 +1,10 @@
 import pg from 'pg';
+import { createResilientPool } from '../store/dialects/postgres.js';
 import { LocalRunNotifier, RUN_SIGNALS, type RunNotifier, type RunSignal } from '../service/runNotifier.js';
 
 const CHANNEL = 'helix_runs';
+const RELISTEN_FIRST_DELAY_MS = 500;
+const RELISTEN_MAX_DELAY_MS = 10_000;
 
 /**
  * Cross-replica run signals over PostgreSQL LISTEN/NOTIFY: every replica LISTENs on one channel
@@ -14,10 +17,14 @@ export class PostgresRunNotifier implements RunNotifier {
   private client: pg.Client | undefined;
   private closed = false;
 
-  private constructor(private readonly connectionString: string, private readonly pool: pg.Pool) {}
+  private constructor(
+    private readonly connectionString: string,
+    private readonly pool: pg.Pool,
+    private readonly onConnectionError: (err: Error) => void,
+  ) {}
 
-  static async start(connectionString: string): Promise<PostgresRunNotifier> {
-    const notifier = new PostgresRunNotifier(connectionString, new pg.Pool({ connectionString, max: 2 }));
+  static async start(connectionString: string, onConnectionError: (err: Error) => void = () => undefined): Promise<PostgresRunNotifier> {
+    const notifier = new PostgresRunNotifier(connectionString, createResilientPool({ connectionString, max: 2 }, onConnectionError), onConnectionError);
     await notifier.listen();
     return notifier;
   }
@@ -28,14 +35,33 @@ export class PostgresRunNotifier implements RunNotifier {
       const [runId, signal] = (message.payload ?? '').split('\n');
       if (runId !== undefined && (RUN_SIGNALS as readonly string[]).includes(signal ?? '')) this.local.publish(runId, signal as RunSignal);
     });
-    client.on('error', () => {
-      if (this.closed) return;
+    client.on('error', (err) => {
+      if (this.closed || this.client !== client) return;
+      this.onConnectionError(err);
       this.client = undefined;
-      setTimeout(() => void this.listen().catch(() => undefined), 1000).unref();
+      void client.end().catch(() => undefined);
+      this.relisten(RELISTEN_FIRST_DELAY_MS);
     });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    this.client = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    if (this.closed) await client.end().catch(() => undefined);
+    else this.client = client;
+  }
+
+  /** Keeps trying (with capped backoff) until LISTEN works again: a server restart may take a while. */
+  private relisten(delayMs: number): void {
+    setTimeout(() => {
+      if (this.closed) return;
+      this.listen().catch((err: unknown) => {
+        this.onConnectionError(err as Error);
+        this.relisten(Math.min(delayMs * 2, RELISTEN_MAX_DELAY_MS));
+      });
+    }, delayMs).unref();
   }
 
   publish(runId: string, signal: RunSignal): void {

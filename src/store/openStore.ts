@@ -9,10 +9,15 @@ export const DEFAULT_DATABASE = './.helix/helix.db';
 /** A `postgres://` or `postgresql://` URL selects PostgreSQL; anything else is a SQLite file path. */
 export const isPostgresUrl = (location: string): boolean => /^postgres(ql)?:\/\//i.test(location);
 
+export interface OpenStoreOptions {
+  /** Told when a pooled PostgreSQL connection fails while idle; the pool replaces it on next use. */
+  readonly onConnectionError?: (err: Error) => void;
+}
+
 /** Opens and migrates the store named by a path or URL. */
-export const openStore = async (location: string = DEFAULT_DATABASE): Promise<Store> => {
+export const openStore = async (location: string = DEFAULT_DATABASE, options: OpenStoreOptions = {}): Promise<Store> => {
   const store = isPostgresUrl(location)
-    ? new KyselyStore('postgres', createPostgresDialect({ connectionString: location }))
+    ? new KyselyStore('postgres', createPostgresDialect({ connectionString: location, ...options }))
     : new KyselyStore('sqlite', createSqliteDialect({ path: location === ':memory:' ? location : resolve(location) }));
   try {
     await store.migrate();
