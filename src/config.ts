@@ -166,9 +166,43 @@ const oauth = (env: Env, production: boolean): OAuthConfig | undefined => {
   }
   const jwksUrl = endpoint(env, 'HELIX_AGENT_OAUTH_JWKS_URL')!;
   if (production && !jwksUrl.startsWith('https:')) throw new ConfigError('HELIX_AGENT_OAUTH_JWKS_URL must be https in production');
+  const audience = value(env, 'HELIX_AGENT_OAUTH_AUDIENCE')!;
+  if (production) canonicalAudience(audience);
   const provider = value(env, 'HELIX_AGENT_OAUTH_PROVIDER')!;
   if (!/^[A-Za-z0-9._-]{1,100}$/.test(provider)) throw new ConfigError('HELIX_AGENT_OAUTH_PROVIDER must be 1-100 characters of [A-Za-z0-9._-]');
-  return { issuer: value(env, 'HELIX_AGENT_OAUTH_ISSUER')!, audience: value(env, 'HELIX_AGENT_OAUTH_AUDIENCE')!, jwksUrl, provider, algorithms };
+  return { issuer: value(env, 'HELIX_AGENT_OAUTH_ISSUER')!, audience, jwksUrl, provider, algorithms };
+};
+
+/**
+ * The audience is the canonical resource identifier every protected-resource metadata document
+ * advertises and a client sends as its RFC 8707 `resource`; RFC 9728 and the MCP authorization
+ * spec need it to be an https URL (e.g. https://helix.example.com/mcp).
+ */
+const canonicalAudience = (audience: string): URL => {
+  let url: URL;
+  try {
+    url = new URL(audience);
+  } catch {
+    throw new ConfigError('HELIX_AGENT_OAUTH_AUDIENCE must be the canonical resource URL in production, e.g. https://helix.example.com/mcp');
+  }
+  if (url.protocol !== 'https:' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new ConfigError('HELIX_AGENT_OAUTH_AUDIENCE must be an https URL without fragment or credentials in production');
+  }
+  return url;
+};
+
+/**
+ * Production always has a configured public origin, so no request header can choose the origin of
+ * metadata and challenge URLs: HELIX_PUBLIC_BASE_URL, else the audience's origin. The advertised
+ * resource must live on that origin, or standard MCP clients refuse it.
+ */
+const productionBaseUrl = (publicBaseUrl: string | undefined, oauthConfig: OAuthConfig | undefined): string | undefined => {
+  if (oauthConfig === undefined) return publicBaseUrl;
+  const audienceOrigin = canonicalAudience(oauthConfig.audience).origin;
+  if (publicBaseUrl !== undefined && publicBaseUrl !== audienceOrigin) {
+    throw new ConfigError(`HELIX_AGENT_OAUTH_AUDIENCE (${audienceOrigin}) and HELIX_PUBLIC_BASE_URL (${publicBaseUrl}) must share one origin`);
+  }
+  return audienceOrigin;
 };
 
 /**
@@ -199,7 +233,8 @@ export interface ConfigOverrides {
 
 export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = {}): HelixConfig => {
   const production = value(env, 'NODE_ENV') === 'production';
-  const publicBaseUrl = baseUrl(env);
+  const oauthConfig = oauth(env, production);
+  const publicBaseUrl = production ? productionBaseUrl(baseUrl(env), oauthConfig) : baseUrl(env);
   return {
     production,
     database: overrides.database ?? value(env, 'HELIX_DATABASE_URL') ?? DEFAULT_DATABASE,
@@ -216,7 +251,7 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     localJwt: localJwt(env, production),
     logLevel: value(env, 'HELIX_LOG_LEVEL') ?? 'info',
     sources: sources(env),
-    oauth: oauth(env, production),
+    oauth: oauthConfig,
     trustProxy: trustProxy(env),
     rateLimits: rateLimits(env),
     model: modelConfig(env, production),

@@ -144,7 +144,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     mcpBodyLimitBytes: config.mcpBodyLimitBytes,
-    publicBaseUrl: config.publicBaseUrl,
+    identity: { publicBaseUrl: config.publicBaseUrl, resource: config.oauth?.audience ?? config.localJwt?.audience },
     hostPolicy: { hosts: config.allowedHosts, origins: config.allowedOrigins, allowLoopbackOrigins: !config.production },
     authorizationServers: config.oauth === undefined ? [] : [config.oauth.issuer],
     accounts: { store, now: () => clock.now(), secureCookies: config.production },

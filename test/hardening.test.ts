@@ -19,7 +19,7 @@ const OFF = { HELIX_AGENT_IP_RATE_LIMIT: '0', HELIX_MCP_IP_RATE_LIMIT: '0', HELI
 const PRODUCTION = {
   NODE_ENV: 'production',
   HELIX_AGENT_OAUTH_ISSUER: 'https://issuer.example',
-  HELIX_AGENT_OAUTH_AUDIENCE: 'https://helix.example',
+  HELIX_AGENT_OAUTH_AUDIENCE: 'https://helix.example/mcp',
   HELIX_AGENT_OAUTH_JWKS_URL: 'https://issuer.example/jwks',
   HELIX_AGENT_OAUTH_PROVIDER: 'test',
   HELIX_AGENT_OAUTH_ALGORITHMS: 'RS256',

@@ -147,7 +147,7 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
       const res = await api(h.url, 'GET', path);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ resource: h.url, bearer_methods_supported: ['header'] });
+      expect(res.body).toMatchObject({ resource: `${h.url}/mcp`, bearer_methods_supported: ['header'] });
       expect(res.body.scopes_supported).toContain('helix.agent_runs.write');
     }
   });

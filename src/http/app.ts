@@ -15,6 +15,7 @@ import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
 import { PROVIDER_ROUTES, registerProviderRoutes } from './rest/providerRoutes.js';
 import type { ProviderService } from '../providers/providerService.js';
 import { registerDiscovery } from './wellKnown.js';
+import type { ResourceIdentity } from './resourceIdentity.js';
 import { registerBindingRoutes } from './account/bindingRoutes.js';
 import { registerAccountPages } from './account/pageRoutes.js';
 import type { Store } from '../store/port.js';
@@ -32,7 +33,8 @@ export interface AppOptions {
   readonly logger: FastifyBaseLogger;
   readonly bodyLimitBytes: number;
   readonly mcpBodyLimitBytes: number;
-  readonly publicBaseUrl: string | undefined;
+  /** The canonical resource and public origin (src/http/resourceIdentity.ts). */
+  readonly identity: ResourceIdentity;
   readonly hostPolicy: HostPolicy;
   readonly authorizationServers: readonly string[];
   /** Rate limits, trusted proxies and the production HTTPS rule (src/http/hardening). */
@@ -71,7 +73,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
         err = toHelixError(refused);
       }
       if (err.code === 'internal_error') err = new HelixError('invalid_request');
-      void sendError(reply, err, resourceMetadataUrl(request, options.publicBaseUrl));
+      void sendError(reply, err, resourceMetadataUrl(request, options.identity));
     },
     trustProxy: fastifyTrustProxy(options.hardening.trustProxy),
   });
@@ -111,7 +113,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
   app.setErrorHandler((err, request, reply) => {
     const helixError = toHelixError(err);
     if (helixError.code === 'internal_error') request.log.error({ request_id: request.id, err: { message: (err as Error).message, stack: (err as Error).stack } }, 'unhandled error');
-    return sendError(reply, helixError, resourceMetadataUrl(request, options.publicBaseUrl));
+    return sendError(reply, helixError, resourceMetadataUrl(request, options.identity));
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -120,11 +122,11 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     const allowed = routes.filter((r) => matchesPath(r.url, path)).map((r) => r.method);
     if (allowed.length > 0) reply.header('Allow', [...new Set(allowed)].join(', '));
     const err = allowed.length > 0 ? new HelixError('method_not_allowed') : new HelixError('not_found', {}, 'No such endpoint.');
-    return sendError(reply, err, resourceMetadataUrl(request, options.publicBaseUrl));
+    return sendError(reply, err, resourceMetadataUrl(request, options.identity));
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  registerDiscovery(app, { publicBaseUrl: options.publicBaseUrl, authorizationServers: options.authorizationServers });
+  registerDiscovery(app, { identity: options.identity, authorizationServers: options.authorizationServers });
   registerRunRoutes(app, options.service, options.authenticator);
   registerEventStreamRoute(app, options.service, options.authenticator);
   if (options.providers !== undefined) registerProviderRoutes(app, options.providers, options.authenticator);
@@ -135,7 +137,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     service: options.service,
     authenticator: options.authenticator,
     catalog: RUN_TOOL_CATALOG,
-    publicBaseUrl: options.publicBaseUrl,
+    identity: options.identity,
     bodyLimitBytes: options.mcpBodyLimitBytes,
   });
   return app;

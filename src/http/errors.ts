@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../api/errorBody.js';
 import { HelixError, isHelixError } from '../domain/errors.js';
 import { bearerChallenge } from './challenge.js';
-import { publicOrigin } from './wellKnown.js';
+import { publicOrigin, type ResourceIdentity } from './resourceIdentity.js';
 
 /** Maps anything thrown in a route to the one error vocabulary; unknown errors become internal_error. */
 export const toHelixError = (err: unknown): HelixError => {
@@ -26,8 +26,8 @@ export const toHelixError = (err: unknown): HelixError => {
 };
 
 /** The metadata document a challenge points at: the MCP one for /mcp, the root one otherwise. */
-export const resourceMetadataUrl = (request: FastifyRequest, publicBaseUrl: string | undefined): string => {
-  const origin = publicOrigin(request, publicBaseUrl);
+export const resourceMetadataUrl = (request: FastifyRequest, identity: ResourceIdentity): string => {
+  const origin = publicOrigin(request, identity);
   const path = request.url === '/mcp' || request.url.startsWith('/mcp?') || request.url.startsWith('/mcp/') ? '/mcp' : '';
   return `${origin}/.well-known/oauth-protected-resource${path}`;
 };

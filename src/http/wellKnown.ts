@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OAUTH_SCOPES } from '../domain/scopes.js';
+import { canonicalResource, type ResourceIdentity } from './resourceIdentity.js';
 
 /** RFC 9728 protected-resource metadata paths of the contract. */
 export const PROTECTED_RESOURCE_PATHS = [
@@ -11,16 +12,13 @@ export const PROTECTED_RESOURCE_PATHS = [
 export const DEVICE_CHECK_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp/device-check';
 
 export interface DiscoveryOptions {
-  readonly publicBaseUrl: string | undefined;
+  readonly identity: ResourceIdentity;
   readonly authorizationServers: readonly string[];
 }
 
-/** The canonical resource: the configured public origin, or (for local use) the origin requested. */
-export const publicOrigin = (request: FastifyRequest, publicBaseUrl: string | undefined): string =>
-  publicBaseUrl ?? `${request.protocol}://${request.host}`;
-
+/** Every document names the same canonical resource: the one audience REST and MCP tokens carry. */
 const metadata = (request: FastifyRequest, options: DiscoveryOptions, scopes: readonly string[]) => ({
-  resource: publicOrigin(request, options.publicBaseUrl),
+  resource: canonicalResource(request, options.identity),
   authorization_servers: options.authorizationServers,
   scopes_supported: scopes,
   bearer_methods_supported: ['header'],

@@ -9,12 +9,11 @@ import { HelixError } from '../../domain/errors.js';
 import type { RunService } from '../../service/runService.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
-import { publicOrigin } from '../wellKnown.js';
+import { MCP_PATH, publicOrigin, type ResourceIdentity } from '../resourceIdentity.js';
 import { envelopeIsAcceptable, INVALID_ENVELOPE } from './preflight.js';
 import type { ToolCatalog } from './toolCatalog.js';
 import { HELIX_VERSION } from '../../version.js';
 
-export const MCP_PATH = '/mcp';
 export const MCP_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
 
 const SERVER_INFO = { name: 'helix', title: 'Helix durable agent runs', version: HELIX_VERSION };
@@ -27,7 +26,7 @@ export interface McpRouteOptions {
   readonly service: RunService;
   readonly authenticator: Authenticator;
   readonly catalog: ToolCatalog;
-  readonly publicBaseUrl: string | undefined;
+  readonly identity: ResourceIdentity;
   readonly bodyLimitBytes: number;
 }
 
@@ -73,7 +72,7 @@ const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, repl
   enforcePrincipalLimit(request, principal, 'mcp');
   if (!envelopeIsAcceptable(request.body)) return reply.code(400).send(INVALID_ENVELOPE);
   if (!supportedVersion(request)) return reply.code(400).send(UNSUPPORTED_VERSION);
-  const metadataUrl = `${publicOrigin(request, options.publicBaseUrl)}${MCP_METADATA_PATH}`;
+  const metadataUrl = `${publicOrigin(request, options.identity)}${MCP_METADATA_PATH}`;
   const server = serverFor(options, principal, metadataUrl);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
