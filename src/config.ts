@@ -1,5 +1,7 @@
 import { ConfigError, endpoint, integer, list, value, type Env } from './config/env.js';
+import { accountPolicyDefaults } from './config/accountPolicyConfig.js';
 import { modelConfig, type ModelConfig } from './config/modelConfig.js';
+import type { AccountPolicy } from './domain/accountPolicy.js';
 import { SCOPE_CATALOG } from './domain/scopeCatalog.js';
 import type { SourcesConfig } from './sources/configuredSources.js';
 import { DEFAULT_DATABASE } from './store/openStore.js';
@@ -34,6 +36,8 @@ export interface HelixConfig {
   readonly rateLimits: RateLimits;
   /** Model providers: the operator default, the key that seals owners' API keys, the SSRF allow-list. */
   readonly model: ModelConfig;
+  /** The policy of every account the operator did not set by hand (src/config/accountPolicyConfig.ts). */
+  readonly accountDefaults: AccountPolicy;
 }
 
 export interface OAuthConfig {
@@ -255,5 +259,6 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     trustProxy: trustProxy(env),
     rateLimits: rateLimits(env),
     model: modelConfig(env, production),
+    accountDefaults: accountPolicyDefaults(env),
   };
 };

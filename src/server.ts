@@ -9,7 +9,7 @@ import type { HelixConfig } from './config.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { ActiveTurns } from './service/activeTurns.js';
-import { allowAllPolicy } from './service/admission.js';
+import { AccountPolicies } from './accounts/accountPolicies.js';
 import { systemClock, type Clock, type RunServiceDeps } from './service/deps.js';
 import { HEARTBEAT_INTERVAL_MS, storeLiveness } from './service/liveness.js';
 import { RunService } from './service/runService.js';
@@ -92,6 +92,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
   const notifier: RunNotifier =
     options.store === undefined && isPostgresUrl(config.database) ? await PostgresRunNotifier.start(config.database, onConnectionError) : new LocalRunNotifier();
   const turns = new ActiveTurns();
+  const policies = new AccountPolicies(store, config.accountDefaults);
   const deps: RunServiceDeps = {
     store,
     executor: options.executor ?? defaultExecutor(config, store, clock),
@@ -110,7 +111,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     },
     turns,
     liveness: storeLiveness(clock, workerId, turns),
-    policy: allowAllPolicy,
+    policy: policies,
     newId,
     notifier,
     onExecutorError: (err, runId) => logger.error({ run_id: runId, err: { message: (err as Error)?.message } }, 'executor failed'),
@@ -135,6 +136,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
           : { secret: new TextEncoder().encode(config.localJwt.secret), issuer: config.localJwt.issuer, audience: config.localJwt.audience },
       oauth: config.oauth === undefined ? undefined : { verify: createOAuthVerifier(config.oauth), provider: config.oauth.provider },
       instanceSecret,
+      requireLinkedAccounts: config.production,
     },
     () => clock.now(),
   );
@@ -154,6 +156,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
       instanceSecret,
       now: () => clock.now(),
       baseUrlPolicy: { production: config.production, allowedHosts: config.model.providerAllowedHosts },
+      policies,
     }),
     hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, requireHttps: config.production },
   });

@@ -195,6 +195,7 @@ describe.each(flavours)('model provider registrations on $name', (flavour) => {
       accountId: account,
       scopes: new ScopeSet([]),
       credentialId: 'unused',
+      linkedAccount: false,
     });
     const seen: ProviderSettings[] = [];
     const resolver = new OwnerModelResolver({
@@ -206,10 +207,10 @@ describe.each(flavours)('model provider registrations on $name', (flavour) => {
         return { provider: settings.kind, stream: () => (async function* () {})(), listModels: async () => [] };
       },
     });
-    const selection = await resolver.forOwner(ownershipOf(principal('account-a'), instanceSecret).ownerHash, new AbortController().signal);
+    const selection = await resolver.forOwner(ownershipOf(principal('account-a'), instanceSecret).ownerHash, new AbortController().signal, { ownProviders: true });
     expect(selection?.model).toBe('gpt-5-mini');
     expect(seen).toEqual([{ kind: 'openai-responses', baseUrl: 'https://api.openai.com/v1', model: 'gpt-5-mini', reasoningEffort: 'low', apiKey: API_KEY }]);
-    expect(await resolver.forOwner(ownershipOf(principal('account-b'), instanceSecret).ownerHash, new AbortController().signal)).toBeUndefined();
+    expect(await resolver.forOwner(ownershipOf(principal('account-b'), instanceSecret).ownerHash, new AbortController().signal, { ownProviders: true })).toBeUndefined();
     expect(body.provider_id).toMatch(/^mp_/);
   });
 

@@ -19,6 +19,11 @@ export interface AuthConfig {
   readonly oauth: { readonly verify: OAuthVerifier; readonly provider: string } | undefined;
   /** Keys the tenant and subject hashes bindings are looked up by. */
   readonly instanceSecret: string;
+  /**
+   * Production: an `hlx_` key (or local JWT) is admitted only when its account is an active Helix
+   * account, exactly like an OAuth principal. Outside production a free-form account id is allowed.
+   */
+  readonly requireLinkedAccounts: boolean;
 }
 
 /** What the HTTP layer extracts from a request for authentication; nothing else is consulted. */
@@ -57,7 +62,7 @@ export class Authenticator {
     if (looksLikeApiKey(token)) {
       const key = await findActiveApiKey(this.store, token);
       if (key === undefined) return undefined;
-      return {
+      return this.withAccountState({
         kind: 'api_key',
         tenantId: key.tenantId,
         issuer: API_KEY_ISSUER,
@@ -65,14 +70,33 @@ export class Authenticator {
         accountId: key.accountId,
         scopes: new ScopeSet(key.scopes),
         credentialId: key.keyId,
-      };
+        linkedAccount: false,
+      });
     }
     const algorithm = headerAlgorithm(token);
-    if (algorithm === 'HS256' && this.config.localJwt !== undefined) return verifyLocalJwt(token, this.config.localJwt, this.now());
+    if (algorithm === 'HS256' && this.config.localJwt !== undefined) {
+      const principal = await verifyLocalJwt(token, this.config.localJwt, this.now());
+      return principal === undefined ? undefined : this.withAccountState(principal);
+    }
     if (this.config.oauth !== undefined && algorithm !== undefined) {
       return this.admitLinked(await this.config.oauth.verify(token, this.now()), this.config.oauth.provider);
     }
     return undefined;
+  }
+
+  /**
+   * Keys and local JWTs name their account directly. When it is a Helix account, its state applies
+   * on every request, as for OAuth: a disabled account's keys stop working at once. An account id
+   * that is no Helix account is refused in production and admitted (default policy) elsewhere.
+   */
+  private async withAccountState(principal: Principal): Promise<Principal> {
+    const account = await this.store.read.accounts.get(principal.accountId);
+    if (account === undefined) {
+      if (this.config.requireLinkedAccounts) throw new HelixError('account_not_linked');
+      return principal;
+    }
+    if (account.status !== 'active') throw new HelixError('account_not_linked');
+    return { ...principal, linkedAccount: true };
   }
 
   /**
@@ -101,6 +125,7 @@ export class Authenticator {
       accountId: account.accountId,
       scopes: typeof scopeClaim === 'string' ? ScopeSet.parse(scopeClaim) : new ScopeSet(Array.isArray(scopeClaim) ? scopeClaim.filter((s): s is string => typeof s === 'string') : []),
       credentialId: binding.bindingRef,
+      linkedAccount: true,
     };
   }
 }

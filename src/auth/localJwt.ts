@@ -37,6 +37,7 @@ export const verifyLocalJwt = async (token: string, config: LocalJwtConfig, now:
       accountId: account,
       scopes,
       credentialId: typeof payload.jti === 'string' ? payload.jti.slice(0, 100) : `sub:${payload.sub}`,
+      linkedAccount: false,
     };
   } catch (err) {
     if (err instanceof errors.JOSEError || err instanceof TypeError) return undefined;

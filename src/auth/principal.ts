@@ -15,6 +15,12 @@ export interface Principal {
   readonly scopes: ScopeSet;
   /** A non-secret identifier of the credential (API key id or token `jti`), for rate limits and audit. */
   readonly credentialId: string;
+  /**
+   * True when `accountId` names an active Helix account, whose policy then applies. Always true for
+   * OAuth principals; for an `hlx_` key or a local JWT only when its account exists (outside
+   * production a key may name a free-form account, which gets the deployment default policy).
+   */
+  readonly linkedAccount: boolean;
 }
 
 /** Opaque, keyed hashes of the owner tuple: stable per installation, useless outside it. */

@@ -3,6 +3,7 @@ import { AccountInputError, checkedPassword, completeLink, createAccount, issueL
 import { issueSignInLink } from '../accounts/sessions.js';
 import { hashPassword } from '../accounts/secrets.js';
 import { loadInstanceSecret } from '../auth/instanceSecret.js';
+import { accountPolicyCommand } from './accountPolicy.js';
 import { addDatabaseOption, CliError, withStore } from './options.js';
 
 const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
@@ -102,13 +103,19 @@ export const accountsCommand = (): Command => {
     );
   });
 
-  addDatabaseOption(accounts.command('disable').description('disable an account: its bindings stop admitting tokens').requiredOption('--account <id>', 'account id')).action(
-    async (options: { account: string; database?: string }) => {
-      await withStore(options, async (store) => {
-        if (!(await store.read.accounts.setStatus(options.account, 'disabled', Date.now()))) throw new CliError(`no account ${options.account.slice(0, 80)}`);
-        process.stdout.write(`disabled ${options.account}\n`);
-      });
-    },
-  );
+  for (const [verb, status, what] of [
+    ['disable', 'disabled', 'its bindings, keys and sessions stop admitting anything at once'],
+    ['enable', 'active', 'its bindings and keys admit again'],
+  ] as const) {
+    addDatabaseOption(accounts.command(verb).description(`${verb} an account: ${what}`).requiredOption('--account <id>', 'account id')).action(
+      async (options: { account: string; database?: string }) => {
+        await withStore(options, async (store) => {
+          if (!(await store.read.accounts.setStatus(options.account, status, Date.now()))) throw new CliError(`no account ${options.account.slice(0, 80)}`);
+          process.stdout.write(`${verb}d ${options.account}\n`);
+        });
+      },
+    );
+  }
+  accounts.addCommand(accountPolicyCommand());
   return accounts;
 };

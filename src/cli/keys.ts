@@ -26,6 +26,9 @@ export const keysCommand = (): Command => {
         );
         process.stdout.write(`created ${record.keyId} for tenant ${record.tenantId}, account ${record.accountId}\n`);
         process.stdout.write(`scopes: ${record.scopes.join(' ')}\n`);
+        if ((await store.read.accounts.get(record.accountId)) === undefined) {
+          process.stderr.write(`note: ${record.accountId} is not a Helix account, so this key works only outside production (see helix accounts create)\n`);
+        }
         process.stdout.write('store this key now: it is shown once and only its hash is kept\n');
         process.stdout.write(`${key}\n`);
       } catch (err) {

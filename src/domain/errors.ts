@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'https_required',
   'scope_not_admitted',
   'scope_unavailable',
+  'feature_not_enabled',
   'not_found',
   'method_not_allowed',
   'version_conflict',
@@ -112,6 +113,12 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     adr: 'capability_not_supported',
     message: 'A requested logical data scope is enabled but its sources are not configured on this deployment.',
   },
+  // The operator's account policy, not the token: more scope would not help (ADR-0004 keeps these apart).
+  feature_not_enabled: {
+    status: 403,
+    adr: 'capability_not_supported',
+    message: "This account's policy does not enable the feature this operation needs.",
+  },
   not_found: { status: 404, message: 'The run was not found.' },
   method_not_allowed: { status: 405, message: 'The method is not allowed on this path.' },
   version_conflict: {
@@ -180,6 +187,8 @@ export interface ErrorDetails {
   readonly current_version?: number;
   readonly run_id?: string;
   readonly scope?: string;
+  /** The account feature a `feature_not_enabled` refusal names. */
+  readonly feature?: string;
   readonly issues?: readonly { readonly path: string; readonly message: string }[];
   readonly retry_after_seconds?: number;
 }

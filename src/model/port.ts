@@ -166,6 +166,10 @@ export interface ModelSelection {
 }
 
 export interface ModelResolver {
-  /** `ownerHash` is the run's owner; undefined means no provider is configured for it. */
-  forOwner(ownerHash: string, signal: AbortSignal): Promise<ModelSelection | undefined>;
+  /**
+   * `ownerHash` is the run's owner; undefined means no provider is configured for it. Without
+   * `ownProviders` (the account policy's `model_providers` feature is off) the owner's own
+   * registrations are passed over for the operator's default.
+   */
+  forOwner(ownerHash: string, signal: AbortSignal, options: { readonly ownProviders: boolean }): Promise<ModelSelection | undefined>;
 }

@@ -55,36 +55,44 @@ describe('OwnerModelResolver', () => {
     await t.store.read.modelProviders.insert(registration(owner, 'mp_old', 1_000, 'sk-older-key-000000000000'));
     await t.store.read.modelProviders.insert(registration(owner, 'mp_new', 2_000, API_KEY));
     const { resolver: r, seen } = resolver();
-    const selection = await r.forOwner(owner, signal);
+    const selection = await r.forOwner(owner, signal, { ownProviders: true });
     expect(selection?.model).toBe('model-of-mp_new');
     expect(selection?.reasoningEffort).toBe('medium');
     expect(selection?.client.provider).toBe('chat-completions');
     expect(seen).toEqual([{ kind: 'chat-completions', baseUrl: 'http://127.0.0.1:9/v1', model: 'model-of-mp_new', reasoningEffort: 'medium', apiKey: API_KEY }]);
   });
 
+  it("passes over the owner's registrations when the account policy turns model_providers off", async () => {
+    const owner = 'f'.repeat(64);
+    await t.store.read.modelProviders.insert(registration(owner, 'mp_owned', 1_000, API_KEY));
+    const { resolver: r, seen } = resolver();
+    expect((await r.forOwner(owner, signal, { ownProviders: false }))?.model).toBe('gpt-5.1-codex');
+    expect(seen).toEqual([OPERATOR]);
+  });
+
   it('passes no key for a keyless registration', async () => {
     const owner = 'b'.repeat(64);
     await t.store.read.modelProviders.insert(registration(owner, 'mp_keyless', 1_000, undefined));
     const { resolver: r, seen } = resolver({ secretBox: undefined });
-    expect((await r.forOwner(owner, signal))?.model).toBe('model-of-mp_keyless');
+    expect((await r.forOwner(owner, signal, { ownProviders: true }))?.model).toBe('model-of-mp_keyless');
     expect(seen[0]).not.toHaveProperty('apiKey');
   });
 
   it('falls back to the operator default, and to nothing without one', async () => {
     const owner = 'c'.repeat(64);
     const withDefault = resolver();
-    const selection = await withDefault.resolver.forOwner(owner, signal);
+    const selection = await withDefault.resolver.forOwner(owner, signal, { ownProviders: true });
     expect(selection?.model).toBe('gpt-5.1-codex');
     expect(selection?.reasoningEffort).toBe('high');
     expect(withDefault.seen).toEqual([OPERATOR]);
-    expect(await resolver({ operatorDefault: undefined }).resolver.forOwner(owner, signal)).toBeUndefined();
+    expect(await resolver({ operatorDefault: undefined }).resolver.forOwner(owner, signal, { ownProviders: true })).toBeUndefined();
   });
 
   it('another owner never gets this owner\'s registration', async () => {
     const owner = 'd'.repeat(64);
     await t.store.read.modelProviders.insert(registration(owner, 'mp_private', 1_000, API_KEY));
     const { resolver: r, seen } = resolver();
-    await r.forOwner('e'.repeat(64), signal);
+    await r.forOwner('e'.repeat(64), signal, { ownProviders: true });
     expect(seen).toEqual([OPERATOR]);
   });
 
@@ -100,9 +108,9 @@ describe('OwnerModelResolver', () => {
     const owner = 'f'.repeat(64);
     await t.store.read.modelProviders.insert(registration(owner, 'mp_rotated', 1_000, API_KEY, new SecretBox(randomBytes(32))));
     const { resolver: r, seen } = resolver();
-    expect((await failure(r.forOwner(owner, signal))).message).toMatch(/different HELIX_PROVIDER_SECRET_KEY/);
+    expect((await failure(r.forOwner(owner, signal, { ownProviders: true }))).message).toMatch(/different HELIX_PROVIDER_SECRET_KEY/);
     expect(seen).toEqual([]);
-    expect((await failure(resolver({ secretBox: undefined }).resolver.forOwner(owner, signal))).message).toMatch(/no HELIX_PROVIDER_SECRET_KEY/);
+    expect((await failure(resolver({ secretBox: undefined }).resolver.forOwner(owner, signal, { ownProviders: true }))).message).toMatch(/no HELIX_PROVIDER_SECRET_KEY/);
   });
 
   it('a ciphertext moved to another row, or a base URL rewritten in the table, does not open', async () => {
@@ -110,16 +118,16 @@ describe('OwnerModelResolver', () => {
     const original = registration(owner, 'mp_source', 1_000, API_KEY);
     await t.store.read.modelProviders.insert({ ...registration(owner, 'mp_target', 2_000, undefined), secret: original.secret });
     const { resolver: r } = resolver();
-    expect((await failure(r.forOwner(owner, signal))).message).toMatch(/failed authentication/);
+    expect((await failure(r.forOwner(owner, signal, { ownProviders: true }))).message).toMatch(/failed authentication/);
 
     const other = '2'.repeat(64);
     await t.store.read.modelProviders.insert({ ...registration(other, 'mp_redirect', 1_000, API_KEY), baseUrl: 'https://attacker.example/v1' });
-    expect((await failure(r.forOwner(other, signal))).message).toMatch(/failed authentication/);
+    expect((await failure(r.forOwner(other, signal, { ownProviders: true }))).message).toMatch(/failed authentication/);
   });
 
   it('honours an aborted signal before touching the store', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(resolver().resolver.forOwner('a'.repeat(64), controller.signal)).rejects.toThrow();
+    await expect(resolver().resolver.forOwner('a'.repeat(64), controller.signal, { ownProviders: true })).rejects.toThrow();
   });
 });

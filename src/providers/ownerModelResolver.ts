@@ -26,9 +26,9 @@ const unusable = (message: string): ModelError => new ModelError('auth', message
 export class OwnerModelResolver implements ModelResolver {
   constructor(private readonly deps: OwnerModelResolverDeps) {}
 
-  async forOwner(ownerHash: string, signal: AbortSignal): Promise<ModelSelection | undefined> {
+  async forOwner(ownerHash: string, signal: AbortSignal, options: { readonly ownProviders: boolean }): Promise<ModelSelection | undefined> {
     signal.throwIfAborted();
-    const record = await this.deps.store.read.modelProviders.newestForOwner(ownerHash);
+    const record = options.ownProviders ? await this.deps.store.read.modelProviders.newestForOwner(ownerHash) : undefined;
     const settings = record === undefined ? this.deps.operatorDefault : this.settingsOf(record);
     if (settings === undefined) return undefined;
     return {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ownershipOf, type Principal } from '../auth/principal.js';
+import { hasFeature, type AccountPolicy } from '../domain/accountPolicy.js';
 import { HelixError } from '../domain/errors.js';
 import { OPERATION_SCOPES, type ModelProviderOperation } from '../domain/scopes.js';
 import { parseInput } from '../service/validate.js';
@@ -23,6 +24,8 @@ export interface ProviderServiceDeps {
   /** Keys the owner hash, exactly as for runs. */
   readonly instanceSecret: string;
   readonly baseUrlPolicy: BaseUrlPolicy;
+  /** The account policy: registering a provider needs the `model_providers` feature. */
+  readonly policies: { forPrincipal(principal: Principal): Promise<AccountPolicy> };
   readonly now: () => number;
   readonly newId?: () => string;
 }
@@ -38,6 +41,9 @@ export class ProviderService {
 
   async register(principal: Principal, body: unknown): Promise<ModelProviderView> {
     const ownerHash = this.ownerOf(principal, 'model_provider.register');
+    if (!hasFeature(await this.deps.policies.forPrincipal(principal), 'model_providers')) {
+      throw new HelixError('feature_not_enabled', { feature: 'model_providers' });
+    }
     const request = parseInput(RegisterModelProviderSchema, body);
     const baseUrl = checkBaseUrl(request.base_url, this.deps.baseUrlPolicy);
     if (!baseUrl.ok) throw new HelixError('invalid_request', { issues: [{ path: 'base_url', message: baseUrl.reason }] });

@@ -1,18 +1,19 @@
 import type { Principal } from '../auth/principal.js';
+import { admitsCapability, hasFeature, type AccountPolicy } from '../domain/accountPolicy.js';
 import { HelixError } from '../domain/errors.js';
 import { SCOPE_CATALOG } from '../domain/scopeCatalog.js';
 
 export interface Admission {
   readonly admittedCapabilities: ReadonlySet<string>;
   readonly requiredFamilies: readonly string[];
+  /** Whether the account may use its own registered model providers this turn (feature `model_providers`). */
+  readonly ownerModelProviders: boolean;
 }
 
-/** Check 4 of admission: the linked account's policy. Until accounts exist every capability passes. */
-export interface AccountPolicy {
-  allowsCapability(principal: Principal, capabilityId: string): Promise<boolean>;
+/** Check 4 of admission: the account's current policy, read afresh for every request (src/accounts/accountPolicies.ts). */
+export interface PolicySource {
+  forPrincipal(principal: Principal): Promise<AccountPolicy>;
 }
-
-export const allowAllPolicy: AccountPolicy = { allowsCapability: async () => true };
 
 /**
  * Logical data-scope admission: every requested scope must be enabled by the deployment, present
@@ -32,8 +33,9 @@ export const admitScopes = async (
   requested: readonly string[],
   principal: Principal,
   scopes: ScopeAvailability,
-  policy: AccountPolicy,
+  policies: PolicySource,
 ): Promise<Admission> => {
+  const policy = await policies.forPrincipal(principal);
   const capabilities = new Set<string>();
   const families: string[] = [];
   for (const id of requested) {
@@ -44,12 +46,12 @@ export const admitScopes = async (
       throw new HelixError('insufficient_scope', { scope: entry.oauthScope });
     }
     for (const capability of entry.capabilities.filter((c) => scopes.capabilities.has(c))) {
-      if (!(await policy.allowsCapability(principal, capability))) {
+      if (!admitsCapability(policy, capability)) {
         throw new HelixError('scope_not_admitted', { scope: id });
       }
       capabilities.add(capability);
     }
     families.push(entry.requiredFamily);
   }
-  return { admittedCapabilities: capabilities, requiredFamilies: families };
+  return { admittedCapabilities: capabilities, requiredFamilies: families, ownerModelProviders: hasFeature(policy, 'model_providers') };
 };

@@ -1,7 +1,7 @@
 import type { Store } from '../store/port.js';
 import type { TurnExecutor } from '../solver/executor.js';
 import type { CapabilityRegistry } from '../sources/registry.js';
-import type { AccountPolicy, ScopeAvailability } from './admission.js';
+import type { PolicySource, ScopeAvailability } from './admission.js';
 import type { ActiveTurns } from './activeTurns.js';
 import type { WorkerLiveness } from './liveness.js';
 import type { RunNotifier } from './runNotifier.js';
@@ -34,7 +34,7 @@ export interface RunServiceDeps {
   readonly config: ServiceConfig;
   readonly turns: ActiveTurns;
   readonly liveness: WorkerLiveness;
-  readonly policy: AccountPolicy;
+  readonly policy: PolicySource;
   readonly newId: (prefix: string) => string;
   /** Wakes event waiters and, across replicas, the process running a cancelled turn. */
   readonly notifier: RunNotifier;

@@ -44,6 +44,7 @@ export const executeTurn = async (
         answers: run.answers,
         databaseScope: run.databaseScope,
         admittedCapabilities: admission.admittedCapabilities,
+        ownerModelProviders: admission.ownerModelProviders,
         capabilities: turnCapabilities(deps.registry, deps.store, {
           runId: run.runId,
           turn: run.stepsUsed,

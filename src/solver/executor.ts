@@ -25,6 +25,8 @@ export interface TurnInput {
   /** Every answer given so far, including this continuation's. */
   readonly answers: readonly Answer[];
   readonly databaseScope: readonly string[];
+  /** Whether the owner's account policy lets this turn use the owner's own model providers. */
+  readonly ownerModelProviders: boolean;
   /** Exact capability ids admitted for this turn. */
   readonly admittedCapabilities: ReadonlySet<string>;
   readonly capabilities: TurnCapabilities;

@@ -203,6 +203,10 @@ export interface AccountRepository {
   list(): Promise<AccountRecord[]>;
   setPassword(accountId: string, passwordHash: string | null, at: number): Promise<boolean>;
   setStatus(accountId: string, status: AccountStatus, at: number): Promise<boolean>;
+  /** The stored policy overrides (JSON text), or undefined when the account follows the default. */
+  getPolicyOverrides(accountId: string): Promise<string | undefined>;
+  /** Stores the overrides; returns false when no such account exists. */
+  setPolicyOverrides(accountId: string, overrides: string, at: number): Promise<boolean>;
   /** Links (provider, subject) to an account; an existing link to another account is an error. */
   linkProvider(provider: string, subjectHash: string, accountId: string, at: number): Promise<'linked' | 'already_linked' | 'linked_elsewhere'>;
   findLinkedAccount(provider: string, subjectHash: string): Promise<AccountRecord | undefined>;

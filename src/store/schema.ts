@@ -194,6 +194,14 @@ export interface AccountTables {
   helix_agent_account_bindings: AgentAccountBindingsTable;
   helix_sessions: SessionsTable;
   helix_one_time_tokens: OneTimeTokensTable;
+  helix_account_policies: AccountPoliciesTable;
+}
+
+export interface AccountPoliciesTable {
+  account_id: string;
+  /** JSON: the operator's explicit choices (src/domain/accountPolicy.ts PolicyOverrides). */
+  overrides: string;
+  updated_at: number | string;
 }
 
 export interface ModelProvidersTable {

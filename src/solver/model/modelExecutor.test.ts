@@ -66,6 +66,7 @@ const turnInput = (overrides: Partial<TurnInput> & { invoke?: (id: string, input
     instruction: 'Answer briefly.',
     answers: [{ question_id: 'q_scope', value: 'panels only' }],
     databaseScope: ['research_library'],
+    ownerModelProviders: true,
     admittedCapabilities: new Set(['research-library.search']),
     capabilities: {
       menu: [searchCapability],

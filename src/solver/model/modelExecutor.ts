@@ -38,7 +38,7 @@ export class ModelExecutor implements TurnExecutor {
   async executeTurn(input: TurnInput): Promise<TurnOutcome> {
     let selection: ModelSelection | undefined;
     try {
-      selection = await this.options.resolver.forOwner(input.ownerHash, input.signal);
+      selection = await this.options.resolver.forOwner(input.ownerHash, input.signal, { ownProviders: input.ownerModelProviders });
     } catch (err) {
       input.signal.throwIfAborted();
       return emptyOutcome({ status: 'failed', failureCode: modelFailureCode(err) });

@@ -41,6 +41,20 @@ export const accountRepository = (db: Kysely<HelixDatabase>): AccountRepository 
     const result = await db.updateTable('helix_accounts').set({ status, updated_at: at }).where('account_id', '=', accountId).executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   },
+  async getPolicyOverrides(accountId) {
+    const row = await db.selectFrom('helix_account_policies').select('overrides').where('account_id', '=', accountId).executeTakeFirst();
+    return row?.overrides;
+  },
+  async setPolicyOverrides(accountId, overrides, at) {
+    const account = await db.selectFrom('helix_accounts').select('account_id').where('account_id', '=', accountId).executeTakeFirst();
+    if (account === undefined) return false;
+    await db
+      .insertInto('helix_account_policies')
+      .values({ account_id: accountId, overrides, updated_at: at })
+      .onConflict((oc) => oc.column('account_id').doUpdateSet({ overrides, updated_at: at }))
+      .execute();
+    return true;
+  },
   async linkProvider(provider, subjectHash, accountId, at) {
     const existing = await db
       .selectFrom('helix_account_linked_providers')
