@@ -3,6 +3,7 @@ import { accountPolicyDefaults } from './config/accountPolicyConfig.js';
 import { modelConfig, type ModelConfig } from './config/modelConfig.js';
 import type { AccountPolicy } from './domain/accountPolicy.js';
 import { SCOPE_CATALOG } from './domain/scopeCatalog.js';
+import { MAX_TRUSTED_HOPS, parseTrustProxy, TrustProxyError, type TrustProxySetting } from './config/trustProxy.js';
 import type { SourcesConfig } from './sources/configuredSources.js';
 import { DEFAULT_DATABASE } from './store/openStore.js';
 
@@ -30,8 +31,10 @@ export interface HelixConfig {
   readonly sources: SourcesConfig;
   /** Production OAuth resource-server settings; undefined when none is configured (never in production). */
   readonly oauth: OAuthConfig | undefined;
-  /** Fastify `trustProxy` from TRUST_PROXY: the proxies' addresses/CIDRs, comma-separated. */
-  readonly trustProxy: string | undefined;
+  /** TRUST_PROXY: which peers may set X-Forwarded-*; undefined trusts nobody. */
+  readonly trustProxy: TrustProxySetting | undefined;
+  /** Header/body timeouts and the per-address connection cap. */
+  readonly httpLimits: HttpLimits;
   /** Per-minute request limits; 0 turns one off. Pre-auth limits are per client IP. */
   readonly rateLimits: RateLimits;
   /** Model providers: the operator default, the key that seals owners' API keys, the SSRF allow-list. */
@@ -48,6 +51,13 @@ export interface OAuthConfig {
   readonly provider: string;
   /** Admitted asymmetric JWS algorithms. */
   readonly algorithms: readonly string[];
+}
+
+export interface HttpLimits {
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  /** 0 turns the cap off; trusted proxies are never capped. */
+  readonly maxConnectionsPerIp: number;
 }
 
 export interface RateLimits {
@@ -209,17 +219,28 @@ const productionBaseUrl = (publicBaseUrl: string | undefined, oauthConfig: OAuth
   return audienceOrigin;
 };
 
-/**
- * TRUST_PROXY: the exact proxy addresses only. `true` would trust forwarding headers from any
- * client, and a hop count cannot tell whether the peer is the proxy (Fastify 5 ignores it).
- */
+/** TRUST_PROXY: the proxies' exact addresses/CIDRs, or a hop count of private proxies (src/config/trustProxy.ts). */
 const trustProxy = (env: Env): HelixConfig['trustProxy'] => {
   const raw = value(env, 'TRUST_PROXY');
   if (raw === undefined || raw === 'false') return undefined;
-  if (raw === 'true' || /^\d+$/.test(raw)) {
-    throw new ConfigError('TRUST_PROXY must name the proxy addresses or CIDRs (e.g. 10.0.0.5 or 10.0.0.0/24), not true or a hop count');
+  try {
+    return parseTrustProxy(raw);
+  } catch (err) {
+    if (!(err instanceof TrustProxyError)) throw err;
+    throw new ConfigError(`TRUST_PROXY: ${err.message} (e.g. 10.0.0.5,10.0.1.0/24 or a hop count 1-${MAX_TRUSTED_HOPS})`);
   }
-  return raw;
+};
+
+/**
+ * Slow-client limits: a request's headers and its whole body must arrive within these times, and
+ * one client address may hold only so many open connections, so trickled bodies or idle sockets
+ * cannot use up the process's file descriptors. Responses (event streams, long polls) are not limited.
+ */
+const httpLimits = (env: Env): HttpLimits => {
+  const headersTimeoutMs = integer(env, 'HELIX_HTTP_HEADERS_TIMEOUT_MS', 10_000, 1_000, 120_000);
+  const requestTimeoutMs = integer(env, 'HELIX_HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000);
+  if (requestTimeoutMs < headersTimeoutMs) throw new ConfigError('HELIX_HTTP_REQUEST_TIMEOUT_MS must be at least HELIX_HTTP_HEADERS_TIMEOUT_MS');
+  return { headersTimeoutMs, requestTimeoutMs, maxConnectionsPerIp: integer(env, 'HELIX_HTTP_MAX_CONNECTIONS_PER_IP', 256, 0, 1_000_000) };
 };
 
 const rateLimits = (env: Env): RateLimits => ({
@@ -257,6 +278,7 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     sources: sources(env),
     oauth: oauthConfig,
     trustProxy: trustProxy(env),
+    httpLimits: httpLimits(env),
     rateLimits: rateLimits(env),
     model: modelConfig(env, production),
     accountDefaults: accountPolicyDefaults(env),

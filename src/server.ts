@@ -158,7 +158,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
       baseUrlPolicy: { production: config.production, allowedHosts: config.model.providerAllowedHosts },
       policies,
     }),
-    hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, requireHttps: config.production },
+    hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, httpLimits: config.httpLimits, requireHttps: config.production },
   });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();

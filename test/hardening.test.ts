@@ -173,9 +173,17 @@ describe('HTTPS in production', () => {
 });
 
 describe('TRUST_PROXY configuration', () => {
-  it('TRUST_PROXY=true and hop counts are refused: neither identifies the proxy', () => {
+  it('TRUST_PROXY=true is refused; exact addresses and a hop count of private proxies are accepted', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(ConfigError);
-    expect(() => loadConfig({ TRUST_PROXY: '1' })).toThrow(/TRUST_PROXY must name the proxy addresses/);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.5,10.0.1.0/24' }).trustProxy).toBe('10.0.0.5,10.0.1.0/24');
+    expect(() => loadConfig({ TRUST_PROXY: '9' })).toThrow(/hop count must be 1-5/);
+    expect(() => loadConfig({ TRUST_PROXY: 'proxy.internal' })).toThrow(/not an address or CIDR/);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5,10.0.1.0/24' }).trustProxy).toEqual({ kind: 'addresses', entries: ['10.0.0.5', '10.0.1.0/24'] });
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ kind: 'hops', hops: 1 });
+  });
+
+  it('with a hop count, a loopback proxy is believed about the client address and HTTPS', async () => {
+    const h = await start({ ...PRODUCTION, TRUST_PROXY: '1' });
+    const viaProxy = await api(h.url, 'GET', MISSING_RUN, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(viaProxy.status).toBe(401); // counted as HTTPS: reached authentication
   });
 });

@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   'idempotency_key_required',
   'unsupported_media_type',
   'payload_too_large',
+  'request_timeout',
+  'request_header_too_large',
   'unauthorized',
   'invalid_token',
   'insufficient_scope',
@@ -77,6 +79,8 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
   },
   unsupported_media_type: { status: 415, message: 'The request body must be application/json.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
+  request_timeout: { status: 408, message: 'The request was not received in time.' },
+  request_header_too_large: { status: 431, message: 'The request headers are too large.' },
   unauthorized: { status: 401, adr: 'authn_failed', message: 'Authentication is required.' },
   invalid_token: { status: 401, adr: 'authn_failed', message: 'The access token is invalid.' },
   // RFC 6750 §3.1: insufficient_scope is 403.

@@ -5,7 +5,8 @@ import type { RunService } from '../service/runService.js';
 import { resourceMetadataUrl, sendError, toHelixError } from './errors.js';
 import { parseJsonBody } from './jsonBody.js';
 import { pickRequestId } from './requestId.js';
-import { fastifyTrustProxy, registerHardening, type HardeningOptions } from './hardening/registerHardening.js';
+import { fastifyTrustProxy, registerHardening, serverTimeouts, type HardeningOptions } from './hardening/registerHardening.js';
+import { answerClientError } from './hardening/clientErrors.js';
 import { assertHostAndOrigin, type HostPolicy } from './hostPolicy.js';
 import { registerMcpRoute } from './mcp/mcpRoute.js';
 import { ToolCatalog } from './mcp/toolCatalog.js';
@@ -76,6 +77,8 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
       void sendError(reply, err, resourceMetadataUrl(request, options.identity));
     },
     trustProxy: fastifyTrustProxy(options.hardening.trustProxy),
+    ...serverTimeouts(options.hardening.httpLimits),
+    clientErrorHandler: answerClientError,
   });
 
   app.removeAllContentTypeParsers();

@@ -1,21 +1,35 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import type { HelixConfig, RateLimits } from '../../config.js';
+import type { HelixConfig, HttpLimits, RateLimits } from '../../config.js';
 import { decorateRateLimits, RateLimitBuckets } from './rateLimits.js';
 import { assertHttps } from './requireHttps.js';
+import { capConnectionsPerAddress } from './connectionCap.js';
+import { trustFunction } from '../../config/trustProxy.js';
 
 export interface HardeningOptions {
   readonly rateLimits: RateLimits;
   /** TRUST_PROXY, given to Fastify through fastifyTrustProxy; it decides `request.ip` and `request.protocol`. */
   readonly trustProxy: HelixConfig['trustProxy'];
+  /** Header/body timeouts and the per-address connection cap (applied in buildApp and here). */
+  readonly httpLimits: HttpLimits;
   /** Production: refuse anything that did not arrive over HTTPS. */
   readonly requireHttps: boolean;
   /** Monotonic milliseconds for the rate windows; tests inject one. */
   readonly now?: () => number;
 }
 
-/** The Fastify `trustProxy` option: the configured proxy addresses, or trust nobody. */
-export const fastifyTrustProxy = (trustProxy: HelixConfig['trustProxy']): boolean | string => trustProxy ?? false;
+/**
+ * Node's parser timeouts: the headers within headersTimeout and the whole request within
+ * requestTimeout (Fastify's default 0 disables the latter). The check runs every second, so a
+ * trickled body is cut off soon after its deadline rather than at Node's 30-second sweep.
+ */
+export const serverTimeouts = (limits: HttpLimits) => ({
+  requestTimeout: limits.requestTimeoutMs,
+  http: { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: 1_000 },
+});
+
+/** The Fastify `trustProxy` option: a predicate over each hop (src/config/trustProxy.ts); nobody when unset. */
+export const fastifyTrustProxy = (trustProxy: HelixConfig['trustProxy']): ((address: string, hop: number) => boolean) => trustFunction(trustProxy);
 
 /**
  * Pre-auth hardening, as onRequest hooks. Register after the hook that sets X-Request-Id and
@@ -26,6 +40,7 @@ export const fastifyTrustProxy = (trustProxy: HelixConfig['trustProxy']): boolea
 export const registerHardening = (app: FastifyInstance, options: HardeningOptions): void => {
   const buckets = new RateLimitBuckets({ limits: options.rateLimits, now: options.now ?? (() => performance.now()) });
   decorateRateLimits(app, buckets);
+  capConnectionsPerAddress(app.server, options.httpLimits.maxConnectionsPerIp, fastifyTrustProxy(options.trustProxy));
   app.addHook('onRequest', async (request) => {
     buckets.checkClient(request);
     if (options.requireHttps) assertHttps(request);
