@@ -12,7 +12,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const PRODUCTION = {
   NODE_ENV: 'production',
   HELIX_AGENT_OAUTH_ISSUER: 'https://login.example.com',
-  HELIX_AGENT_OAUTH_AUDIENCE: 'helix',
+  HELIX_AGENT_OAUTH_AUDIENCE: 'https://helix.example/mcp',
   HELIX_AGENT_OAUTH_JWKS_URL: 'https://login.example.com/jwks',
   HELIX_AGENT_OAUTH_PROVIDER: 'example',
   HELIX_AGENT_OAUTH_ALGORITHMS: 'RS256',
