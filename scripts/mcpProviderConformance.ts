@@ -14,7 +14,7 @@ import type { Check } from './deploymentProbe/report.js';
 import { runProbe } from './deploymentProbe/runProbe.js';
 import { authenticatedChecks, initializePassed, notConfiguredChecks } from './providerConformance/authenticatedChecks.js';
 import { readProbeConfig, REPORT_SCHEMA, SETTINGS, type ProbeConfig } from './providerConformance/config.js';
-import { discoveryChecks } from './providerConformance/discoveryChecks.js';
+import { discoveryChecks } from './deploymentProbe/discoveryChecks.js';
 import { providerChecks } from './providerConformance/providerChecks.js';
 
 const runChecks = async (config: ProbeConfig): Promise<Check[]> => {

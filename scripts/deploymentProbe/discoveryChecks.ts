@@ -1,6 +1,6 @@
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { describeFailure, readBoundedText, type ProbeContext } from '../deploymentProbe/guardedFetch.js';
-import { check, type Check } from '../deploymentProbe/report.js';
+import { describeFailure, readBoundedText, type ProbeContext } from './guardedFetch.js';
+import { check, type Check } from './report.js';
 
 /** The run scopes the contract requires every Helix deployment to advertise. */
 export const REQUIRED_SCOPES = ['helix.agent_runs.read', 'helix.agent_runs.write'] as const;
