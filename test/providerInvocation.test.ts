@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { REDACTED } from '../scripts/deploymentProbe/redact.js';
+import { REDACTED, redactor } from '../scripts/deploymentProbe/redact.js';
+import { geminiInteractions } from '../scripts/providerConformance/geminiInteractions.js';
+import { openaiResponses } from '../scripts/providerConformance/openaiResponses.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
 import { startMcpProviderFixture, type FixtureMode, type McpProviderFixture } from './support/mcpProviderFixture.js';
 import { LOOPBACK_OPT_IN, runProbeScript, type ProbeRun } from './support/probeProcess.js';
@@ -141,5 +143,46 @@ describe('provider origin override (tests only)', () => {
     } finally {
       await fixture.close();
     }
+  });
+});
+
+describe('provider wire readers (answer shapes the fixtures do not produce)', () => {
+  const run = { schema: 'helix.agent_run.v1', run_id: 'run_abcdefgh', version: 1 };
+
+  it('OpenAI: a plain-string error, a typed protocol error and a failed response', () => {
+    const call = (error: unknown) => ({ type: 'mcp_call', id: 'mcp_1', server_label: 'helix', name: 'helix_run_start', arguments: '{}', output: null, error });
+    expect(openaiResponses.read({ status: 'completed', output: [call('Error retrieving tool list from MCP server')] }).calls).toEqual([
+      { error: 'Error retrieving tool list from MCP server' },
+    ]);
+    expect(openaiResponses.read({ status: 'completed', output: [call({ type: 'mcp_protocol_error', code: -32600, message: 'Invalid Request' })] }).calls).toEqual([
+      { error: 'mcp_protocol_error -32600: Invalid Request' },
+    ]);
+    const failed = openaiResponses.read({ status: 'failed', error: { code: 'server_error', message: 'boom' }, output: [] });
+    expect(failed).toMatchObject({ calls: [], failure: 'the response failed: server_error boom' });
+    // A call to another server or another tool is not the probe's call.
+    expect(openaiResponses.read({ status: 'completed', output: [{ ...call(null), server_label: 'other', output: JSON.stringify(run) }] }).calls).toEqual([]);
+  });
+
+  it('OpenAI: the listing error explains a missing call', () => {
+    const answer = openaiResponses.read({ status: 'completed', output: [{ type: 'mcp_list_tools', server_label: 'helix', tools: [], error: 'HTTP 401' }] });
+    expect(answer.context).toBe('status completed; output items: mcp_list_tools; mcp_list_tools failed: HTTP 401');
+  });
+
+  it('Gemini: legacy outputs, structured results, and a call without its result', () => {
+    const callStep = { type: 'mcp_server_tool_call', id: 'c1', name: 'helix_run_start', server_name: 'helix', arguments: {} };
+    const withResult = (result: unknown) => ({ status: 'completed', outputs: [callStep, { type: 'mcp_server_tool_result', call_id: 'c1', result }] });
+    expect(geminiInteractions.read(withResult(JSON.stringify(run))).calls).toEqual([{ output: run }]);
+    expect(geminiInteractions.read(withResult({ content: [{ type: 'text', text: 'x' }], structuredContent: run })).calls).toEqual([{ output: run }]);
+    expect(geminiInteractions.read({ status: 'completed', steps: [callStep] }).calls).toEqual([{ error: 'no mcp_server_tool_result answered the call' }]);
+    expect(geminiInteractions.read({ status: 'failed', steps: [], errors: [{ code: 'INTERNAL', message: 'tool server unreachable' }] }).failure).toBe(
+      'the interaction failed: INTERNAL tool server unreachable',
+    );
+  });
+
+  it('the redactor cuts provider key fragments a provider quotes back', () => {
+    const { redactString } = redactor([]);
+    expect(redactString('Incorrect API key provided: sk-proj-********************wxyz. See docs.')).toBe(`Incorrect API key provided: ${REDACTED}. See docs.`);
+    expect(redactString('key AIzaSyAbCdEf012345 is invalid')).toBe(`key ${REDACTED} is invalid`);
+    expect(redactString('sk-learn and helix_run_start stay readable')).toBe('sk-learn and helix_run_start stay readable');
   });
 });
