@@ -4,17 +4,18 @@
  *
  * Without credentials it checks protected-resource metadata, the unauthenticated MCP challenge and
  * GET /mcp; with CASIMIRBOT_MCP_ACCESS_TOKEN (or HELIX_MCP_ACCESS_TOKEN) it adds an authenticated
- * initialize and tools/list. It prints one redacted `casimirbot.mcp_provider_conformance.v1`
- * report on stdout and a short summary on stderr. Exit 0: nothing failed; 1: a check failed;
- * 2: bad configuration (nothing was requested).
+ * initialize and tools/list; with OPENAI_API_KEY or GEMINI_API_KEY as well, one real provider
+ * invocation each that calls helix_run_start through Helix as a remote MCP tool. It prints one
+ * redacted `casimirbot.mcp_provider_conformance.v1` report on stdout and a short summary on
+ * stderr. Exit 0: nothing failed; 1: a check failed; 2: bad configuration (nothing was requested).
  */
-import { authenticatedChecks, notConfiguredChecks } from './providerConformance/authenticatedChecks.js';
-import { ProbeConfigError, readProbeConfig, SETTINGS, type ProbeConfig } from './providerConformance/config.js';
-import { discoveryChecks, type ProbeContext } from './providerConformance/discoveryChecks.js';
-import { guardedFetch } from './providerConformance/guardedFetch.js';
+import { guardedFetch, type ProbeContext } from './deploymentProbe/guardedFetch.js';
+import type { Check } from './deploymentProbe/report.js';
+import { runProbe } from './deploymentProbe/runProbe.js';
+import { authenticatedChecks, initializePassed, notConfiguredChecks } from './providerConformance/authenticatedChecks.js';
+import { readProbeConfig, REPORT_SCHEMA, SETTINGS, type ProbeConfig } from './providerConformance/config.js';
+import { discoveryChecks } from './deploymentProbe/discoveryChecks.js';
 import { providerChecks } from './providerConformance/providerChecks.js';
-import { redactor } from './providerConformance/redact.js';
-import { buildReport, exitCodeFor, humanSummary, type Check, type ConformanceReport } from './providerConformance/report.js';
 
 const runChecks = async (config: ProbeConfig): Promise<Check[]> => {
   const ctx: ProbeContext = { target: config.target, fetch: guardedFetch(config.target, config.timeoutMs) };
@@ -24,32 +25,11 @@ const runChecks = async (config: ProbeConfig): Promise<Check[]> => {
       ? notConfiguredChecks(SETTINGS.accessToken.join(' or '))
       : await authenticatedChecks(ctx, config.accessToken, config.timeoutMs)),
   );
-  checks.push(...providerChecks(config));
+  checks.push(...(await providerChecks(ctx, config, initializePassed(checks))));
   return checks;
 };
 
-const main = async (): Promise<number> => {
-  let config: ProbeConfig;
-  try {
-    config = readProbeConfig(process.env);
-  } catch (err) {
-    if (!(err instanceof ProbeConfigError)) throw err;
-    process.stderr.write(`mcp:provider-conformance: ${err.message} [${err.code}]\n`);
-    return 2;
-  }
-  const { redact, redactString } = redactor(config.secrets);
-  let checks: Check[];
-  try {
-    checks = await runChecks(config);
-  } catch (err) {
-    // Every check catches its own failures; this is a probe bug, and its message may quote a response.
-    process.stderr.write(`mcp:provider-conformance: probe error: ${redactString(err instanceof Error ? err.message : String(err))}\n`);
-    return 1;
-  }
-  const report = redact(buildReport(config.target, checks, new Date())) as ConformanceReport;
-  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  process.stderr.write(`${humanSummary(report)}\n`);
-  return exitCodeFor(report);
-};
-
-process.exitCode = await main();
+process.exitCode = await runProbe(
+  { name: 'mcp:provider-conformance', schema: REPORT_SCHEMA, title: 'mcp provider conformance', readConfig: readProbeConfig, runChecks },
+  process.env,
+);

@@ -1,9 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LATEST_PROTOCOL_VERSION, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ProbeContext } from './discoveryChecks.js';
-import { describeFailure, readBoundedText } from './guardedFetch.js';
-import { check, type Check } from './report.js';
+import { describeFailure, readBoundedText, type ProbeContext } from '../deploymentProbe/guardedFetch.js';
+import { check, type Check } from '../deploymentProbe/report.js';
+import { mcpSession } from './mcpSession.js';
 
 /** The contract's core durable-run tools and the OAuth scope each must declare ("MCP surface"). */
 export const RUN_TOOLS = [
@@ -17,6 +16,9 @@ export const RUN_TOOLS = [
 
 const IDS = { initialize: 'mcp.authenticated_initialize', toolsList: 'mcp.tools_list', securitySchemes: 'mcp.tools_security_schemes' } as const;
 const MAX_PAGES = 10;
+
+/** Whether the token passed initialize: nothing else authenticated is worth attempting otherwise. */
+export const initializePassed = (checks: readonly Check[]): boolean => checks.some((c) => c.id === IDS.initialize && c.status === 'passed');
 
 export const notConfiguredChecks = (variable: string): Check[] =>
   Object.values(IDS).map((id) => check(id, 'not_configured', `set ${variable} to run the authenticated checks`));
@@ -101,17 +103,9 @@ const listAllTools = async (client: Client, timeout: number): Promise<Tool[]> =>
   throw new Error(`tools/list did not end within ${MAX_PAGES} pages`);
 };
 
-/**
- * initialize and tools/list with the official SDK client, then one raw tools/list for the fields
- * the SDK does not surface. The bearer travels only in the Authorization header, and only to the
- * target origin (the guarded fetch refuses any other).
- */
+/** initialize and tools/list with the official SDK client, then one raw tools/list for the fields the SDK does not surface. */
 export const authenticatedChecks = async (ctx: ProbeContext, token: string, timeoutMs: number): Promise<Check[]> => {
-  const client = new Client({ name: 'helix-provider-conformance', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', ctx.target), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-    fetch: ctx.fetch,
-  });
+  const { client, transport } = mcpSession(ctx, token);
   try {
     try {
       await client.connect(transport, { timeout: timeoutMs });

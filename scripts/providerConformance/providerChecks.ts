@@ -1,18 +1,59 @@
-import { check, type Check } from './report.js';
+import type { ProbeContext } from '../deploymentProbe/guardedFetch.js';
+import { check, type Check } from '../deploymentProbe/report.js';
+import { cancelProbeRun } from './cancelProbeRun.js';
+import { PROVIDER_NAMES, SETTINGS, type ProbeConfig, type ProviderName } from './config.js';
+import { geminiInteractions } from './geminiInteractions.js';
+import { openaiResponses } from './openaiResponses.js';
+import { invokeProvider, planInvocation, type ProviderWire } from './providerInvocation.js';
 
-const PROVIDERS = [
-  { id: 'provider.openai', variable: 'OPENAI_API_KEY', key: 'openaiKey' },
-  { id: 'provider.gemini', variable: 'GEMINI_API_KEY', key: 'geminiKey' },
-] as const;
+const WIRES: Readonly<Record<ProviderName, ProviderWire>> = { openai: openaiResponses, gemini: geminiInteractions };
+const KEY_SETTING: Readonly<Record<ProviderName, string>> = { openai: SETTINGS.openaiKey[0], gemini: SETTINGS.geminiKey[0] };
+
+/** Why a configured provider is not called, or undefined when it is. */
+const reasonNotToCall = (config: ProbeConfig, name: ProviderName, tokenPassed: boolean): Check | undefined => {
+  const id = `provider.${name}`;
+  const provider = config.providers[name];
+  if (provider === undefined) return check(id, 'not_configured', `set ${KEY_SETTING[name]} to request a provider invocation`);
+  if (config.accessToken === undefined) {
+    return check(id, 'not_configured', `the provider invocation also needs ${SETTINGS.accessToken.join(' or ')}`);
+  }
+  if (!tokenPassed) return check(id, 'skipped', 'the access token did not pass initialize, so no provider call was made');
+  if (config.targetIsLoopback && !provider.originOverridden) {
+    return check(id, 'skipped', `${WIRES[name].label} reaches server_url from its own network and cannot reach a loopback target; no provider call was made`);
+  }
+  return undefined;
+};
+
+/** The invocation, then a cancel of every run it started; a failed cancel is a warning (the run expires after 60 s). */
+const invokeAndCancel = async (ctx: ProbeContext, config: ProbeConfig, name: ProviderName, token: string): Promise<Check[]> => {
+  const id = `provider.${name}`;
+  const provider = config.providers[name]!;
+  const plan = planInvocation(name, config.target, token, provider.model);
+  const outcome = await invokeProvider(WIRES[name], plan, provider, config.providerTimeoutMs);
+  const cancelId = `${id}.run_cancelled`;
+  if (outcome.runIds.length === 0) return [check(id, outcome.status, outcome.detail), check(cancelId, 'skipped', 'no run was started')];
+  const failures: string[] = [];
+  for (const [index, runId] of outcome.runIds.entries()) {
+    const failure = await cancelProbeRun(ctx, token, runId, `${plan.arguments.idempotency_key}:cancel-${index + 1}`, config.timeoutMs);
+    if (failure !== undefined) failures.push(`run ${runId}: ${failure}`);
+  }
+  const cancelled =
+    failures.length === 0
+      ? check(cancelId, 'passed', `cancelled with helix_run_cancel, never continued: ${outcome.runIds.join(', ')}`)
+      : check(cancelId, 'warning', `${failures.join('; ')}; such a run expires 60 s after its start`);
+  return [check(id, outcome.status, outcome.detail), cancelled];
+};
 
 /**
- * The contract's one-step provider invocations (OpenAI Responses / Gemini Interactions calling
- * this MCP server) need the provider to reach the target from its own network. This build makes
- * no provider calls: a configured key is reported as skipped, never used.
+ * PCP-06/PCP-07: with a provider key and the access token, one invocation per provider (OpenAI
+ * Responses, Gemini Interactions) with Helix as the only remote MCP tool and `helix_run_start` as
+ * the only allowed tool. Each starts at most one 60-second, one-step run, which is never continued.
  */
-export const providerChecks = (keys: { readonly openaiKey: string | undefined; readonly geminiKey: string | undefined }): Check[] =>
-  PROVIDERS.map(({ id, variable, key }) =>
-    keys[key] === undefined
-      ? check(id, 'not_configured', `set ${variable} to request a provider invocation`)
-      : check(id, 'skipped', 'provider invocation not available in this build'),
-  );
+export const providerChecks = async (ctx: ProbeContext, config: ProbeConfig, tokenPassed: boolean): Promise<Check[]> => {
+  const checks: Check[] = [];
+  for (const name of PROVIDER_NAMES) {
+    const skipped = reasonNotToCall(config, name, tokenPassed);
+    checks.push(...(skipped !== undefined ? [skipped] : await invokeAndCancel(ctx, config, name, config.accessToken!)));
+  }
+  return checks;
+};

@@ -1,5 +1,5 @@
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { describeFailure, readBoundedText, type Fetch } from './guardedFetch.js';
+import { describeFailure, readBoundedText, type ProbeContext } from './guardedFetch.js';
 import { check, type Check } from './report.js';
 
 /** The run scopes the contract requires every Helix deployment to advertise. */
@@ -10,11 +10,6 @@ const METADATA_DOCUMENTS = [
   { id: 'discovery.protected_resource_metadata', path: '/.well-known/oauth-protected-resource' },
   { id: 'discovery.protected_resource_metadata_mcp', path: MCP_METADATA_PATH },
 ] as const;
-
-export interface ProbeContext {
-  readonly target: string;
-  readonly fetch: Fetch;
-}
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -108,7 +103,7 @@ export const challengeMetadataUrl = (header: string): string | undefined => {
 };
 
 /** POST /mcp without credentials must be challenged, pointing at the MCP metadata document. */
-const challengeCheck = async (ctx: ProbeContext): Promise<Check> => {
+export const unauthenticatedChallengeCheck = async (ctx: ProbeContext): Promise<Check> => {
   const id = 'mcp.unauthenticated_challenge';
   const expected = `${ctx.target}${MCP_METADATA_PATH}`;
   let response: Response;
@@ -145,10 +140,17 @@ const getNotAllowedCheck = async (ctx: ProbeContext): Promise<Check> => {
   return check(id, 'passed', `405 (Allow: ${response.headers.get('allow') ?? 'not given'})`);
 };
 
-/** The checks that need no credential. */
-export const discoveryChecks = async (ctx: ProbeContext): Promise<Check[]> => {
-  const checks: Check[] = [agentAccessManifestCheck()];
+/** Both protected-resource metadata documents, each with its authorization_servers check. */
+export const protectedResourceMetadataChecks = async (ctx: ProbeContext): Promise<Check[]> => {
+  const checks: Check[] = [];
   for (const { id, path } of METADATA_DOCUMENTS) checks.push(...(await metadataChecks(ctx, id, path)));
-  checks.push(await challengeCheck(ctx), await getNotAllowedCheck(ctx));
   return checks;
 };
+
+/** The checks that need no credential. */
+export const discoveryChecks = async (ctx: ProbeContext): Promise<Check[]> => [
+  agentAccessManifestCheck(),
+  ...(await protectedResourceMetadataChecks(ctx)),
+  await unauthenticatedChallengeCheck(ctx),
+  await getNotAllowedCheck(ctx),
+];

@@ -10,6 +10,12 @@ export class RequestRefused extends Error {
 
 export type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
+/** The target of a probe and the only fetch that may reach it. */
+export interface ProbeContext {
+  readonly target: string;
+  readonly fetch: Fetch;
+}
+
 export const guardedFetch =
   (origin: string, timeoutMs: number): Fetch =>
   async (url, init = {}) => {
@@ -44,6 +50,17 @@ export const readBoundedText = async (response: Response): Promise<string> => {
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
+};
+
+/** A bounded body parsed as JSON: undefined when it is empty or not JSON (the caller reports the status). */
+export const readBoundedJson = async (response: Response): Promise<unknown> => {
+  const text = await readBoundedText(response);
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 };
 
 /** A request failure as one line: undici hides the socket error (ECONNREFUSED, timeout) in `cause`. */
