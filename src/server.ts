@@ -67,6 +67,7 @@ const defaultExecutor = (config: HelixConfig, store: Store, clock: Clock): TurnE
     }),
     fallback: new ExtractiveExecutor(),
     maxToolCalls: config.model.maxToolCalls,
+    outputLimits: config.model.outputLimits,
     now: () => clock.now(),
   });
 };

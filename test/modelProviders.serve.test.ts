@@ -96,6 +96,29 @@ describe('helix serve with model providers', () => {
       expect(operatorModel.requests.map((r) => r.body.model)).toEqual(['operator-model', 'operator-model']);
     });
 
+    // Issue 11, item 2: a provider streaming 240 MiB per reply to 5 concurrent turns took the heap to 6.1 GB.
+    it('a provider whose answers never end is cut off at the response bound: the turns fail, the server keeps serving', async () => {
+      const token = await newKey(database, RUN_SCOPES, 'flooded');
+      const FLOOD = 300 * 1024 * 1024;
+      const before = operatorModel.requests.length;
+      operatorModel.push(...Array.from({ length: 5 }, () => ({ kind: 'flood' as const, maxBytes: FLOOD })));
+      const views = await Promise.all(Array.from({ length: 5 }, () => runOnce(server.url, token)));
+      for (const view of views) {
+        expect(view.latest_result).toMatchObject({ outcome: 'failed', failure_code: 'model_output_limit', text: null });
+        expect(view.completion_status).not.toBe('completed');
+      }
+      const floods = operatorModel.requests.slice(before);
+      expect(floods).toHaveLength(5);
+      await Promise.all(floods.map((r) => r.settled));
+      // The default bound is 8 MiB of answer per call; the socket buffers let a little more through.
+      for (const r of floods) {
+        expect(r.clientAborted).toBe(true);
+        expect(r.bytesSent).toBeLessThan(16 * 1024 * 1024);
+      }
+      expect(server.child.exitCode).toBeNull();
+      expect((await api(server.url, 'GET', '/healthz')).status).toBe(200);
+    });
+
     it("an owner's registered provider drives that owner's runs, with its key, and nobody else's", async () => {
       const token = await newKey(database, `${RUN_SCOPES} provider.read provider.write`, 'owner');
       const registered = await api(server.url, 'POST', '/api/v1/model-providers', {

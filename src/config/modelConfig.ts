@@ -3,6 +3,7 @@ import { checkBaseUrlShape, normalizeHostEntry } from '../providers/baseUrlPolic
 import { PROVIDER_KINDS, REASONING_EFFORTS, type ProviderKind, type ProviderSettings, type ReasoningEffort } from '../providers/providerSettings.js';
 import { SecretBox, decodeSecretKey } from '../providers/secretBox.js';
 import { codexEndpointsFromEnv, type CodexEndpoints } from '../model/codex/endpoints.js';
+import { MODEL_OUTPUT_LIMITS } from '../model/port.js';
 import { checkOwnerKey, helixHomeFromEnv } from '../model/codex/credentialStore.js';
 
 export interface ModelConfig {
@@ -10,6 +11,8 @@ export interface ModelConfig {
   readonly defaultProvider: ProviderSettings | undefined;
   /** HELIX_MODEL_MAX_TOOL_CALLS: tool calls one turn may make, 1-64. */
   readonly maxToolCalls: number;
+  /** HELIX_MODEL_MAX_RESPONSE_BYTES / HELIX_MODEL_MAX_TURN_OUTPUT_CHARS: what one call and one turn may stream. */
+  readonly outputLimits: { readonly maxResponseBytes: number; readonly maxTurnOutputChars: number };
   /** Seals owners' provider API keys; undefined when no key is configured (registering a key then answers 503). */
   readonly secretBox: SecretBox | undefined;
   /** HELIX_MODEL_PROVIDER_ALLOWED_HOSTS; undefined admits any host (https only in production). */
@@ -101,6 +104,10 @@ export const modelConfig = (env: Env, production: boolean): ModelConfig => {
   return {
     defaultProvider: defaultProvider(env, production),
     maxToolCalls: integer(env, 'HELIX_MODEL_MAX_TOOL_CALLS', MAX_TOOL_CALLS.default, MAX_TOOL_CALLS.min, MAX_TOOL_CALLS.max),
+    outputLimits: {
+      maxResponseBytes: integer(env, 'HELIX_MODEL_MAX_RESPONSE_BYTES', MODEL_OUTPUT_LIMITS.responseBytes.default, MODEL_OUTPUT_LIMITS.responseBytes.min, MODEL_OUTPUT_LIMITS.responseBytes.max),
+      maxTurnOutputChars: integer(env, 'HELIX_MODEL_MAX_TURN_OUTPUT_CHARS', MODEL_OUTPUT_LIMITS.turnChars.default, MODEL_OUTPUT_LIMITS.turnChars.min, MODEL_OUTPUT_LIMITS.turnChars.max),
+    },
     secretBox: providerSecretBox(env, production),
     providerAllowedHosts: hosts.length === 0 ? undefined : new Set(hosts),
     codex: codexLocation(env),

@@ -32,6 +32,17 @@ export type ModelItem =
       readonly opaque: Readonly<Record<string, unknown>>;
     };
 
+/**
+ * What one call and one turn may make a model produce by default, and the operator's range.
+ * A Responses stream repeats its answer about three times (deltas, the finished item, the terminal
+ * response), so 8 MiB on the wire is a ~2.5 MiB answer: far beyond a research turn's needs, far
+ * below what a few concurrent turns could pile onto the heap (the SSE reader's hard bound is 256 MiB).
+ */
+export const MODEL_OUTPUT_LIMITS = {
+  responseBytes: { default: 8 * 1024 * 1024, min: 64 * 1024, max: 256 * 1024 * 1024 },
+  turnChars: { default: 4 * 1024 * 1024, min: 64 * 1024, max: 64 * 1024 * 1024 },
+} as const;
+
 export interface ModelRequest {
   readonly model: string;
   /** The system prompt (Responses `instructions`). */
@@ -41,6 +52,11 @@ export interface ModelRequest {
   readonly reasoningEffort?: string;
   /** Stable cache-affinity key (the run id for batch runs). */
   readonly cacheKey?: string;
+  /**
+   * Bytes the provider's streamed answer may carry (HELIX_MODEL_MAX_RESPONSE_BYTES). A provider
+   * that sends more fails the call with `output_limit`: one tenant's provider cannot fill the heap.
+   */
+  readonly maxResponseBytes?: number;
   readonly signal: AbortSignal;
 }
 
@@ -128,6 +144,8 @@ export const MODEL_ERROR_KINDS = [
   'transport',
   /** The stream violated the protocol (ended without a terminal event, bad JSON, a redirect). */
   'protocol',
+  /** The answer exceeded the bytes a call, or the output a turn, may produce. */
+  'output_limit',
   'aborted',
 ] as const;
 export type ModelErrorKind = (typeof MODEL_ERROR_KINDS)[number];

@@ -24,7 +24,9 @@ export type ChatReply =
   /** Raw SSE text, written as given (each string its own write), then the connection ends. */
   | { readonly kind: 'raw'; readonly chunks: readonly string[] }
   /** Opens the stream, sends one content delta, then waits until the client goes away. */
-  | { readonly kind: 'hang' };
+  | { readonly kind: 'hang' }
+  /** Streams 64 KiB content deltas, as fast as the client reads, until `maxBytes` or the client goes away. */
+  | { readonly kind: 'flood'; readonly maxBytes: number };
 
 /** A step is a reply, or a function of the request the server received (to echo a ref back). */
 export type ChatStep = ChatReply | ((request: RecordedChatRequest) => ChatReply);
@@ -36,6 +38,8 @@ export interface RecordedChatRequest {
   readonly body: any;
   /** Set when the client closed the connection before the reply ended. */
   clientAborted: boolean;
+  /** Bytes of reply body written (counted for `flood` replies). */
+  bytesSent: number;
   /** Resolves once the reply ended or the client went away. */
   readonly settled: Promise<void>;
 }
@@ -69,7 +73,7 @@ const fragments = (text: string): string[] => {
   return [text.slice(0, a), text.slice(a, b), text.slice(b)].filter((s) => s !== '');
 };
 
-const writeReply = (res: ServerResponse, reply: Exclude<ChatReply, { kind: 'http_error' | 'hang' | 'raw' }>): void => {
+const writeReply = (res: ServerResponse, reply: Exclude<ChatReply, { kind: 'http_error' | 'hang' | 'raw' | 'flood' }>): void => {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.write(chunk({ role: 'assistant', content: '' }));
   if (reply.kind === 'text') {
@@ -86,6 +90,17 @@ const writeReply = (res: ServerResponse, reply: Exclude<ChatReply, { kind: 'http
   }
   res.write(usageChunk(reply.usage ?? DEFAULT_USAGE));
   res.end('data: [DONE]\n\n');
+};
+
+/** A provider gone wrong: an answer that never ends, sent only as fast as the client reads it. */
+const flood = async (res: ServerResponse, record: RecordedChatRequest, maxBytes: number): Promise<void> => {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const piece = chunk({ content: 'x'.repeat(64 * 1024) });
+  while (record.bytesSent < maxBytes && !res.destroyed) {
+    record.bytesSent += piece.length;
+    if (!res.write(piece)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+  }
+  res.end();
 };
 
 /**
@@ -106,6 +121,7 @@ export const startScriptedChatServer = async (steps: readonly ChatStep[] = []): 
         headers: req.headers,
         body: parts.length > 0 ? JSON.parse(Buffer.concat(parts).toString('utf8')) : undefined,
         clientAborted: false,
+        bytesSent: 0,
         settled: new Promise<void>((resolve) => (markSettled = resolve)),
       };
       requests.push(record);
@@ -139,6 +155,9 @@ export const startScriptedChatServer = async (steps: readonly ChatStep[] = []): 
         case 'hang':
           res.writeHead(200, { 'content-type': 'text/event-stream' });
           res.write(chunk({ role: 'assistant', content: 'Thinking' }));
+          return;
+        case 'flood':
+          void flood(res, record, reply.maxBytes);
           return;
         default:
           writeReply(res, reply);

@@ -1,6 +1,7 @@
 import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
 import { ModelError, type ModelClient, type ModelInfo, type ModelRequest, type ModelStreamEvent } from '../port.js';
 import { fetchModelList, openAiModelList } from '../http/modelList.js';
+import { limitsFor } from '../http/sse.js';
 import { maskingFailures } from '../maskSecrets.js';
 import { chatFailures, classifyHttpFailure } from './chatFailures.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
@@ -78,7 +79,7 @@ export class ChatCompletionsClient implements ModelClient {
     if (!response.ok) throw await classifyHttpFailure(response, this.now());
     if (response.body === null) throw new ModelError('protocol', 'the chat completions response has no body', { retryable: true });
     const body = response.body;
-    const reader = readChatStream(body, request.signal);
+    const reader = readChatStream(body, request.signal, limitsFor(request.maxResponseBytes));
     try {
       for (;;) {
         const next = await reader.next();

@@ -1,4 +1,4 @@
-import { readSseFrames } from '../http/sse.js';
+import { readSseFrames, type SseLimits } from '../http/sse.js';
 import { ModelError, ZERO_USAGE, type ModelItem, type ModelResponse, type ModelUsage } from '../port.js';
 import { classifyStatedError } from './chatFailures.js';
 
@@ -41,6 +41,7 @@ const INCOMPLETE_REASONS = new Set(['length', 'content_filter']);
 export async function* readChatStream(
   body: ReadableStream<Uint8Array>,
   signal: AbortSignal,
+  limits: SseLimits = {},
 ): AsyncGenerator<{ type: 'text_delta'; delta: string }, ModelResponse> {
   let id: string | null = null;
   let text = '';
@@ -48,7 +49,7 @@ export async function* readChatStream(
   let finishReason: string | undefined;
   let done = false;
   const calls = new Map<number, PartialCall>();
-  for await (const frame of readSseFrames(body, signal)) {
+  for await (const frame of readSseFrames(body, signal, limits)) {
     if (frame.data === '[DONE]') {
       done = true;
       break;

@@ -84,7 +84,7 @@ export class CodexResponsesClient implements ModelClient {
         signal,
         used,
       );
-      yield* streamResponsesAnswer(response, { provider: this.provider, signal, now: this.#now });
+      yield* streamResponsesAnswer(response, { provider: this.provider, signal, now: this.#now, maxResponseBytes: request.maxResponseBytes });
     }.bind(this);
     const failures = maskingFailures(responsesFailures, used);
     return streamWithRetry(attempt, signal, (error) => failures.toModelError(error, signal), this.#options.retry ?? {});

@@ -49,7 +49,7 @@ export class ResponsesGatewayClient implements ModelClient {
         body,
         signal,
       });
-      yield* streamResponsesAnswer(response, { provider: this.provider, signal, now: this.#now });
+      yield* streamResponsesAnswer(response, { provider: this.provider, signal, now: this.#now, maxResponseBytes: request.maxResponseBytes });
     }.bind(this);
     const failures = maskingFailures(responsesFailures, this.#secrets);
     return streamWithRetry(attempt, signal, (error) => failures.toModelError(error, signal), this.#retry);

@@ -104,7 +104,7 @@ describe('readSseFrames bounds', () => {
     return undefined;
   };
 
-  it('a single data line that never ends is a protocol error once it passes the frame bound, and the body is cancelled', async () => {
+  it('a single data line that never ends is an output_limit error once it passes the frame bound, and the body is cancelled', async () => {
     const { stream, state } = endless('x'.repeat(1024));
     const error = await failure(
       new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('data: ')), pull: async (c) => {
@@ -116,7 +116,7 @@ describe('readSseFrames bounds', () => {
       { maxFrameChars: 64 * 1024 },
     );
     expect(error).toBeInstanceOf(ModelError);
-    expect(error).toMatchObject({ kind: 'protocol', details: { retryable: false } });
+    expect(error).toMatchObject({ kind: 'output_limit', details: { retryable: false } });
     expect(state.pulled).toBeLessThan(256 * 1024);
     expect(state.cancelled).toBe(true);
   });
@@ -124,7 +124,7 @@ describe('readSseFrames bounds', () => {
   it('endless data lines without a blank line are bounded the same way', async () => {
     const { stream, state } = endless('data: 0123456789abcdef\n');
     const error = await failure(stream, { maxFrameChars: 64 * 1024 });
-    expect(error).toMatchObject({ kind: 'protocol' });
+    expect(error).toMatchObject({ kind: 'output_limit' });
     expect(state.pulled).toBeLessThan(256 * 1024);
   });
 
@@ -132,7 +132,7 @@ describe('readSseFrames bounds', () => {
     for (const line of ['event: response.output_text.delta\ndata: {"delta":"a"}\n\n', ': keep-alive\n']) {
       const { stream, state } = endless(line);
       const error = await failure(stream, { maxStreamBytes: 1024 * 1024 });
-      expect(error).toMatchObject({ kind: 'protocol', details: { retryable: false } });
+      expect(error).toMatchObject({ kind: 'output_limit', details: { retryable: false } });
       expect(state.pulled).toBeLessThan(2 * 1024 * 1024);
       expect(state.cancelled).toBe(true);
     }

@@ -32,7 +32,13 @@ export interface SseLimits {
 export const DEFAULT_SSE_LIMITS = { maxFrameChars: 16 * 1024 * 1024, maxStreamBytes: 256 * 1024 * 1024 } as const;
 
 const tooLarge = (what: string, limit: number): ModelError =>
-  new ModelError('protocol', `the provider's event stream exceeded ${limit} ${what}`, { retryable: false });
+  new ModelError('output_limit', `the provider's event stream exceeded ${limit} ${what}`, { retryable: false });
+
+/** The reader's limits for one call allowed `maxResponseBytes`: no frame can be larger than the whole answer. */
+export const limitsFor = (maxResponseBytes: number | undefined): SseLimits =>
+  maxResponseBytes === undefined
+    ? {}
+    : { maxStreamBytes: maxResponseBytes, maxFrameChars: Math.min(DEFAULT_SSE_LIMITS.maxFrameChars, maxResponseBytes) };
 
 export async function* readSseFrames(body: ReadableStream<Uint8Array>, signal?: AbortSignal, limits: SseLimits = {}): AsyncGenerator<SseFrame> {
   const maxFrameChars = limits.maxFrameChars ?? DEFAULT_SSE_LIMITS.maxFrameChars;

@@ -1,4 +1,4 @@
-import { readSseFrames } from '../http/sse.js';
+import { readSseFrames, type SseLimits } from '../http/sse.js';
 import { ModelError, type ModelItem, type ModelStreamEvent, type ModelUsage } from '../port.js';
 import { classifyProviderError, providerErrorFrom, providerIdentifier } from './failures.js';
 import { fromResponsesItem } from './request.js';
@@ -71,11 +71,12 @@ export interface AdaptOptions {
   /** Tags reasoning items so they are replayed only to the provider that produced them. */
   readonly provider: string;
   readonly signal: AbortSignal;
+  readonly limits?: SseLimits;
 }
 
 export async function* adaptResponsesStream(body: ReadableStream<Uint8Array>, options: AdaptOptions): AsyncGenerator<ModelStreamEvent> {
   const streamed: ModelItem[] = [];
-  for await (const frame of readSseFrames(body, options.signal)) {
+  for await (const frame of readSseFrames(body, options.signal, options.limits)) {
     // Frames already buffered by the reader must not outrun an abort.
     options.signal.throwIfAborted();
     if (frame.data.trim() === '[DONE]') continue;

@@ -1,4 +1,5 @@
 import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
+import { limitsFor } from '../http/sse.js';
 import { ModelError, type ModelStreamEvent } from '../port.js';
 import { adaptResponsesStream } from './adapter.js';
 import { classifyHttpFailure } from './failures.js';
@@ -28,9 +29,9 @@ export const postResponses = (input: PostResponsesInput): Promise<Response> =>
 /** Streams a 2xx SSE answer as model events, or throws the classified failure of any other answer. */
 export async function* streamResponsesAnswer(
   response: Response,
-  options: { readonly provider: string; readonly signal: AbortSignal; readonly now: () => number },
+  options: { readonly provider: string; readonly signal: AbortSignal; readonly now: () => number; readonly maxResponseBytes?: number | undefined },
 ): AsyncGenerator<ModelStreamEvent> {
   if (!response.ok) throw await classifyHttpFailure(response, options.now());
   if (response.body === null) throw new ModelError('protocol', 'the provider answered without a body', { retryable: true });
-  yield* adaptResponsesStream(response.body, { provider: options.provider, signal: options.signal });
+  yield* adaptResponsesStream(response.body, { provider: options.provider, signal: options.signal, limits: limitsFor(options.maxResponseBytes) });
 }

@@ -162,6 +162,16 @@ describe('ModelExecutor', () => {
     expect(outcome.artifacts.map((a) => a.ref)).toEqual([passage.ref]);
   });
 
+  it("bounds the sum of a turn's answers, not just each call: the turn fails with model_output_limit", async () => {
+    const bulky = () => [{ type: 'message', role: 'assistant', text: 'y'.repeat(40 * 1024) } as ModelItem, call('research-library__search', { query: 'more' })];
+    const model = scriptedModel([bulky(), bulky(), bulky()]);
+    const executor = new ModelExecutor({ resolver: resolverFor(model.selection), maxToolCalls: 5, outputLimits: { maxResponseBytes: 1024 * 1024, maxTurnOutputChars: 64 * 1024 } });
+    const outcome = await executor.executeTurn(turnInput().input);
+    expect(outcome).toMatchObject({ status: 'failed', failureCode: 'model_output_limit' });
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests.every((r) => r.maxResponseBytes === 1024 * 1024)).toBe(true);
+  });
+
   it('a valid submission in the last request after the cap is accepted', async () => {
     const search = () => [call('research-library__search', { query: 'again' })];
     const model = scriptedModel([search(), search(), [call('submit_result', { text: 'A [1].', supporting_refs: [passage.ref] })]]);

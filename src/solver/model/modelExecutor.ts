@@ -2,7 +2,7 @@ import { emptyOutcome, type TurnOutcome } from '../../domain/turn.js';
 import { ModelError, type ModelResolver, type ModelSelection } from '../../model/port.js';
 import type { TurnExecutor, TurnInput } from '../executor.js';
 import { outcomeFromResult } from './resultTool.js';
-import { DeadlineReached, LoopFailure, runToolLoop } from './toolLoop.js';
+import { DeadlineReached, DEFAULT_OUTPUT_LIMITS, LoopFailure, runToolLoop, type LoopLimits } from './toolLoop.js';
 
 export interface ModelExecutorOptions {
   /** Picks the run owner's model; undefined means none is configured for that owner. */
@@ -11,6 +11,8 @@ export interface ModelExecutorOptions {
   readonly fallback?: TurnExecutor;
   /** Tool calls one turn may make, the result tool included. */
   readonly maxToolCalls: number;
+  /** Bytes per call and characters per turn the model may produce (defaults: DEFAULT_OUTPUT_LIMITS). */
+  readonly outputLimits?: Omit<LoopLimits, 'maxToolCalls'>;
   readonly now?: () => number;
 }
 
@@ -49,7 +51,8 @@ export class ModelExecutor implements TurnExecutor {
     }
 
     try {
-      const loop = await runToolLoop(input, selection, this.options.maxToolCalls, this.now);
+      const limits = { ...DEFAULT_OUTPUT_LIMITS, ...this.options.outputLimits, maxToolCalls: this.options.maxToolCalls };
+      const loop = await runToolLoop(input, selection, limits, this.now);
       if (loop.submitted === null) {
         return emptyOutcome({ artifacts: loop.artifacts, unresolvedRequirements: [MODEL_DID_NOT_SUBMIT], usage: loop.usage });
       }

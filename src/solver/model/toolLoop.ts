@@ -1,5 +1,5 @@
 import type { TurnArtifact } from '../../domain/turn.js';
-import { generate, type ModelItem, type ModelSelection, type ModelUsage } from '../../model/port.js';
+import { generate, ModelError, MODEL_OUTPUT_LIMITS, type ModelItem, type ModelSelection, type ModelUsage } from '../../model/port.js';
 import type { TurnInput } from '../executor.js';
 import { MODEL_INSTRUCTIONS, SUBMIT_NOW, turnMessage } from './prompt.js';
 import { parseSubmittedResult, RESULT_TOOL_NAME, resultToolSpec, type SubmittedResult } from './resultTool.js';
@@ -32,7 +32,36 @@ export class DeadlineReached extends Error {
   override readonly name = 'DeadlineReached';
 }
 
+/** What one turn's model may produce; far below the SSE reader's own hard bounds. */
+export interface LoopLimits {
+  /** Tool calls one turn may make (HELIX_MODEL_MAX_TOOL_CALLS). */
+  readonly maxToolCalls: number;
+  /** Bytes one call's streamed answer may carry (HELIX_MODEL_MAX_RESPONSE_BYTES). */
+  readonly maxResponseBytes: number;
+  /** Characters all of one turn's answers may add up to (HELIX_MODEL_MAX_TURN_OUTPUT_CHARS). */
+  readonly maxTurnOutputChars: number;
+}
+
+export const DEFAULT_OUTPUT_LIMITS = {
+  maxResponseBytes: MODEL_OUTPUT_LIMITS.responseBytes.default,
+  maxTurnOutputChars: MODEL_OUTPUT_LIMITS.turnChars.default,
+} as const;
+
 const output = (callId: string, body: string): ModelItem => ({ type: 'function_call_output', callId, output: body });
+
+/** The size a model's item adds to the conversation the turn keeps and sends back. */
+const itemChars = (item: ModelItem): number => {
+  switch (item.type) {
+    case 'message':
+      return item.text.length;
+    case 'function_call':
+      return item.name.length + item.arguments.length;
+    case 'function_call_output':
+      return item.output.length;
+    case 'reasoning':
+      return JSON.stringify(item.opaque).length;
+  }
+};
 
 const checkTime = (input: TurnInput, now: () => number): void => {
   input.signal.throwIfAborted();
@@ -46,12 +75,14 @@ const checkTime = (input: TurnInput, now: () => number): void => {
  * spends nothing: it is always accepted, which is what that last request is for. The conversation,
  * reasoning items included, lives in this function only and is dropped when it returns.
  */
-export const runToolLoop = async (input: TurnInput, selection: ModelSelection, maxToolCalls: number, now: () => number): Promise<LoopResult> => {
+export const runToolLoop = async (input: TurnInput, selection: ModelSelection, limits: LoopLimits, now: () => number): Promise<LoopResult> => {
+  const { maxToolCalls } = limits;
   const table = buildToolTable(input.capabilities.menu);
   const resultTool = resultToolSpec();
   const items: ModelItem[] = [{ type: 'message', role: 'user', text: turnMessage(input) }];
   const artifacts = new Map<string, TurnArtifact>();
   let toolCalls = 0;
+  let outputChars = 0;
   let finalRequest = false;
   const finish = (submitted: SubmittedResult | null): LoopResult => ({ submitted, artifacts: [...artifacts.values()], usage: input.usage.total, toolCalls });
 
@@ -66,6 +97,7 @@ export const runToolLoop = async (input: TurnInput, selection: ModelSelection, m
         tools: finalRequest ? [resultTool] : [...table.specs, resultTool],
         ...(selection.reasoningEffort !== undefined ? { reasoningEffort: selection.reasoningEffort } : {}),
         cacheKey: input.runId,
+        maxResponseBytes: limits.maxResponseBytes,
         signal: input.signal,
       });
     } catch (err) {
@@ -73,6 +105,11 @@ export const runToolLoop = async (input: TurnInput, selection: ModelSelection, m
       throw new LoopFailure(err, input.usage.total);
     }
     input.usage.add(response.usage);
+    // Every answer stays in the conversation and is sent back with the next call: bound the sum too.
+    outputChars += response.output.reduce((sum, item) => sum + itemChars(item), 0);
+    if (outputChars > limits.maxTurnOutputChars) {
+      throw new LoopFailure(new ModelError('output_limit', `the turn's model output exceeded ${limits.maxTurnOutputChars} characters`, { retryable: false }), input.usage.total);
+    }
     items.push(...response.output);
 
     const calls = response.output.filter((item) => item.type === 'function_call');
