@@ -1,5 +1,6 @@
 import { ConfigError, endpoint, integer, list, value, type Env } from './config/env.js';
 import { accountPolicyDefaults } from './config/accountPolicyConfig.js';
+import type { TurnLimits } from './service/turnSlots.js';
 import { modelConfig, type ModelConfig } from './config/modelConfig.js';
 import type { AccountPolicy } from './domain/accountPolicy.js';
 import { SCOPE_CATALOG } from './domain/scopeCatalog.js';
@@ -18,6 +19,8 @@ export interface HelixConfig {
   readonly port: number;
   readonly publicBaseUrl: string | undefined;
   readonly turnTimeoutMs: number;
+  /** Concurrent turns per process and per owner, and how many may wait for a slot (src/service/turnSlots.ts). */
+  readonly turnLimits: TurnLimits;
   readonly enabledScopes: ReadonlySet<string>;
   readonly bodyLimitBytes: number;
   readonly mcpBodyLimitBytes: number;
@@ -267,6 +270,11 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     port: overrides.port ?? integer(env, 'HELIX_PORT', DEFAULT_PORT, 0, 65_535),
     publicBaseUrl,
     turnTimeoutMs: turnTimeout(env),
+    turnLimits: {
+      perProcess: integer(env, 'HELIX_MAX_CONCURRENT_TURNS', 32, 1, 10_000),
+      perOwner: integer(env, 'HELIX_MAX_CONCURRENT_TURNS_PER_OWNER', 8, 1, 10_000),
+      queue: integer(env, 'HELIX_MAX_QUEUED_TURNS', 64, 0, 100_000),
+    },
     enabledScopes: enabledScopes(env),
     bodyLimitBytes: integer(env, 'HELIX_AGENT_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
     mcpBodyLimitBytes: integer(env, 'HELIX_MCP_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),

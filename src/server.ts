@@ -9,6 +9,7 @@ import type { HelixConfig } from './config.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { ActiveTurns } from './service/activeTurns.js';
+import { TurnSlots } from './service/turnSlots.js';
 import { AccountPolicies } from './accounts/accountPolicies.js';
 import { systemClock, type Clock, type RunServiceDeps } from './service/deps.js';
 import { HEARTBEAT_INTERVAL_MS, storeLiveness } from './service/liveness.js';
@@ -111,6 +112,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
       workerId,
     },
     turns,
+    slots: new TurnSlots(config.turnLimits),
     liveness: storeLiveness(clock, workerId, turns),
     policy: policies,
     newId,

@@ -35,9 +35,9 @@ describe.each(serverStoreFlavours())('kill -9 during a turn on $name', (flavour)
     const second = await startServerProcess(location, { HELIX_TEST_TURN_MS: '10' });
     servers.push(second);
     const recovered = await api(second.url, 'GET', `${RUNS}/${runId}`, { token });
-    expect(recovered.body).toMatchObject({ lifecycle_status: 'waiting', version: 3, budget: { steps_used: 1 } });
+    expect(recovered.body).toMatchObject({ lifecycle_status: 'waiting', completion_status: 'blocked', version: 3, budget: { steps_used: 1 } });
     const events = (await api(second.url, 'GET', `${RUNS}/${runId}/events`, { token })).body.events as { seq: number; kind: string }[];
-    expect(events.map((e) => e.kind)).toEqual(['run.started', 'run.continuation_received', 'run.recovered', 'run.waiting']);
+    expect(events.map((e) => e.kind)).toEqual(['run.started', 'run.continuation_received', 'run.recovered', 'run.blocked']);
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
 
     const retry = await api(second.url, 'POST', `${RUNS}/${runId}/continue`, { token, idempotencyKey: key, body });

@@ -251,17 +251,19 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     const body = { expected_version: 1, instruction: 'will be lost' };
     const turn = cont(h.url, token, run.run_id, body, key);
     await waitFor(async () => (await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token })).body.lifecycle_status === 'running');
+    expect((await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token })).body).toMatchObject({ completion_status: 'pending', recommended_next_action: 'wait_for_turn' });
     clock.advance(10 * 60_000);
     const retry = await cont(h.url, token, run.run_id, body, key);
     expect(retry.status).toBe(409);
     expect(retry.body).toMatchObject({ code: 'outcome_unknown', run_id: run.run_id });
     const inspected = await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token });
-    expect(inspected.body).toMatchObject({ lifecycle_status: 'waiting', version: 3 });
+    // The interrupted turn left no verdict: blocked, and the client may continue.
+    expect(inspected.body).toMatchObject({ lifecycle_status: 'waiting', completion_status: 'blocked', recommended_next_action: 'continue', version: 3 });
     g.release();
     const late = await turn;
     expect(late.body.code).toBe('outcome_unknown');
     const kinds = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events.map((e: { kind: string }) => e.kind);
-    expect(kinds).toEqual(['run.started', 'run.continuation_received', 'run.recovered', 'run.waiting']);
+    expect(kinds).toEqual(['run.started', 'run.continuation_received', 'run.recovered', 'run.blocked']);
     expect((await cont(h.url, token, run.run_id, body, key)).body.code).toBe('outcome_unknown');
   });
 });

@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'method_not_allowed',
   'version_conflict',
   'run_busy',
+  'too_many_turns',
   'run_not_active',
   'run_cancelled',
   'budget_exhausted',
@@ -134,6 +135,11 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     status: 409,
     adr: 'lifecycle_conflict',
     message: 'Another continuation of this run is in progress.',
+  },
+  too_many_turns: {
+    status: 429,
+    adr: 'ceiling_exceeded',
+    message: 'Too many turns are running: this owner, or this server, is at its limit. Retry after Retry-After.',
   },
   run_not_active: {
     status: 409,

@@ -86,7 +86,7 @@ export const stepsRemaining = (run: RunRecord): number =>
 export const isExpired = (run: RunRecord, now: number): boolean => now >= run.expiresAt;
 
 export const recommendNextAction = (run: RunRecord): NextAction => {
-  if (run.lifecycle === 'running') return 'wait_for_turn';
+  if (run.lifecycle === 'running' || run.lifecycle === 'queued') return 'wait_for_turn';
   if (isRunTerminal(run)) return 'stop';
   if (run.pendingQuestions.length > 0) return 'answer_pending_questions';
   return 'continue';

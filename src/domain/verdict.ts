@@ -2,6 +2,7 @@ import type { NewRunEvent } from './events.js';
 import type { LatestResult, PendingQuestion, RunRecord } from './run.js';
 import type { CompletionStatus, LifecycleStatus, TerminalAuthorityStatus } from './statuses.js';
 import { evaluateTerminalAuthority } from './terminalAuthority.js';
+import { isPermanentTurnFailure } from './turnFailures.js';
 import type { TurnArtifact, TurnOutcome } from './turn.js';
 
 export const REQUIRED_EVIDENCE_PREFIX = 'required_evidence:';
@@ -87,8 +88,10 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
 
   const stepsLeft = run.budget.max_steps - run.stepsUsed;
   const expired = ctx.now >= run.expiresAt;
+  const failureCode = outcome.status === 'failed' ? (outcome.failureCode ?? 'turn_failed') : null;
   let completion: CompletionStatus;
   if (complete) completion = 'completed';
+  else if (isPermanentTurnFailure(failureCode)) completion = 'failed';
   else if (outcome.status === 'failed') completion = 'blocked';
   else if (stepsLeft <= 0 || expired) completion = 'budget_exhausted';
   else if (pendingQuestions.length > 0) completion = 'needs_input';
@@ -97,7 +100,7 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
   if (completion === 'blocked' && (stepsLeft <= 0 || expired)) completion = 'budget_exhausted';
 
   const lifecycle: LifecycleStatus =
-    completion === 'completed' ? 'completed' : completion === 'budget_exhausted' ? 'failed' : 'waiting';
+    completion === 'completed' ? 'completed' : completion === 'budget_exhausted' || completion === 'failed' ? 'failed' : 'waiting';
   const terminalAuthority: TerminalAuthorityStatus =
     authority.status === 'not_evaluated' && !run.contract.require_terminal_authority ? 'not_required' : authority.status;
 
@@ -108,7 +111,7 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
     supporting_evidence_refs: authorized ? [...authorized.supportingRefs] : [],
     output_fields: authorized ? { ...authorized.outputFields } : {},
     terminal_candidate_ref: authority.candidate?.ref ?? null,
-    failure_code: outcome.status === 'failed' ? (outcome.failureCode ?? 'turn_failed') : null,
+    failure_code: failureCode,
   };
 
   const previouslyUnresolved = new Set(run.unresolvedRequirements);
@@ -173,6 +176,8 @@ const closingEvent = (completion: CompletionStatus, turn: number, failureCode: s
       return { kind: 'run.budget_exhausted', data: { turn } };
     case 'blocked':
       return { kind: 'run.blocked', data: { turn, failure_code: failureCode } };
+    case 'failed':
+      return { kind: 'run.failed', data: { turn, failure_code: failureCode } };
     default:
       return { kind: 'run.waiting', data: { turn, completion_status: completion } };
   }

@@ -6,6 +6,8 @@ import { loadOwnedRunIn } from './access.js';
 import type { RunServiceDeps } from './deps.js';
 import { reserveKey, type IdempotentRequest, type Reservation } from './idempotency.js';
 import { commitRunChange } from './runChange.js';
+import type { TurnSlot } from './turnSlots.js';
+import type { UnitOfWork } from '../store/port.js';
 
 export interface TurnClaim {
   readonly runId: string;
@@ -19,39 +21,64 @@ export interface TurnClaim {
 
 /**
  * One transaction: reserve the Idempotency-Key with a processing lease, check the run can take a
- * turn, and compare-and-set it to `running` (version v -> v+1, one step consumed, answers
- * recorded). Any refusal rolls the reservation back, so a rejected request is never stored.
+ * turn, take a turn slot (src/service/turnSlots.ts) and compare-and-set the run to `running`, or
+ * `queued` when the process has no free slot (version v -> v+1, one step consumed, answers
+ * recorded). Any refusal rolls the reservation back, so a rejected request is never stored, and
+ * gives the slot back.
  */
-export const claimTurn = (
+export const claimTurn = async (
   deps: RunServiceDeps,
   claim: TurnClaim,
-): Promise<{ kind: 'claimed'; run: RunRecord } | Exclude<Reservation, { kind: 'reserved' }>> =>
-  deps.store.transaction(async (uow) => {
-    const { idem, request, lease, now } = claim;
-    const reservation = await reserveKey(uow, idem, { now, ttlMs: deps.config.receiptTtlMs, lease, runId: claim.runId });
-    if (reservation.kind !== 'reserved') return reservation;
-    const run = await loadOwnedRunIn(deps, uow, claim.runId, claim.owner);
-    assertContinuable(run, request);
-    const answered = new Set(request.answers.map((a) => a.question_id));
-    const claimed: RunRecord = {
-      ...run,
-      version: run.version + 1,
-      lifecycle: 'running',
-      stepsUsed: run.stepsUsed + 1,
-      answers: [...run.answers, ...request.answers],
-      pendingQuestions: run.pendingQuestions.filter((q) => !answered.has(q.question_id)),
-      activeTurn: { turnId: claim.turnId, workerId: lease.workerId, leaseExpiresAt: lease.expiresAt, startedAt: now },
-    };
-    const events = [
-      {
-        kind: 'run.continuation_received' as const,
-        data: { turn: claimed.stepsUsed, has_instruction: request.instruction !== undefined, answered_question_ids: [...answered] },
-      },
-    ];
-    const committed = await commitRunChange(uow, run, claimed, events, now);
-    if (committed === undefined) throw new HelixError('version_conflict', { current_version: run.version });
-    return { kind: 'claimed' as const, run: committed };
-  });
+): Promise<{ kind: 'claimed'; run: RunRecord; slot: TurnSlot } | Exclude<Reservation, { kind: 'reserved' }>> => {
+  let slot: TurnSlot | undefined;
+  try {
+    return await deps.store.transaction(async (uow) => {
+      // A retried transaction (lock or serialization failure) gives back what its first attempt took.
+      slot?.release();
+      slot = undefined;
+      const { idem, request, lease, now } = claim;
+      const reservation = await reserveKey(uow, idem, { now, ttlMs: deps.config.receiptTtlMs, lease, runId: claim.runId });
+      if (reservation.kind !== 'reserved') return reservation;
+      const run = await loadOwnedRunIn(deps, uow, claim.runId, claim.owner);
+      assertContinuable(run, request);
+      const taken = deps.slots.reserve(claim.owner.ownerHash);
+      slot = taken;
+      const committed = await commitClaim(uow, run, claim, taken.queued);
+      // Only a request that won the compare-and-set learns it is over a bound; throwing rolls the claim back.
+      if (taken.refusal !== undefined) throw taken.refusal;
+      return { kind: 'claimed' as const, run: committed, slot: taken };
+    });
+  } catch (err) {
+    slot?.release();
+    throw err;
+  }
+};
+
+/** The claim itself: version v -> v+1, one step consumed, answers recorded, the turn's lease set. */
+const commitClaim = async (uow: UnitOfWork, run: RunRecord, claim: TurnClaim, queued: boolean): Promise<RunRecord> => {
+  const { request, lease, now } = claim;
+  const answered = new Set(request.answers.map((a) => a.question_id));
+  const claimed: RunRecord = {
+    ...run,
+    version: run.version + 1,
+    lifecycle: queued ? 'queued' : 'running',
+    // The outcome of the turn is not known until it is finalized.
+    completion: 'pending',
+    stepsUsed: run.stepsUsed + 1,
+    answers: [...run.answers, ...request.answers],
+    pendingQuestions: run.pendingQuestions.filter((q) => !answered.has(q.question_id)),
+    activeTurn: { turnId: claim.turnId, workerId: lease.workerId, leaseExpiresAt: lease.expiresAt, startedAt: now },
+  };
+  const events = [
+    {
+      kind: 'run.continuation_received' as const,
+      data: { turn: claimed.stepsUsed, has_instruction: request.instruction !== undefined, answered_question_ids: [...answered] },
+    },
+  ];
+  const committed = await commitRunChange(uow, run, claimed, events, now);
+  if (committed === undefined) throw new HelixError('version_conflict', { current_version: run.version });
+  return committed;
+};
 
 const assertContinuable = (run: RunRecord, request: ContinueRunRequest): void => {
   if (isRunTerminal(run)) {

@@ -9,6 +9,7 @@ import { executeTurn } from './executeTurn.js';
 import { finalizeTurn } from './finalizeTurn.js';
 import { idempotentRequest, requireIdempotencyKey } from './idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
+import { startQueuedTurn } from './startQueuedTurn.js';
 import { parseInput } from './validate.js';
 
 /**
@@ -45,8 +46,20 @@ export const continueRun = async (
     const claim = await claimTurn(deps, { runId, turnId, owner, idem, request, lease, now });
     if (claim.kind !== 'claimed') return (await answerReservation(deps, claim)) as ServiceResult<RunView>;
     deps.notifier.publish(runId, 'events');
-    const outcome = await executeTurn(deps, claim.run, controller, request.instruction ?? null, admission);
-    return await finalizeTurn(deps, idem, claim.run, outcome, admission);
+    // The turn slot is held from the claim until this request ends, however it ends.
+    const { slot } = claim;
+    try {
+      let run = claim.run;
+      if (slot.queued) {
+        const start = await startQueuedTurn(deps, run, slot, controller);
+        if (start.kind === 'ended') return await finalizeTurn(deps, idem, run, start.outcome, admission);
+        run = start.run;
+      }
+      const outcome = await executeTurn(deps, run, controller, request.instruction ?? null, admission);
+      return await finalizeTurn(deps, idem, run, outcome, admission);
+    } finally {
+      slot.release();
+    }
   } finally {
     unsubscribe();
     deps.turns.end(runId, turnId);

@@ -3,6 +3,7 @@ import type { TurnExecutor } from '../solver/executor.js';
 import type { CapabilityRegistry } from '../sources/registry.js';
 import type { PolicySource, ScopeAvailability } from './admission.js';
 import type { ActiveTurns } from './activeTurns.js';
+import type { TurnSlots } from './turnSlots.js';
 import type { WorkerLiveness } from './liveness.js';
 import type { RunNotifier } from './runNotifier.js';
 
@@ -33,6 +34,8 @@ export interface RunServiceDeps {
   readonly clock: Clock;
   readonly config: ServiceConfig;
   readonly turns: ActiveTurns;
+  /** Concurrent-turn bounds per process and per owner, and the queue for a free slot. */
+  readonly slots: TurnSlots;
   readonly liveness: WorkerLiveness;
   readonly policy: PolicySource;
   readonly newId: (prefix: string) => string;

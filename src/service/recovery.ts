@@ -36,13 +36,17 @@ export const settleRun = async (deps: RunServiceDeps, uow: UnitOfWork, run: RunR
         data: { turn: current.stepsUsed, reason: now >= turn.leaseExpiresAt ? 'lease_expired' : 'worker_gone' },
       },
     ];
-    let next: RunRecord = { ...current, version: current.version + 1, lifecycle: 'waiting', activeTurn: null };
+    // The interrupted turn produced no verdict: the run is blocked (or still needs its answers).
+    const completion = current.pendingQuestions.length > 0 ? 'needs_input' : 'blocked';
+    let next: RunRecord = { ...current, version: current.version + 1, lifecycle: 'waiting', completion, activeTurn: null };
     if (stepsRemaining(next) === 0 || isExpired(next, now)) {
       const exhausted = exhaustBudget(next, stepsRemaining(next) === 0 ? 'steps' : 'expired', now);
       next = { ...exhausted.next, version: next.version };
       events.push(...exhausted.events);
+    } else if (completion === 'blocked') {
+      events.push({ kind: 'run.blocked', data: { turn: current.stepsUsed, failure_code: 'turn_interrupted' } });
     } else {
-      events.push({ kind: 'run.waiting', data: { completion_status: next.completion } });
+      events.push({ kind: 'run.waiting', data: { completion_status: completion } });
     }
     const committed = await commitRunChange(uow, current, next, events, now);
     if (committed === undefined) return reread();
