@@ -18,7 +18,9 @@ import { ExtractiveExecutor } from './solver/extractive/extractiveExecutor.js';
 import { ModelExecutor } from './solver/model/modelExecutor.js';
 import { FileCredentialDocumentStore } from './model/codex/credentialStore.js';
 import { modelClientFor } from './model/providerClients.js';
+import { systemResolver, type HostResolver } from './outbound/resolveDestination.js';
 import { OwnerModelResolver } from './providers/ownerModelResolver.js';
+import { ownerTransport } from './providers/ownerTransport.js';
 import { ProviderService } from './providers/providerService.js';
 import { buildRegistry } from './sources/configuredSources.js';
 import { openStore, describeLocation, isPostgresUrl } from './store/openStore.js';
@@ -37,6 +39,8 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** An already-open store (tests); otherwise `config.database` is opened and migrated. */
   readonly store?: Store;
+  /** Resolves owners' provider hosts, at registration and before every request; the system resolver unless a test names its own. */
+  readonly resolveHost?: HostResolver;
 }
 
 export interface RunningHelix {
@@ -55,15 +59,21 @@ const newId = (prefix: string): string => `${prefix}_${randomBytes(16).toString(
  * (HELIX_MODEL_PROVIDER), else the offline extractive executor. Either way the outcome goes through
  * the same re-entry, terminal-authority and completion checks.
  */
-const defaultExecutor = (config: HelixConfig, store: Store, clock: Clock): TurnExecutor => {
+const defaultExecutor = (config: HelixConfig, store: Store, clock: Clock, logger: Logger, resolveHost: HostResolver): TurnExecutor => {
   const codex = config.model.codex;
   const codexBinding = { store: new FileCredentialDocumentStore({ home: codex.home }), ownerKey: codex.ownerKey, endpoints: codex.endpoints, version: HELIX_VERSION };
+  const owners = ownerTransport({
+    policy: config.model.ownerProviderPolicy,
+    resolve: resolveHost,
+    // Debug only: the owner sees `model_unreachable`, and what listens where is not for the info log either.
+    report: (error) => logger.debug({ model_error: { kind: error.kind, http_status: error.details.httpStatus, message: error.message } }, 'owner model provider unreachable'),
+  });
   return new ModelExecutor({
     resolver: new OwnerModelResolver({
       store,
       secretBox: config.model.secretBox,
       operatorDefault: config.model.defaultProvider,
-      clientFor: (settings) => modelClientFor(settings, codexBinding),
+      clientFor: (settings, source) => modelClientFor(settings, codexBinding, source === 'owner_registration' ? owners : undefined),
     }),
     fallback: new ExtractiveExecutor(),
     maxToolCalls: config.model.maxToolCalls,
@@ -79,6 +89,7 @@ const defaultExecutor = (config: HelixConfig, store: Store, clock: Clock): TurnE
 export const startHelix = async (config: HelixConfig, options: StartOptions = {}): Promise<RunningHelix> => {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
+  const resolveHost = options.resolveHost ?? systemResolver;
   const store = options.store ?? (await openStore(config.database));
   const instanceSecret = await loadInstanceSecret(store);
   const workerId = newId('wkr');
@@ -92,7 +103,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
   const turns = new ActiveTurns();
   const deps: RunServiceDeps = {
     store,
-    executor: options.executor ?? defaultExecutor(config, store, clock),
+    executor: options.executor ?? defaultExecutor(config, store, clock, logger, resolveHost),
     registry,
     clock,
     config: {
@@ -151,7 +162,8 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
       secretBox: config.model.secretBox,
       instanceSecret,
       now: () => clock.now(),
-      baseUrlPolicy: { production: config.production, allowedHosts: config.model.providerAllowedHosts },
+      baseUrlPolicy: config.model.ownerProviderPolicy,
+      resolveHost,
     }),
     hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, requireHttps: config.production },
   });

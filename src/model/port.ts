@@ -129,6 +129,12 @@ export const MODEL_ERROR_KINDS = [
   /** The stream violated the protocol (ended without a terminal event, bad JSON, a redirect). */
   'protocol',
   'aborted',
+  /**
+   * An owner-registered provider could not be used, for any reason a network peer could cause:
+   * refused, reset, timed out, TLS or DNS failure, not HTTP, an HTTP error status, a redirect, a
+   * broken stream. One kind on purpose (src/model/unreachableFailures.ts).
+   */
+  'unreachable',
 ] as const;
 export type ModelErrorKind = (typeof MODEL_ERROR_KINDS)[number];
 
