@@ -78,6 +78,8 @@ describe('helix serve with model providers', () => {
         HELIX_MODEL_BASE_URL: operatorModel.url,
         HELIX_MODEL: 'operator-model',
         HELIX_PROVIDER_SECRET_KEY: randomBytes(32).toString('base64'),
+        // The owner's model server is on loopback: the operator admits it (the operator's own is exempt).
+        HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.1/32',
         HELIX_LOG_LEVEL: 'debug',
       });
     });
