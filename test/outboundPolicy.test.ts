@@ -1,9 +1,8 @@
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { PUBLIC_DNS, tableResolver } from './support/fakeDns.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
+import { loopbackPeers } from './support/loopbackPeers.js';
 import { startScriptedChatServer, type ScriptedChatServer } from './support/scriptedChatServer.js';
 import { storeFlavours } from './support/stores.js';
 
@@ -17,18 +16,8 @@ const RUNS = '/api/v1/agent-runs';
 const OWNER_SCOPES = 'helix.agent_runs.read helix.agent_runs.write helix.model_providers.read helix.model_providers.write';
 const [sqlite] = storeFlavours();
 
-const servers: (Server | TcpServer)[] = [];
-const sockets = new Set<Socket>();
-const listen = async <S extends Server | TcpServer>(server: S, host = '127.0.0.1', port = 0): Promise<number> => {
-  servers.push(server);
-  server.on('connection', (socket: Socket) => sockets.add(socket));
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  return (server.address() as AddressInfo).port;
-};
-afterAll(async () => {
-  for (const socket of sockets) socket.destroy();
-  for (const server of servers) await new Promise((resolve) => server.close(resolve));
-});
+const loopback = loopbackPeers();
+afterAll(() => loopback.close());
 
 const register = (h: TestHelix, token: string, baseUrl: string) => api(h.url, 'POST', PROVIDERS, { token, body: { kind: 'chat-completions', base_url: baseUrl, model: 'owner-model' } });
 
@@ -146,26 +135,15 @@ describe("what an owner learns when its provider does not answer as a model (loo
   const peers: { name: string; baseUrl: string; reached: () => number }[] = [];
 
   beforeAll(async () => {
-    // (a) a closed port
-    const closed = createTcpServer();
-    const closedPort = await listen(closed);
-    await new Promise((resolve) => closed.close(resolve));
-    servers.splice(servers.indexOf(closed), 1);
-    peers.push({ name: 'a closed port', baseUrl: `http://127.0.0.1:${closedPort}/v1`, reached: () => 0 });
-    // (b) a TCP server that speaks something else
-    let garbageConnections = 0;
-    const garbage = createTcpServer((socket) => {
-      garbageConnections += 1;
-      socket.end('+OK redis-like banner\r\n-ERR unknown command\r\n');
-    });
-    peers.push({ name: 'a server that is not HTTP', baseUrl: `http://127.0.0.1:${await listen(garbage)}/v1`, reached: () => garbageConnections });
-    // (c) an HTTP server answering 500
-    let http500 = 0;
-    const failing = createHttpServer((req, res) => {
-      http500 += 1;
-      req.resume().on('end', () => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"upstream down","type":"server_error"}}'));
-    });
-    peers.push({ name: 'an HTTP server answering 500', baseUrl: `http://127.0.0.1:${await listen(failing)}/v1`, reached: () => http500 });
+    const at = (peer: { port: number }): string => `http://127.0.0.1:${peer.port}/v1`;
+    const closed = await loopback.closedPort();
+    const notHttp = await loopback.notHttp('+OK redis-like banner\r\n-ERR unknown command\r\n');
+    const failing = await loopback.answering(500, '{"error":{"message":"upstream down","type":"server_error"}}');
+    peers.push(
+      { name: 'a closed port', baseUrl: at(closed), reached: closed.reached },
+      { name: 'a server that is not HTTP', baseUrl: at(notHttp), reached: notHttp.reached },
+      { name: 'an HTTP server answering 500', baseUrl: at(failing), reached: failing.reached },
+    );
 
     const logger = createLogger('debug', { write: (line: string) => void lines.push(line) });
     h = await startTestHelix(sqlite!, { logger, env: { HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.0/8', HELIX_LOG_LEVEL: 'debug' } });

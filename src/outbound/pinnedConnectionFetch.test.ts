@@ -1,31 +1,11 @@
-import { createServer as createHttpServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loopbackPeers } from '../../test/support/loopbackPeers.js';
 import { createPinnedFetch } from './pinnedConnectionFetch.js';
 
-const open: (Server | TcpServer)[] = [];
-const sockets = new Set<Socket>();
-afterEach(async () => {
-  for (const socket of sockets) socket.destroy();
-  sockets.clear();
-  for (const server of open.splice(0)) {
-    if ('closeAllConnections' in server) server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
-
-/** A raw TCP peer whose connections the cleanup can end. */
-const tcpServer = (onConnection: (socket: Socket) => void = () => undefined): TcpServer =>
-  createTcpServer((socket) => {
-    sockets.add(socket);
-    onConnection(socket);
-  });
-
-const listen = async <S extends Server | TcpServer>(server: S, host: string, port = 0): Promise<number> => {
-  open.push(server);
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  return (server.address() as AddressInfo).port;
-};
+const loopback = loopbackPeers();
+afterEach(() => loopback.close());
+const listen = loopback.listen;
 
 interface Seen {
   readonly method: string | undefined;
@@ -108,15 +88,10 @@ describe('fetch pinned to checked addresses', () => {
 
   it('rejects like fetch for a closed port and for a peer that does not speak HTTP', async () => {
     const send = createPinnedFetch();
-    const closed = tcpServer();
-    const closedPort = await listen(closed, '127.0.0.1');
-    await new Promise((resolve) => closed.close(resolve));
-    open.splice(open.indexOf(closed), 1);
-    expect(await causeCode(send(`http://127.0.0.1:${closedPort}/`, { method: 'GET' }, [{ address: '127.0.0.1', family: 4 }]))).toBe('ECONNREFUSED');
-
-    const garbage = tcpServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n\r\n'));
-    const garbagePort = await listen(garbage, '127.0.0.1');
-    expect(await causeCode(send(`http://127.0.0.1:${garbagePort}/`, { method: 'GET' }, [{ address: '127.0.0.1', family: 4 }]))).toMatch(/^HPE_/);
+    const closed = await loopback.closedPort();
+    expect(await causeCode(send(`http://127.0.0.1:${closed.port}/`, { method: 'GET' }, [{ address: '127.0.0.1', family: 4 }]))).toBe('ECONNREFUSED');
+    const garbage = await loopback.notHttp('SSH-2.0-OpenSSH_9.6\r\n\r\n');
+    expect(await causeCode(send(`http://127.0.0.1:${garbage.port}/`, { method: 'GET' }, [{ address: '127.0.0.1', family: 4 }]))).toMatch(/^HPE_/);
   });
 
   it('rejects with the abort reason when the signal fires', async () => {

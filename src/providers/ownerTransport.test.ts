@@ -1,6 +1,5 @@
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loopbackPeers } from '../../test/support/loopbackPeers.js';
 import { ChatCompletionsClient } from '../model/chat/chatCompletions.js';
 import { ResponsesGatewayClient } from '../model/gateway/responsesGateway.js';
 import { generate, ModelError, type ModelClient } from '../model/port.js';
@@ -15,29 +14,9 @@ const NO_DNS: HostResolver = async (hostname) => {
 };
 const noWait = { sleep: async () => undefined };
 
-const servers: (Server | TcpServer)[] = [];
-const sockets = new Set<Socket>();
-const listen = async <S extends Server | TcpServer>(server: S, host = '127.0.0.1', port = 0): Promise<number> => {
-  servers.push(server);
-  server.on('connection', (socket: Socket) => sockets.add(socket));
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  return (server.address() as AddressInfo).port;
-};
-afterAll(async () => {
-  for (const socket of sockets) socket.destroy();
-  for (const server of servers) await new Promise((resolve) => server.close(resolve));
-});
-
-/** An HTTP peer that answers every request the same way, and counts them. */
-const answering = (status: number, body: string, headers: Record<string, string> = {}) => {
-  const counter = { requests: 0 };
-  const server = createHttpServer((req, res) => {
-    counter.requests += 1;
-    req.resume();
-    req.on('end', () => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body));
-  });
-  return { server, counter };
-};
+const loopback = loopbackPeers();
+afterAll(() => loopback.close());
+const at = (peer: { port: number }): string => `http://127.0.0.1:${peer.port}/v1`;
 
 const request = () => ({ model: 'm', instructions: 'be brief', input: [{ type: 'message' as const, role: 'user' as const, text: 'hi' }], tools: [], signal: new AbortController().signal });
 
@@ -56,18 +35,14 @@ describe("an owner-registered provider's transport", () => {
   const transport = () => ownerTransport({ policy: LOOPBACK_ALLOWED, resolve: NO_DNS, report: (error) => void reports.push(error) });
 
   beforeAll(async () => {
-    const closed = createTcpServer();
-    const closedPort = await listen(closed);
-    await new Promise((resolve) => closed.close(resolve));
-    servers.splice(servers.indexOf(closed), 1);
-    peers['closed port'] = `http://127.0.0.1:${closedPort}/v1`;
-    peers['a peer that is not HTTP'] = `http://127.0.0.1:${await listen(createTcpServer((socket) => socket.end('220 smtp.internal ESMTP ready\r\n')))}/v1`;
-    peers['HTTP 500'] = `http://127.0.0.1:${await listen(answering(500, '{"error":{"message":"internal","type":"server_error"}}').server)}/v1`;
-    peers['HTTP 401 in the OpenAI shape'] = `http://127.0.0.1:${await listen(answering(401, '{"error":{"message":"Incorrect API key","code":"invalid_api_key"}}').server)}/v1`;
-    peers['HTTP 429 asking for an hour'] = `http://127.0.0.1:${await listen(answering(429, '{"error":{"code":"rate_limit_exceeded"}}', { 'retry-after': '3600' }).server)}/v1`;
-    peers['HTTP 404'] = `http://127.0.0.1:${await listen(answering(404, 'not found').server)}/v1`;
-    peers['HTTP 200 that is not a model stream'] = `http://127.0.0.1:${await listen(answering(200, '<html>router login</html>').server)}/v1`;
-    peers['a redirect'] = `http://127.0.0.1:${await listen(answering(302, '', { location: 'http://169.254.169.254/' }).server)}/v1`;
+    peers['closed port'] = at(await loopback.closedPort());
+    peers['a peer that is not HTTP'] = at(await loopback.notHttp('220 smtp.internal ESMTP ready\r\n'));
+    peers['HTTP 500'] = at(await loopback.answering(500, '{"error":{"message":"internal","type":"server_error"}}'));
+    peers['HTTP 401 in the OpenAI shape'] = at(await loopback.answering(401, '{"error":{"message":"Incorrect API key","code":"invalid_api_key"}}'));
+    peers['HTTP 429 asking for an hour'] = at(await loopback.answering(429, '{"error":{"code":"rate_limit_exceeded"}}', { 'retry-after': '3600' }));
+    peers['HTTP 404'] = at(await loopback.answering(404, 'not found'));
+    peers['HTTP 200 that is not a model stream'] = at(await loopback.answering(200, '<html>router login</html>'));
+    peers['a redirect'] = at(await loopback.answering(302, '', { location: 'http://169.254.169.254/' }));
     peers['a name that does not resolve'] = 'http://models.nowhere.test/v1';
     peers['a refused address'] = 'http://10.0.0.1/v1';
   });
@@ -90,17 +65,16 @@ describe("an owner-registered provider's transport", () => {
 
   it('still tells the owner what a provider states inside a well-formed model stream', async () => {
     const stream = 'data: {"error":{"message":"This model\'s maximum context length is 4096 tokens"}}\n\n';
-    const port = await listen(createHttpServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(stream))));
-    const client = new ChatCompletionsClient({ baseUrl: `http://127.0.0.1:${port}/v1`, retry: noWait, ...transport() });
+    const peer = await loopback.answering(200, stream, { 'content-type': 'text/event-stream' });
+    const client = new ChatCompletionsClient({ baseUrl: at(peer), retry: noWait, ...transport() });
     expect((await failureOf(client)).kind).toBe('context_length');
   });
 
   it('resolves before every request and refuses a name that now resolves to a refused address (DNS rebinding)', async () => {
     // The same port on two loopback addresses: only 127.0.0.2 is admitted.
-    const admitted = answering(200, '{"object":"list","data":[{"id":"m"}]}');
-    const port = await listen(admitted.server, '127.0.0.2');
-    const forbidden = answering(200, '{"object":"list","data":[{"id":"internal"}]}');
-    await listen(forbidden.server, '127.0.0.1', port);
+    const admitted = await loopback.answering(200, '{"object":"list","data":[{"id":"m"}]}', {}, { host: '127.0.0.2' });
+    const port = admitted.port;
+    const forbidden = await loopback.answering(200, '{"object":"list","data":[{"id":"internal"}]}', {}, { port });
     const answers = [['127.0.0.2'], ['127.0.0.1']];
     const rebinding: HostResolver = async () => answers.shift() ?? [];
     const policy = { ...LOOPBACK_ALLOWED, allowedCidrs: [cidr('127.0.0.2/32')] };
@@ -114,15 +88,14 @@ describe("an owner-registered provider's transport", () => {
     );
     expect(error?.kind).toBe('unreachable');
     expect(reports.map((report) => report.message)).toEqual([expect.stringContaining('the outbound policy refused the destination')]);
-    expect([admitted.counter.requests, forbidden.counter.requests]).toEqual([1, 0]);
+    expect([admitted.reached(), forbidden.reached()]).toEqual([1, 0]);
   });
 
   it('applies the host allow-list as it is now, not as it was at registration', async () => {
-    const { server, counter } = answering(200, '{"object":"list","data":[]}');
-    const port = await listen(server);
+    const peer = await loopback.answering(200, '{"object":"list","data":[]}');
     const narrowed = { ...LOOPBACK_ALLOWED, allowedHosts: new Set(['models.example']) };
-    const client = new ChatCompletionsClient({ baseUrl: `http://127.0.0.1:${port}/v1`, retry: noWait, ...ownerTransport({ policy: narrowed, resolve: NO_DNS, report: () => undefined }) });
+    const client = new ChatCompletionsClient({ baseUrl: at(peer), retry: noWait, ...ownerTransport({ policy: narrowed, resolve: NO_DNS, report: () => undefined }) });
     await expect(client.listModels(new AbortController().signal)).rejects.toMatchObject({ kind: 'unreachable' });
-    expect(counter.requests).toBe(0);
+    expect(peer.reached()).toBe(0);
   });
 });
