@@ -94,6 +94,13 @@ describe('fetch pinned to checked addresses', () => {
     expect(await causeCode(send(`http://127.0.0.1:${garbage.port}/`, { method: 'GET' }, [{ address: '127.0.0.1', family: 4 }]))).toMatch(/^HPE_/);
   });
 
+  it('verifies TLS against the URL hostname, not the pinned address', async () => {
+    const tls = await loopback.untrustedTls();
+    const code = await causeCode(createPinnedFetch()(`https://models.pinned.test:${tls.port}/`, { method: 'GET' }, [{ address: '127.0.0.1', family: 4 }]));
+    expect(code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+    expect(tls.reached()).toBe(0);
+  });
+
   it('rejects with the abort reason when the signal fires', async () => {
     const silent = createHttpServer(() => undefined);
     const port = await listen(silent, '127.0.0.1');

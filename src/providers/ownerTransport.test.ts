@@ -42,6 +42,7 @@ describe("an owner-registered provider's transport", () => {
     peers['HTTP 429 asking for an hour'] = at(await loopback.answering(429, '{"error":{"code":"rate_limit_exceeded"}}', { 'retry-after': '3600' }));
     peers['HTTP 404'] = at(await loopback.answering(404, 'not found'));
     peers['HTTP 200 that is not a model stream'] = at(await loopback.answering(200, '<html>router login</html>'));
+    peers['a TLS certificate that does not verify'] = `https://127.0.0.1:${(await loopback.untrustedTls()).port}/v1`;
     peers['a redirect'] = at(await loopback.answering(302, '', { location: 'http://169.254.169.254/' }));
     peers['a name that does not resolve'] = 'http://models.nowhere.test/v1';
     peers['a refused address'] = 'http://10.0.0.1/v1';

@@ -1,5 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
+
+/** A self-signed certificate for `models.pinned.test` and 127.0.0.1 that no client trusts (openssl, EC P-256, 100 years). */
+const SELF_SIGNED = {
+  cert: readFileSync(new URL('../fixtures/tls/selfSigned.crt', import.meta.url)),
+  key: readFileSync(new URL('../fixtures/tls/selfSigned.key', import.meta.url)),
+};
 
 /** A peer on loopback and how often it was reached (connections for TCP, requests for HTTP). */
 export interface LoopbackPeer {
@@ -53,6 +61,16 @@ export const loopbackPeers = () => {
         req.resume().on('end', () => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body));
       });
       const port = await listen(server, listenOn.host ?? '127.0.0.1', listenOn.port ?? 0);
+      return { port, reached: () => requests };
+    },
+    /** An HTTPS server with a certificate no client trusts; `reached` counts requests that got past TLS. */
+    async untrustedTls(host = '127.0.0.1'): Promise<LoopbackPeer> {
+      let requests = 0;
+      const server = createHttpsServer(SELF_SIGNED, (req, res) => {
+        requests += 1;
+        req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+      });
+      const port = await listen(server, host, 0);
       return { port, reached: () => requests };
     },
     /** Any other server, closed with the rest. */
