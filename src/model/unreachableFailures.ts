@@ -1,5 +1,5 @@
 import type { FailureReader } from './http/modelList.js';
-import { ModelError } from './port.js';
+import { ModelError, type ModelErrorKind } from './port.js';
 
 /**
  * How an owner-registered provider's failures are told to its owner: mostly, not at all.
@@ -25,7 +25,8 @@ import { ModelError } from './port.js';
  * model API, which is what the owner said was there. Aborts stay aborts. The operator's own
  * provider and the Codex subscription are not wrapped: the operator chose their endpoints.
  */
-const PEER_KINDS: ReadonlySet<string> = new Set(['auth', 'server', 'transport', 'protocol']);
+/** Kinds only a peer's network or HTTP behaviour produces, whether or not an HTTP status came with them. */
+const PEER_KINDS: ReadonlySet<ModelErrorKind> = new Set<ModelErrorKind>(['auth', 'server', 'transport', 'protocol']);
 
 const unreachable = (): ModelError => new ModelError('unreachable', 'the model provider could not be reached', { retryable: true });
 

@@ -5,7 +5,7 @@ import { classifyHttpFailure } from './failures.js';
 
 export type { ProviderFetch };
 
-/** The fetch a provider uses by default refuses redirects (contract: credentials never leave the pinned origin). */
+/** The default fetch refuses redirects (contract: credentials never leave the pinned origin). */
 export const defaultProviderFetch: ProviderFetch = fetchWithoutRedirects;
 
 export interface PostResponsesInput {
