@@ -19,7 +19,9 @@ import { ExtractiveExecutor } from './solver/extractive/extractiveExecutor.js';
 import { ModelExecutor } from './solver/model/modelExecutor.js';
 import { FileCredentialDocumentStore } from './model/codex/credentialStore.js';
 import { modelClientFor } from './model/providerClients.js';
+import { systemResolver, type HostResolver } from './outbound/resolveDestination.js';
 import { OwnerModelResolver } from './providers/ownerModelResolver.js';
+import { ownerTransport } from './providers/ownerTransport.js';
 import { ProviderService } from './providers/providerService.js';
 import { buildRegistry } from './sources/configuredSources.js';
 import { openStore, describeLocation, isPostgresUrl } from './store/openStore.js';
@@ -38,6 +40,8 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** An already-open store (tests); otherwise `config.database` is opened and migrated. */
   readonly store?: Store;
+  /** Resolves owners' provider hosts, at registration and before every request; the system resolver unless a test names its own. */
+  readonly resolveHost?: HostResolver;
 }
 
 export interface RunningHelix {
@@ -56,15 +60,21 @@ const newId = (prefix: string): string => `${prefix}_${randomBytes(16).toString(
  * (HELIX_MODEL_PROVIDER), else the offline extractive executor. Either way the outcome goes through
  * the same re-entry, terminal-authority and completion checks.
  */
-const defaultExecutor = (config: HelixConfig, store: Store, clock: Clock): TurnExecutor => {
+const defaultExecutor = (config: HelixConfig, store: Store, clock: Clock, logger: Logger, resolveHost: HostResolver): TurnExecutor => {
   const codex = config.model.codex;
   const codexBinding = { store: new FileCredentialDocumentStore({ home: codex.home }), ownerKey: codex.ownerKey, endpoints: codex.endpoints, version: HELIX_VERSION };
+  const owners = ownerTransport({
+    policy: config.model.ownerProviderPolicy,
+    resolve: resolveHost,
+    // Debug only: the owner sees `model_unreachable`, and what listens where is not for the info log either.
+    report: (error) => logger.debug({ model_error: { kind: error.kind, http_status: error.details.httpStatus, message: error.message } }, 'owner model provider unreachable'),
+  });
   return new ModelExecutor({
     resolver: new OwnerModelResolver({
       store,
       secretBox: config.model.secretBox,
       operatorDefault: config.model.defaultProvider,
-      clientFor: (settings) => modelClientFor(settings, codexBinding),
+      clientFor: (settings, source) => modelClientFor(settings, codexBinding, source === 'owner_registration' ? owners : undefined),
     }),
     fallback: new ExtractiveExecutor(),
     maxToolCalls: config.model.maxToolCalls,
@@ -81,6 +91,7 @@ const defaultExecutor = (config: HelixConfig, store: Store, clock: Clock): TurnE
 export const startHelix = async (config: HelixConfig, options: StartOptions = {}): Promise<RunningHelix> => {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
+  const resolveHost = options.resolveHost ?? systemResolver;
   // A dropped idle connection is routine (restart, failover, an admin's pg_terminate_backend): log it, never crash.
   const onConnectionError = (err: Error) => logger.warn({ err: { message: err.message } }, 'database connection lost; it is replaced on next use');
   const store = options.store ?? (await openStore(config.database, { onConnectionError }));
@@ -97,7 +108,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
   const policies = new AccountPolicies(store, config.accountDefaults);
   const deps: RunServiceDeps = {
     store,
-    executor: options.executor ?? defaultExecutor(config, store, clock),
+    executor: options.executor ?? defaultExecutor(config, store, clock, logger, resolveHost),
     registry,
     clock,
     config: {
@@ -158,7 +169,8 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
       secretBox: config.model.secretBox,
       instanceSecret,
       now: () => clock.now(),
-      baseUrlPolicy: { production: config.production, allowedHosts: config.model.providerAllowedHosts },
+      baseUrlPolicy: config.model.ownerProviderPolicy,
+      resolveHost,
       policies,
     }),
     hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, httpLimits: config.httpLimits, requireHttps: config.production },

@@ -4,13 +4,14 @@ import { createAccount } from '../src/accounts/accountService.js';
 import { policyChangeFrom } from '../src/cli/accountPolicy.js';
 import { featuresFrom } from '../src/domain/accountPolicy.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
+import { tableResolver, PUBLIC_DNS } from './support/fakeDns.js';
 import { runCli } from './support/processes.js';
 import { storeFlavours } from './support/stores.js';
 
 const RUNS = '/api/v1/agent-runs';
 const SCOPES = 'helix.agent_runs.read helix.agent_runs.write helix.data.research_library.read helix.model_providers.write';
 const ENV = { HELIX_AGENT_DATABASE_SCOPES: 'research_library', HELIX_AGENT_IP_RATE_LIMIT: '0', HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0' };
-const PROVIDER = { kind: 'chat-completions', base_url: 'https://models.example/v1', model: 'm' };
+const PROVIDER = { kind: 'chat-completions', base_url: 'https://api.example.com/v1', model: 'm' };
 const DEFAULTS = { features: featuresFrom(['model_providers']), defaultCapability: 'admit' as const, capabilities: {} };
 
 const startWithLibrary = (h: TestHelix, token: string) =>
@@ -23,7 +24,7 @@ describe.each(storeFlavours())('account state and policy on $name', (flavour) =>
   let token: string;
   let policies: AccountPolicies;
   beforeAll(async () => {
-    h = await startTestHelix(flavour, { env: ENV });
+    h = await startTestHelix(flavour, { env: ENV, resolveHost: tableResolver(PUBLIC_DNS) });
     accountId = (await createAccount(h.testStore.store, 'Operator Bot', Date.now())).accountId;
     token = await h.key(SCOPES, 'tenant-a', accountId);
     policies = new AccountPolicies(h.testStore.store, DEFAULTS);

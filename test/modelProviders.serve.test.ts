@@ -78,6 +78,8 @@ describe('helix serve with model providers', () => {
         HELIX_MODEL_BASE_URL: operatorModel.url,
         HELIX_MODEL: 'operator-model',
         HELIX_PROVIDER_SECRET_KEY: randomBytes(32).toString('base64'),
+        // The owner's model server is on loopback: the operator admits it (the operator's own is exempt).
+        HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.1/32',
         HELIX_LOG_LEVEL: 'debug',
       });
     });
@@ -256,19 +258,19 @@ describe('helix serve with model providers', () => {
       for (const secret of [stale.refresh_token, stored.tokens.refresh_token, stored.tokens.access_token]) expect(server.stderr()).not.toContain(secret);
     });
 
-    it('a refused refresh blocks the turn as model_auth and leaves the login marked reconnect-required for `helix auth status`', async () => {
+    it('a refused refresh fails the run as model_auth (no later turn could succeed) and leaves the login marked reconnect-required for `helix auth status`', async () => {
       await login(30);
       codex.auth.scriptRefresh({ kind: 'error', status: 400, body: { error: { code: 'refresh_token_reused', message: 'already used' } } });
       const token = await newKey(database, RUN_SCOPES, 'codex-refused');
       const requestsBefore = backend().requestsTo(codexPaths.responses).length;
       const view = await runOnce(server.url, token);
-      expect(view).toMatchObject({ completion_status: 'blocked', latest_result: { outcome: 'failed', failure_code: 'model_auth' } });
+      expect(view).toMatchObject({ lifecycle_status: 'failed', completion_status: 'failed', recommended_next_action: 'stop', latest_result: { outcome: 'failed', failure_code: 'model_auth' } });
       expect(backend().requestsTo(codexPaths.responses)).toHaveLength(requestsBefore);
       expect(storedDocument().health).toMatchObject({ state: 'reconnect-required', reason: 'refresh_token_reused' });
 
       const status = await runCli(['auth', 'status'], { HELIX_HOME: home });
       expect(status.stdout).toContain('reconnect required (refresh_token_reused');
-      // A new login clears it for the next turn.
+      // A new login clears it for the next run.
       await login(3600);
       scriptSearchThenCite();
       expect(await runOnce(server.url, token)).toMatchObject({ completion_status: 'completed' });

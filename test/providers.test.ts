@@ -14,6 +14,7 @@ import { SecretBox, decodeSecretKey } from '../src/providers/secretBox.js';
 import { createPgliteDialect } from '../src/store/dialects/pglite.js';
 import { KyselyStore } from '../src/store/kyselyStore.js';
 import type { Store } from '../src/store/port.js';
+import { PUBLIC_DNS, tableResolver } from './support/fakeDns.js';
 import { ALL_RUN_SCOPES, api, startTestHelix, type TestHelix } from './support/harness.js';
 import { storeFlavours, type StoreFlavour, type TestStore } from './support/stores.js';
 
@@ -76,7 +77,12 @@ describe.each(flavours)('model provider registrations on $name', (flavour) => {
 
   beforeAll(async () => {
     const logger = createLogger('debug', { write: (line: string) => void lines.push(line) });
-    h = await startTestHelix(flavour, { logger, env: { HELIX_PROVIDER_SECRET_KEY: SECRET_KEY, HELIX_LOG_LEVEL: 'debug' } });
+    h = await startTestHelix(flavour, {
+      logger,
+      resolveHost: tableResolver(PUBLIC_DNS),
+      // The keyless local server below is on loopback, which owners may use only by the operator's leave.
+      env: { HELIX_PROVIDER_SECRET_KEY: SECRET_KEY, HELIX_LOG_LEVEL: 'debug', HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.1/32' },
+    });
     owner = await h.key(RW, 'tenant-a', 'account-a');
     ownerAdr = await h.key('provider.read provider.write', 'tenant-a', 'account-a');
     otherOwner = await h.key(RW, 'tenant-a', 'account-b');
@@ -234,7 +240,10 @@ describe('without a provider secret key', () => {
   let h: TestHelix;
   let owner: string;
   beforeAll(async () => {
-    h = await startTestHelix(storeFlavours()[0]!, { env: { HELIX_MODEL_PROVIDER_ALLOWED_HOSTS: '127.0.0.1, api.example.com' } });
+    h = await startTestHelix(storeFlavours()[0]!, {
+      resolveHost: tableResolver(PUBLIC_DNS),
+      env: { HELIX_MODEL_PROVIDER_ALLOWED_HOSTS: '127.0.0.1, api.example.com', HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.1' },
+    });
     owner = await h.key(RW);
   });
   afterAll(async () => h?.close());

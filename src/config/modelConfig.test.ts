@@ -38,9 +38,11 @@ const refusal = (env: Record<string, string>, secret?: string): string => {
 };
 
 describe('model provider configuration', () => {
-  it('defaults to no operator provider, 12 tool calls, no secret key, any host', () => {
+  it('defaults to no operator provider, 12 tool calls, no secret key, any host at a public address', () => {
     const { model } = loadConfig({});
-    expect(model).toMatchObject({ defaultProvider: undefined, maxToolCalls: 12, secretBox: undefined, providerAllowedHosts: undefined });
+    expect(model).toMatchObject({ defaultProvider: undefined, maxToolCalls: 12, secretBox: undefined });
+    expect(model.ownerProviderPolicy).toEqual({ production: false, allowedHosts: undefined, allowedCidrs: [] });
+    expect(loadConfig(PRODUCTION).model.ownerProviderPolicy.production).toBe(true);
   });
 
   it('parses each provider kind with what its protocol needs', () => {
@@ -108,9 +110,40 @@ describe('model provider configuration', () => {
   });
 
   it('normalizes the provider host allow-list', () => {
-    expect(loadConfig({ HELIX_MODEL_PROVIDER_ALLOWED_HOSTS: 'API.openai.com:443, 127.0.0.1' }).model.providerAllowedHosts).toEqual(
-      new Set(['api.openai.com', '127.0.0.1']),
+    const env = { HELIX_MODEL_PROVIDER_ALLOWED_HOSTS: 'API.openai.com:443, 127.0.0.1', HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.1' };
+    expect(loadConfig(env).model.ownerProviderPolicy.allowedHosts).toEqual(new Set(['api.openai.com', '127.0.0.1']));
+  });
+
+  it('reads the admitted ranges, IPv4 and IPv6, a bare address as a one-address range', () => {
+    const { allowedCidrs } = loadConfig({ HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: ' 10.0.0.0/8, fd00::/8 ,127.0.0.1, ::ffff:192.168.0.0/112' }).model.ownerProviderPolicy;
+    expect(allowedCidrs).toEqual([
+      { version: 4, base: 0x0a000000n, prefix: 8 },
+      { version: 6, base: 0xfd00n << 112n, prefix: 8 },
+      { version: 4, base: 0x7f000001n, prefix: 32 },
+      { version: 4, base: 0xc0a80000n, prefix: 16 },
+    ]);
+  });
+
+  it.each([
+    ['a hostname', 'models.internal'],
+    ['host bits set', '10.0.0.1/8'],
+    ['a prefix too long', '10.0.0.0/33'],
+    ['a non-numeric prefix', '10.0.0.0/x'],
+    ['an octal-looking address', '010.0.0.0/8'],
+    ['two slashes', '10.0.0.0/8/8'],
+  ])('refuses an admitted range that is %s, naming the variable', (_what, entry) => {
+    expect(refusal({ HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: entry })).toMatch(/HELIX_MODEL_PROVIDER_ALLOWED_CIDRS entries must be/);
+  });
+
+  it('refuses to start when the host allow-list names a non-public address no admitted range covers', () => {
+    for (const host of ['127.0.0.1', '[::1]:8080', 'localhost', '169.254.169.254']) {
+      expect(refusal({ HELIX_MODEL_PROVIDER_ALLOWED_HOSTS: `api.openai.com, ${host}` })).toMatch(/HELIX_MODEL_PROVIDER_ALLOWED_HOSTS lists .*HELIX_MODEL_PROVIDER_ALLOWED_CIDRS/);
+    }
+    expect(loadConfig({ HELIX_MODEL_PROVIDER_ALLOWED_HOSTS: 'localhost, [::1]', HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '::1' }).model.ownerProviderPolicy.allowedHosts).toEqual(
+      new Set(['localhost', '[::1]']),
     );
+    // A hostname's addresses are only known when it is resolved: that is the registration's business.
+    expect(loadConfig({ HELIX_MODEL_PROVIDER_ALLOWED_HOSTS: 'models.internal' }).model.ownerProviderPolicy.allowedHosts).toEqual(new Set(['models.internal']));
   });
 
   it('keeps the Codex subscription on its pinned origins unless a loopback test origin is named outside production', () => {

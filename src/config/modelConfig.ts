@@ -1,5 +1,7 @@
 import { ConfigError, integer, list, secretValue, value, type Env } from './env.js';
-import { checkBaseUrlShape, normalizeHostEntry } from '../providers/baseUrlPolicy.js';
+import { checkBaseUrlShape, normalizeHostEntry, type BaseUrlPolicy } from '../providers/baseUrlPolicy.js';
+import { parseCidr, type Cidr } from '../outbound/ipAddress.js';
+import { admitsFixedHost } from '../outbound/resolveDestination.js';
 import { PROVIDER_KINDS, REASONING_EFFORTS, type ProviderKind, type ProviderSettings, type ReasoningEffort } from '../providers/providerSettings.js';
 import { SecretBox, decodeSecretKey } from '../providers/secretBox.js';
 import { codexEndpointsFromEnv, type CodexEndpoints } from '../model/codex/endpoints.js';
@@ -15,8 +17,12 @@ export interface ModelConfig {
   readonly outputLimits: { readonly maxResponseBytes: number; readonly maxTurnOutputChars: number };
   /** Seals owners' provider API keys; undefined when no key is configured (registering a key then answers 503). */
   readonly secretBox: SecretBox | undefined;
-  /** HELIX_MODEL_PROVIDER_ALLOWED_HOSTS; undefined admits any host (https only in production). */
-  readonly providerAllowedHosts: ReadonlySet<string> | undefined;
+  /**
+   * Where owners' registered providers may point: HELIX_MODEL_PROVIDER_ALLOWED_HOSTS (undefined
+   * admits any host; https only in production) and HELIX_MODEL_PROVIDER_ALLOWED_CIDRS (non-public
+   * ranges admitted besides public addresses). The operator default is not subject to it.
+   */
+  readonly ownerProviderPolicy: BaseUrlPolicy;
   /** Where the operator's `helix login codex` lives, for HELIX_MODEL_PROVIDER=codex-subscription. */
   readonly codex: CodexLocation;
 }
@@ -99,17 +105,40 @@ const codexLocation = (env: Env): CodexLocation => {
   return { home: helixHomeFromEnv(env), ownerKey: owner, endpoints };
 };
 
-export const modelConfig = (env: Env, production: boolean): ModelConfig => {
+const allowedCidrs = (env: Env): Cidr[] =>
+  list(env, 'HELIX_MODEL_PROVIDER_ALLOWED_CIDRS').map((entry) => {
+    const range = parseCidr(entry);
+    if (range === undefined) {
+      throw new ConfigError(`HELIX_MODEL_PROVIDER_ALLOWED_CIDRS entries must be IP addresses or CIDR ranges with the host bits zero (got ${JSON.stringify(entry)})`);
+    }
+    return range;
+  });
+
+/**
+ * The owner provider policy. A listed host that names a refused address itself (`127.0.0.1`,
+ * `[::1]`, `localhost`) could never be used, since addresses are admitted only by range: that is a
+ * start-up error naming the fix rather than a registration that silently always fails.
+ */
+const ownerProviderPolicy = (env: Env, production: boolean): BaseUrlPolicy => {
   const hosts = list(env, 'HELIX_MODEL_PROVIDER_ALLOWED_HOSTS').map(normalizeHostEntry);
-  return {
-    defaultProvider: defaultProvider(env, production),
-    maxToolCalls: integer(env, 'HELIX_MODEL_MAX_TOOL_CALLS', MAX_TOOL_CALLS.default, MAX_TOOL_CALLS.min, MAX_TOOL_CALLS.max),
-    outputLimits: {
-      maxResponseBytes: integer(env, 'HELIX_MODEL_MAX_RESPONSE_BYTES', MODEL_OUTPUT_LIMITS.responseBytes.default, MODEL_OUTPUT_LIMITS.responseBytes.min, MODEL_OUTPUT_LIMITS.responseBytes.max),
-      maxTurnOutputChars: integer(env, 'HELIX_MODEL_MAX_TURN_OUTPUT_CHARS', MODEL_OUTPUT_LIMITS.turnChars.default, MODEL_OUTPUT_LIMITS.turnChars.min, MODEL_OUTPUT_LIMITS.turnChars.max),
-    },
-    secretBox: providerSecretBox(env, production),
-    providerAllowedHosts: hosts.length === 0 ? undefined : new Set(hosts),
-    codex: codexLocation(env),
-  };
+  const policy = { production, allowedHosts: hosts.length === 0 ? undefined : new Set(hosts), allowedCidrs: allowedCidrs(env) };
+  const unusable = hosts.find((host) => admitsFixedHost(host, policy) === false);
+  if (unusable !== undefined) {
+    throw new ConfigError(
+      `HELIX_MODEL_PROVIDER_ALLOWED_HOSTS lists ${unusable}, a non-public address; admit it in HELIX_MODEL_PROVIDER_ALLOWED_CIDRS as well (for example 127.0.0.1/32 or ::1/128), or remove it`,
+    );
+  }
+  return policy;
 };
+
+export const modelConfig = (env: Env, production: boolean): ModelConfig => ({
+  defaultProvider: defaultProvider(env, production),
+  maxToolCalls: integer(env, 'HELIX_MODEL_MAX_TOOL_CALLS', MAX_TOOL_CALLS.default, MAX_TOOL_CALLS.min, MAX_TOOL_CALLS.max),
+  outputLimits: {
+    maxResponseBytes: integer(env, 'HELIX_MODEL_MAX_RESPONSE_BYTES', MODEL_OUTPUT_LIMITS.responseBytes.default, MODEL_OUTPUT_LIMITS.responseBytes.min, MODEL_OUTPUT_LIMITS.responseBytes.max),
+    maxTurnOutputChars: integer(env, 'HELIX_MODEL_MAX_TURN_OUTPUT_CHARS', MODEL_OUTPUT_LIMITS.turnChars.default, MODEL_OUTPUT_LIMITS.turnChars.min, MODEL_OUTPUT_LIMITS.turnChars.max),
+  },
+  secretBox: providerSecretBox(env, production),
+  ownerProviderPolicy: ownerProviderPolicy(env, production),
+  codex: codexLocation(env),
+});

@@ -43,6 +43,7 @@ export const ERROR_CODES = [
   'auth_unavailable',
   'store_unavailable',
   'provider_secrets_unavailable',
+  'provider_destination_refused',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -188,6 +189,12 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
   provider_secrets_unavailable: {
     status: 503,
     message: 'Model provider API keys cannot be stored: no provider secret key is configured on this deployment.',
+  },
+  // The outbound policy (src/outbound/addressPolicy.ts): an owner's provider may not point Helix at
+  // loopback, private, link-local or other non-public addresses the operator has not admitted.
+  provider_destination_refused: {
+    status: 400,
+    message: 'The model provider base_url names a destination this deployment does not connect to on an owner\'s behalf.',
   },
   internal_error: { status: 500, message: 'An internal error occurred.' },
 };

@@ -147,6 +147,12 @@ export const MODEL_ERROR_KINDS = [
   /** The answer exceeded the bytes a call, or the output a turn, may produce. */
   'output_limit',
   'aborted',
+  /**
+   * An owner-registered provider could not be used, for any reason a network peer could cause:
+   * refused, reset, timed out, TLS or DNS failure, not HTTP, an HTTP error status, a redirect, a
+   * broken stream. One kind on purpose (src/model/unreachableFailures.ts).
+   */
+  'unreachable',
 ] as const;
 export type ModelErrorKind = (typeof MODEL_ERROR_KINDS)[number];
 

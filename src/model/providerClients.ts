@@ -5,6 +5,8 @@ import { CodexResponsesClient } from './codex/codexResponses.js';
 import type { CredentialDocumentStore } from './codex/credentialStore.js';
 import type { CodexEndpoints } from './codex/endpoints.js';
 import { ResponsesGatewayClient } from './gateway/responsesGateway.js';
+import type { FailureDecorator } from './http/modelList.js';
+import type { ProviderFetch } from './http/pinnedFetch.js';
 import type { ModelClient } from './port.js';
 
 /** What the subscription needs that settings do not carry: where the operator's login lives. */
@@ -17,15 +19,25 @@ export interface CodexBinding {
 }
 
 /**
+ * How an HTTP provider's requests go out and how its failures are read, when not the defaults (the
+ * global fetch without redirects, every failure told as it is). Owner registrations get theirs
+ * from src/providers/ownerTransport.ts; the Codex subscription never takes one.
+ */
+export interface HttpTransport {
+  readonly fetchImpl: ProviderFetch;
+  readonly failures: FailureDecorator;
+}
+
+/**
  * Builds the client for one provider setting. Clients hold no connection and do no I/O until
  * asked, so building one per turn is cheap and keeps a decrypted key no longer than the turn.
  */
-export const modelClientFor = (settings: ProviderSettings, codex: CodexBinding): ModelClient => {
+export const modelClientFor = (settings: ProviderSettings, codex: CodexBinding, transport?: HttpTransport): ModelClient => {
   switch (settings.kind) {
     case 'openai-responses':
-      return new ResponsesGatewayClient({ baseUrl: settings.baseUrl, ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }) });
+      return new ResponsesGatewayClient({ baseUrl: settings.baseUrl, ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }), ...transport });
     case 'chat-completions':
-      return new ChatCompletionsClient({ baseUrl: settings.baseUrl, ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }) });
+      return new ChatCompletionsClient({ baseUrl: settings.baseUrl, ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }), ...transport });
     case 'codex-subscription':
       return new CodexResponsesClient({
         credentials: new CodexCredentials({ store: codex.store, ownerKey: codex.ownerKey, endpoints: codex.endpoints }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkBaseUrl, normalizeHostEntry } from './baseUrlPolicy.js';
 
-const open = { production: false, allowedHosts: undefined };
+const open = { production: false, allowedHosts: undefined, allowedCidrs: [] };
 const reasonOf = (raw: string, policy: Parameters<typeof checkBaseUrl>[1] = open): string | undefined => {
   const check = checkBaseUrl(raw, policy);
   return check.ok ? undefined : check.reason;
@@ -29,15 +29,15 @@ describe('model provider base URL policy', () => {
   });
 
   it('requires https in production unless the host is allow-listed', () => {
-    const production = { production: true, allowedHosts: undefined };
+    const production = { production: true, allowedHosts: undefined, allowedCidrs: [] };
     expect(reasonOf('http://models.internal/v1', production)).toMatch(/https/);
     expect(reasonOf('https://models.internal/v1', production)).toBeUndefined();
-    const listed = { production: true, allowedHosts: new Set(['models.internal']) };
+    const listed = { production: true, allowedHosts: new Set(['models.internal']), allowedCidrs: [] };
     expect(reasonOf('http://models.internal:8000/v1', listed)).toBeUndefined();
   });
 
   it('admits only allow-listed hosts when a list is configured', () => {
-    const policy = { production: false, allowedHosts: new Set(['api.openai.com', '[::1]']) };
+    const policy = { production: false, allowedHosts: new Set(['api.openai.com', '[::1]']), allowedCidrs: [] };
     expect(reasonOf('https://api.openai.com/v1', policy)).toBeUndefined();
     expect(reasonOf('http://[::1]:9000/v1', policy)).toBeUndefined();
     expect(reasonOf('http://169.254.169.254/latest', policy)).toMatch(/ALLOWED_HOSTS/);

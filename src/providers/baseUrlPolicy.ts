@@ -1,9 +1,13 @@
+import type { AddressPolicy } from '../outbound/addressPolicy.js';
+
 /**
  * Where an owner may point Helix with their API key. The server will send that key, and fetch, from
  * inside the deployment, so a base URL is a server-side request target: it is restricted to plain
  * http(s) origins plus path, and operators can pin the admitted hosts (SSRF guard, docs/api.md).
+ * Where the host's addresses may be is the other half of the policy (`allowedCidrs`, checked by
+ * src/providers/ownerDestination.ts); this file is the part that needs no resolver.
  */
-export interface BaseUrlPolicy {
+export interface BaseUrlPolicy extends AddressPolicy {
   readonly production: boolean;
   /** HELIX_MODEL_PROVIDER_ALLOWED_HOSTS (lower-case hostnames); undefined admits any host. */
   readonly allowedHosts: ReadonlySet<string> | undefined;

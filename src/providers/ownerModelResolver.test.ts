@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeFlavours, type TestStore } from '../../test/support/stores.js';
 import { ModelError, type ModelClient } from '../model/port.js';
 import type { ModelProviderRecord } from '../store/port.js';
-import { OwnerModelResolver, type OwnerModelResolverDeps } from './ownerModelResolver.js';
+import { OwnerModelResolver, type OwnerModelResolverDeps, type ProviderSource } from './ownerModelResolver.js';
 import { sealProviderKey } from './providerKeySeal.js';
 import type { ProviderSettings } from './providerSettings.js';
 import { SecretBox } from './secretBox.js';
@@ -16,11 +16,13 @@ const signal = new AbortController().signal;
 /** A factory that records what it was asked for; the "client" just names its settings. */
 const recordingFactory = () => {
   const seen: ProviderSettings[] = [];
-  const clientFor = (settings: ProviderSettings): ModelClient => {
+  const sources: ProviderSource[] = [];
+  const clientFor = (settings: ProviderSettings, source: ProviderSource): ModelClient => {
     seen.push(settings);
+    sources.push(source);
     return { provider: settings.kind, stream: () => (async function* () {})(), listModels: async () => [] };
   };
-  return { seen, clientFor };
+  return { seen, sources, clientFor };
 };
 
 const registration = (ownerHash: string, providerId: string, createdAt: number, apiKey: string | undefined, sealWith = box): ModelProviderRecord => {
@@ -47,15 +49,17 @@ describe('OwnerModelResolver', () => {
   const resolver = (overrides: Partial<OwnerModelResolverDeps> = {}) => {
     const factory = recordingFactory();
     const deps = { store: t.store, secretBox: box, operatorDefault: OPERATOR, clientFor: factory.clientFor, ...overrides };
-    return { resolver: new OwnerModelResolver(deps), seen: factory.seen };
+    return { resolver: new OwnerModelResolver(deps), seen: factory.seen, sources: factory.sources };
   };
 
   it("uses the owner's newest registration, with its key opened at use", async () => {
     const owner = 'a'.repeat(64);
     await t.store.read.modelProviders.insert(registration(owner, 'mp_old', 1_000, 'sk-older-key-000000000000'));
     await t.store.read.modelProviders.insert(registration(owner, 'mp_new', 2_000, API_KEY));
-    const { resolver: r, seen } = resolver();
+    const { resolver: r, seen, sources } = resolver();
     const selection = await r.forOwner(owner, signal, { ownProviders: true });
+    // An owner's registration goes out under the outbound policy (src/providers/ownerTransport.ts).
+    expect(sources).toEqual(['owner_registration']);
     expect(selection?.model).toBe('model-of-mp_new');
     expect(selection?.reasoningEffort).toBe('medium');
     expect(selection?.client.provider).toBe('chat-completions');
@@ -85,6 +89,8 @@ describe('OwnerModelResolver', () => {
     expect(selection?.model).toBe('gpt-5.1-codex');
     expect(selection?.reasoningEffort).toBe('high');
     expect(withDefault.seen).toEqual([OPERATOR]);
+    // The operator's own choice is not subject to the owner policy.
+    expect(withDefault.sources).toEqual(['operator_default']);
     expect(await resolver({ operatorDefault: undefined }).resolver.forOwner(owner, signal, { ownProviders: true })).toBeUndefined();
   });
 

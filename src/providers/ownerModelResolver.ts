@@ -4,8 +4,15 @@ import { openProviderKey } from './providerKeySeal.js';
 import { REASONING_EFFORTS, REGISTRABLE_PROVIDER_KINDS, type ProviderSettings, type ReasoningEffort, type RegistrableProviderKind } from './providerSettings.js';
 import { SecretBoxError, type SecretBox } from './secretBox.js';
 
+/**
+ * Whose choice a provider is: an owner's registration goes out under the outbound policy
+ * (src/providers/ownerTransport.ts); the operator's default is the operator's own choice.
+ */
+export const PROVIDER_SOURCES = ['owner_registration', 'operator_default'] as const;
+export type ProviderSource = (typeof PROVIDER_SOURCES)[number];
+
 /** Builds a client for one provider; supplied by the composition root (src/server.ts). */
-export type ModelClientFactory = (settings: ProviderSettings) => ModelClient;
+export type ModelClientFactory = (settings: ProviderSettings, source: ProviderSource) => ModelClient;
 
 export interface OwnerModelResolverDeps {
   readonly store: Store;
@@ -32,7 +39,7 @@ export class OwnerModelResolver implements ModelResolver {
     const settings = record === undefined ? this.deps.operatorDefault : this.settingsOf(record);
     if (settings === undefined) return undefined;
     return {
-      client: this.deps.clientFor(settings),
+      client: this.deps.clientFor(settings, record === undefined ? 'operator_default' : 'owner_registration'),
       model: settings.model,
       ...(settings.reasoningEffort === undefined ? {} : { reasoningEffort: settings.reasoningEffort }),
     };

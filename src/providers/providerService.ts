@@ -5,7 +5,9 @@ import { HelixError } from '../domain/errors.js';
 import { OPERATION_SCOPES, type ModelProviderOperation } from '../domain/scopes.js';
 import { parseInput } from '../service/validate.js';
 import type { ModelProviderRecord, Store } from '../store/port.js';
-import { checkBaseUrl, type BaseUrlPolicy } from './baseUrlPolicy.js';
+import type { HostResolver } from '../outbound/resolveDestination.js';
+import type { BaseUrlPolicy } from './baseUrlPolicy.js';
+import { checkOwnerDestination } from './ownerDestination.js';
 import { sealProviderKey } from './providerKeySeal.js';
 import {
   MODEL_PROVIDER_ID,
@@ -26,6 +28,8 @@ export interface ProviderServiceDeps {
   readonly baseUrlPolicy: BaseUrlPolicy;
   /** The account policy: registering a provider needs the `model_providers` feature. */
   readonly policies: { forPrincipal(principal: Principal): Promise<AccountPolicy> };
+  /** Resolves a base URL's host at registration (the system resolver in production). */
+  readonly resolveHost: HostResolver;
   readonly now: () => number;
   readonly newId?: () => string;
 }
@@ -45,8 +49,11 @@ export class ProviderService {
       throw new HelixError('feature_not_enabled', { feature: 'model_providers' });
     }
     const request = parseInput(RegisterModelProviderSchema, body);
-    const baseUrl = checkBaseUrl(request.base_url, this.deps.baseUrlPolicy);
-    if (!baseUrl.ok) throw new HelixError('invalid_request', { issues: [{ path: 'base_url', message: baseUrl.reason }] });
+    // Checked again before every request (src/providers/ownerTransport.ts); this is the early, clear refusal.
+    const baseUrl = await checkOwnerDestination(request.base_url, this.deps.baseUrlPolicy, this.deps.resolveHost);
+    if (!baseUrl.ok) {
+      throw new HelixError(baseUrl.refusal === 'shape' ? 'invalid_request' : 'provider_destination_refused', { issues: [{ path: 'base_url', message: baseUrl.reason }] });
+    }
     if (request.api_key !== undefined && this.deps.secretBox === undefined) throw new HelixError('provider_secrets_unavailable');
 
     const row = { providerId: (this.deps.newId ?? newProviderId)(), ownerHash, kind: request.kind, baseUrl: baseUrl.url };

@@ -107,7 +107,7 @@ const flood = async (res: ServerResponse, record: RecordedChatRequest, maxBytes:
  * A loopback OpenAI Chat Completions-compatible server that plays a script, one step per
  * `POST /v1/chat/completions`, and records every request. `GET /v1/models` lists one model.
  */
-export const startScriptedChatServer = async (steps: readonly ChatStep[] = []): Promise<ScriptedChatServer> => {
+export const startScriptedChatServer = async (steps: readonly ChatStep[] = [], listenOn: { host?: string; port?: number } = {}): Promise<ScriptedChatServer> => {
   const script = [...steps];
   const requests: RecordedChatRequest[] = [];
   const server = createServer((req, res) => {
@@ -164,10 +164,11 @@ export const startScriptedChatServer = async (steps: readonly ChatStep[] = []): 
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = listenOn.host ?? '127.0.0.1';
+  await new Promise<void>((resolve) => server.listen(listenOn.port ?? 0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `http://${host}:${port}/v1`,
     requests,
     push: (...more) => void script.push(...more),
     close: () =>

@@ -1,6 +1,6 @@
-import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
+import { fetchWithoutRedirects, type ProviderFetch } from '../http/pinnedFetch.js';
 import { ModelError, type ModelClient, type ModelInfo, type ModelRequest, type ModelStreamEvent } from '../port.js';
-import { fetchModelList, openAiModelList } from '../http/modelList.js';
+import { fetchModelList, openAiModelList, type FailureDecorator, type FailureReader } from '../http/modelList.js';
 import { limitsFor } from '../http/sse.js';
 import { maskingFailures } from '../maskSecrets.js';
 import { chatFailures, classifyHttpFailure } from './chatFailures.js';
@@ -13,6 +13,10 @@ export interface ChatCompletionsOptions {
   readonly baseUrl: string;
   /** Sent as a bearer token when set; local servers usually need none. */
   readonly apiKey?: string;
+  /** Defaults to the global fetch, refusing redirects. */
+  readonly fetchImpl?: ProviderFetch;
+  /** Applied over the client's own failure reading (after secrets are masked). */
+  readonly failures?: FailureDecorator;
   /** Bounded retry (src/model/retry.ts); local servers get 3 attempts unless told otherwise. */
   readonly retry?: RetryOptions;
   readonly now?: () => number;
@@ -31,6 +35,8 @@ export class ChatCompletionsClient implements ModelClient {
   private readonly baseUrl: string;
   private readonly retry: RetryOptions;
   private readonly now: () => number;
+  private readonly fetch: ProviderFetch;
+  private readonly failures: FailureReader;
 
   constructor(private readonly options: ChatCompletionsOptions) {
     const url = new URL(options.baseUrl);
@@ -38,24 +44,21 @@ export class ChatCompletionsClient implements ModelClient {
     this.baseUrl = url.href.replace(/\/+$/, '');
     this.retry = { maxAttempts: LOCAL_SERVER_ATTEMPTS, ...options.retry };
     this.now = options.now ?? Date.now;
-  }
-
-  /** The key, masked out of every error: a server's code or type can be identifier-shaped and still quote it. */
-  private get secrets(): readonly string[] {
-    return this.options.apiKey === undefined || this.options.apiKey === '' ? [] : [this.options.apiKey];
+    this.fetch = options.fetchImpl ?? fetchWithoutRedirects;
+    // The key, masked out of every error: a server's code or type can be identifier-shaped and still quote it.
+    const masked = maskingFailures(chatFailures, options.apiKey === undefined || options.apiKey === '' ? [] : [options.apiKey]);
+    this.failures = options.failures === undefined ? masked : options.failures(masked);
   }
 
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    const failures = maskingFailures(chatFailures, this.secrets);
-    return streamWithRetry(() => this.attempt(request), request.signal, (err) => failures.toModelError(err, request.signal), this.retry);
+    return streamWithRetry(() => this.attempt(request), request.signal, (err) => this.failures.toModelError(err, request.signal), this.retry);
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
-    const failures = maskingFailures(chatFailures, this.secrets);
     const json = await fetchModelList(
-      () => fetchWithoutRedirects(`${this.baseUrl}/models`, { method: 'GET', headers: this.headers(), signal }),
+      () => this.fetch(`${this.baseUrl}/models`, { method: 'GET', headers: this.headers(), signal }),
       signal,
-      failures,
+      this.failures,
       this.now,
     );
     // Local servers rarely run tool calls in parallel; this client does not ask them to.
@@ -70,7 +73,7 @@ export class ChatCompletionsClient implements ModelClient {
 
   /** One attempt; the retry layer holds its events until it completes. */
   private async *attempt(request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
-    const response = await fetchWithoutRedirects(`${this.baseUrl}/chat/completions`, {
+    const response = await this.fetch(`${this.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { ...this.headers(), 'content-type': 'application/json' },
       body: JSON.stringify(chatRequestBody(request)),

@@ -1,5 +1,5 @@
 import type { ModelClient, ModelInfo, ModelRequest, ModelStreamEvent } from '../port.js';
-import { fetchModelList, openAiModelList } from '../http/modelList.js';
+import { fetchModelList, openAiModelList, type FailureDecorator, type FailureReader } from '../http/modelList.js';
 import { maskingFailures } from '../maskSecrets.js';
 import { responsesFailures } from '../responses/failures.js';
 import { toResponsesBody } from '../responses/request.js';
@@ -14,6 +14,8 @@ export interface ResponsesGatewayOptions {
   /** Sent as a bearer token; a keyless gateway (a local proxy) takes none. */
   readonly apiKey?: string;
   readonly fetchImpl?: ProviderFetch;
+  /** Applied over the client's own failure reading (after secrets are masked). */
+  readonly failures?: FailureDecorator;
   readonly retry?: RetryOptions;
   readonly now?: () => number;
 }
@@ -26,6 +28,7 @@ export class ResponsesGatewayClient implements ModelClient {
   /** The key, masked out of every error: a gateway may quote it back, and not every key looks like `sk-…`. */
   readonly #secrets: readonly string[];
   readonly #fetch: ProviderFetch;
+  readonly #failures: FailureReader;
   readonly #retry: RetryOptions;
   readonly #now: () => number;
 
@@ -34,6 +37,8 @@ export class ResponsesGatewayClient implements ModelClient {
     this.#auth = options.apiKey === undefined || options.apiKey === '' ? {} : { authorization: `Bearer ${options.apiKey}` };
     this.#secrets = options.apiKey === undefined || options.apiKey === '' ? [] : [options.apiKey];
     this.#fetch = options.fetchImpl ?? defaultProviderFetch;
+    const masked = maskingFailures(responsesFailures, this.#secrets);
+    this.#failures = options.failures === undefined ? masked : options.failures(masked);
     this.#retry = options.retry ?? {};
     this.#now = options.now ?? Date.now;
   }
@@ -51,15 +56,14 @@ export class ResponsesGatewayClient implements ModelClient {
       });
       yield* streamResponsesAnswer(response, { provider: this.provider, signal, now: this.#now, maxResponseBytes: request.maxResponseBytes });
     }.bind(this);
-    const failures = maskingFailures(responsesFailures, this.#secrets);
-    return streamWithRetry(attempt, signal, (error) => failures.toModelError(error, signal), this.#retry);
+    return streamWithRetry(attempt, signal, (error) => this.#failures.toModelError(error, signal), this.#retry);
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
     const json = await fetchModelList(
       () => this.#fetch(`${this.#baseUrl}/models`, { method: 'GET', headers: { ...this.#auth, accept: 'application/json' }, signal }),
       signal,
-      maskingFailures(responsesFailures, this.#secrets),
+      this.#failures,
       this.#now,
     );
     // This client always asks for parallel tool calls.

@@ -10,6 +10,9 @@ export interface FailureReader {
   toModelError(error: unknown, signal: AbortSignal): ModelError;
 }
 
+/** Rewrites how a client reads its failures (owner-registered providers: src/model/unreachableFailures.ts). */
+export type FailureDecorator = (failures: FailureReader) => FailureReader;
+
 /**
  * Fetches a provider's model list and parses it as JSON. A non-2xx answer is the provider's
  * classified failure; a body that is not JSON is the provider breaking the protocol, not a network

@@ -1,18 +1,26 @@
 import { ModelError } from '../port.js';
 
+/** The fetch a provider client uses (the global fetch's shape). */
+export type ProviderFetch = (url: string, init: RequestInit) => Promise<Response>;
+
 /**
- * `fetch` that never follows a redirect: credential-bearing bodies, account headers and prompts
+ * `send` that never follows a redirect: credential-bearing bodies, account headers and prompts
  * must not leave the origin they were addressed to (codex-subscription-protocol.md). A 3xx is an
  * error, not a hop.
  */
-export const fetchWithoutRedirects = async (url: string, init: RequestInit): Promise<Response> => {
-  const response = await fetch(url, { ...init, redirect: 'manual' });
-  if (response.status >= 300 && response.status < 400) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new ModelError('protocol', `refused an HTTP ${response.status} redirect from ${new URL(url).origin}`, {
-      retryable: false,
-      httpStatus: response.status,
-    });
-  }
-  return response;
-};
+export const refusingRedirects =
+  (send: ProviderFetch): ProviderFetch =>
+  async (url, init) => {
+    const response = await send(url, { ...init, redirect: 'manual' });
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new ModelError('protocol', `refused an HTTP ${response.status} redirect from ${new URL(url).origin}`, {
+        retryable: false,
+        httpStatus: response.status,
+      });
+    }
+    return response;
+  };
+
+/** The global fetch, refusing redirects. */
+export const fetchWithoutRedirects: ProviderFetch = refusingRedirects((url, init) => fetch(url, init));

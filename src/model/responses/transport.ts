@@ -1,12 +1,12 @@
-import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
+import { fetchWithoutRedirects, type ProviderFetch } from '../http/pinnedFetch.js';
 import { limitsFor } from '../http/sse.js';
 import { ModelError, type ModelStreamEvent } from '../port.js';
 import { adaptResponsesStream } from './adapter.js';
 import { classifyHttpFailure } from './failures.js';
 
-/** The fetch a provider uses; the default refuses redirects (contract: credentials never leave the pinned origin). */
-export type ProviderFetch = (url: string, init: RequestInit) => Promise<Response>;
+export type { ProviderFetch };
 
+/** The default fetch refuses redirects (contract: credentials never leave the pinned origin). */
 export const defaultProviderFetch: ProviderFetch = fetchWithoutRedirects;
 
 export interface PostResponsesInput {
