@@ -20,6 +20,7 @@ import { FileCredentialDocumentStore } from './model/codex/credentialStore.js';
 import { modelClientFor } from './model/providerClients.js';
 import { OwnerModelResolver } from './providers/ownerModelResolver.js';
 import { ProviderService } from './providers/providerService.js';
+import { SubjectService } from './subjects/subjectService.js';
 import { buildRegistry } from './sources/configuredSources.js';
 import { openStore, describeLocation, isPostgresUrl } from './store/openStore.js';
 import { PostgresRunNotifier } from './notify/postgresRunNotifier.js';
@@ -153,6 +154,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
       now: () => clock.now(),
       baseUrlPolicy: { production: config.production, allowedHosts: config.model.providerAllowedHosts },
     }),
+    subjects: new SubjectService({ store, instanceSecret, now: () => clock.now() }),
     hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, requireHttps: config.production },
   });
   await app.listen({ host: config.host, port: config.port });

@@ -4,6 +4,7 @@ import { library } from './0002_library.js';
 import { artifactStatus } from './0003_artifact_status.js';
 import { accounts } from './0004_accounts.js';
 import { modelProviders } from './0005_model_providers.js';
+import { subjectAccess } from './0006_subject_access.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -14,6 +15,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0003_artifact_status': artifactStatus,
   '0004_accounts': accounts,
   '0005_model_providers': modelProviders,
+  '0006_subject_access': subjectAccess,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({
