@@ -26,10 +26,8 @@ const provider = (providerId: string, ownerHash: string): ModelProviderRecord =>
 
 describe.each(inspectable(storeFlavours()))('subject records on $name', (flavour) => {
   let t: TestStore;
-  let deps: SubjectDeps;
   beforeAll(async () => {
     t = await flavour.create();
-    deps = { store: t.store, instanceSecret: SECRET, now: () => 1_700_000_000_000 };
   });
   afterAll(async () => t?.dispose());
 

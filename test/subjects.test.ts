@@ -12,7 +12,7 @@ import { ownerHashOf } from '../src/auth/principal.js';
 import { emptyOutcome, type TurnOutcome } from '../src/domain/turn.js';
 import type { TurnInput } from '../src/solver/executor.js';
 import { ScriptedExecutor, scriptedArtifact, scriptedCandidate } from '../src/solver/scriptedExecutor.js';
-import { api, gate, idemKey, startTestHelix, waitFor, type TestHelix } from './support/harness.js';
+import { api, gate, idemKey, startTestHelix, waitFor, type ApiResponse, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
 import { dumpTables, inspectable, sqliteFileBytes, type TableDump } from './support/tableDump.js';
 
@@ -127,15 +127,15 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     const wildcard = await h.key('aep:*', 'operations', 'operator');
     const runKey = await h.key('helix.agent_runs.read helix.agent_runs.write agent.write', 'operations', 'operator');
     const readOnly = await h.key('subject.read', 'operations', 'operator');
-    const cases = [
-      ...[jwt, wildcard, runKey].flatMap((token) => [
+    const cases: (readonly [() => Promise<ApiResponse>, string])[] = [
+      ...[jwt, wildcard, runKey].flatMap((token): (readonly [() => Promise<ApiResponse>, string])[] => [
         [() => show(alice.accountId, token), 'subject.read'],
         [() => exportOf(alice.accountId, token), 'subject.export'],
         [() => erase(alice.accountId, idemKey(), token), 'subject.erase'],
       ]),
       [() => exportOf(alice.accountId, readOnly), 'subject.export'],
       [() => erase(alice.accountId, idemKey(), readOnly), 'subject.erase'],
-    ] as const;
+    ];
     for (const [request, scope] of cases) {
       const res = await request();
       expect(res.status, res.text).toBe(403);

@@ -83,7 +83,9 @@ export const subjectsCommand = (): Command => {
   ).action(async (accountId: string, options: { database?: string; yes?: boolean }) => {
     if (options.yes !== true) {
       process.stderr.write(`This erases every record of ${accountId} and cannot be undone. Type the account id to confirm: `);
-      if ((await readLine()) !== accountId) throw new CliError('not confirmed; nothing was erased');
+      const answer = await readLine();
+      if (!process.stdin.isTTY) process.stderr.write('\n'); // a piped answer is not echoed: end the prompt's line
+      if (answer !== accountId) throw new CliError('not confirmed; nothing was erased');
     }
     await withSubjects(options, async (deps) => {
       const idempotencyKey = `cli-${randomBytes(16).toString('hex')}`;
