@@ -24,8 +24,11 @@ const inspectablePglite: StoreFlavour = {
   },
 };
 
-/** The given flavours, with PGlite swapped for one whose tables dumpTables can read. */
+/** The given flavours, with PGlite swapped for one whose handle `pgliteOf` returns (dumpTables reads it). */
 export const inspectable = (flavours: readonly StoreFlavour[]): StoreFlavour[] => flavours.map((f) => (f.name === 'pglite' ? inspectablePglite : f));
+
+/** The PGlite instance behind a store of the inspectable flavour. */
+export const pgliteOf = (store: Store): PGlite | undefined => pgliteHandles.get(store);
 
 type Query = (text: string) => Promise<Record<string, unknown>[]>;
 
