@@ -23,6 +23,7 @@ import { systemResolver, type HostResolver } from './outbound/resolveDestination
 import { OwnerModelResolver } from './providers/ownerModelResolver.js';
 import { ownerTransport } from './providers/ownerTransport.js';
 import { ProviderService } from './providers/providerService.js';
+import { SubjectService } from './subjects/subjectService.js';
 import { buildRegistry } from './sources/configuredSources.js';
 import { openStore, describeLocation, isPostgresUrl } from './store/openStore.js';
 import { PostgresRunNotifier } from './notify/postgresRunNotifier.js';
@@ -173,6 +174,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
       resolveHost,
       policies,
     }),
+    subjects: new SubjectService({ store, instanceSecret, now: () => clock.now() }),
     hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, httpLimits: config.httpLimits, requireHttps: config.production },
   });
   await app.listen({ host: config.host, port: config.port });

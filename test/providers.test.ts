@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_ISSUER } from '../src/auth/authenticate.js';
@@ -11,33 +10,19 @@ import { createLogger } from '../src/logger.js';
 import { OwnerModelResolver } from '../src/providers/ownerModelResolver.js';
 import type { ProviderSettings } from '../src/providers/providerSettings.js';
 import { SecretBox, decodeSecretKey } from '../src/providers/secretBox.js';
-import { createPgliteDialect } from '../src/store/dialects/pglite.js';
-import { KyselyStore } from '../src/store/kyselyStore.js';
-import type { Store } from '../src/store/port.js';
 import { PUBLIC_DNS, tableResolver } from './support/fakeDns.js';
 import { ALL_RUN_SCOPES, api, startTestHelix, type TestHelix } from './support/harness.js';
-import { storeFlavours, type StoreFlavour, type TestStore } from './support/stores.js';
+import { storeFlavours, type TestStore } from './support/stores.js';
+import { inspectable, pgliteOf } from './support/tableDump.js';
 
 const PROVIDERS = '/api/v1/model-providers';
 const RW = 'helix.model_providers.read helix.model_providers.write';
 
-/** PGlite with its handle kept, so the test can read the rows and the data directory as stored. */
-const pgliteHandles = new Map<Store, PGlite>();
-const inspectablePglite: StoreFlavour = {
-  name: 'pglite',
-  async create() {
-    const db = new PGlite();
-    const store = new KyselyStore('postgres', createPgliteDialect(db));
-    await store.migrate();
-    pgliteHandles.set(store, db);
-    return { store, location: undefined, dispose: () => store.close() };
-  },
-};
-const flavours = storeFlavours().map((f) => (f.name === 'pglite' ? inspectablePglite : f));
+const flavours = inspectable(storeFlavours());
 
 /** Everything the database holds for the test to search: file bytes where there are files, else the rows. */
 const storedBytes = async (t: TestStore): Promise<Buffer> => {
-  const db = pgliteHandles.get(t.store);
+  const db = pgliteOf(t.store);
   if (db !== undefined) {
     await db.query('CHECKPOINT');
     const rows = await db.query('SELECT * FROM helix_model_providers');

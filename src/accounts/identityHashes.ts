@@ -11,3 +11,9 @@ export const subjectHash = (secret: string, provider: string, subject: string): 
   hmacHex(secret, canonicalJson(['subject', provider, subject]));
 
 export const tenantRefOf = (hash: string): string => `tenant:sha256:${hash.slice(0, 32)}`;
+
+/**
+ * The data subject an owner belongs to (ADR-0004 subject access): the account id, keyed like the
+ * rest, so the owner registry and the erasure audit never hold an account id in clear.
+ */
+export const dataSubjectKey = (secret: string, accountId: string): string => hmacHex(secret, canonicalJson(['data_subject', accountId]));

@@ -1,6 +1,6 @@
 import { canonicalJson, hmacHex } from '../domain/hashing.js';
 import type { ScopeSet } from '../domain/scopes.js';
-import { tenantHash, tenantRefOf } from '../accounts/identityHashes.js';
+import { dataSubjectKey, tenantHash, tenantRefOf } from '../accounts/identityHashes.js';
 
 export const PRINCIPAL_KINDS = ['api_key', 'local_jwt', 'oauth_jwt'] as const;
 export type PrincipalKind = (typeof PRINCIPAL_KINDS)[number];
@@ -29,15 +29,20 @@ export interface Ownership {
   readonly ownerRef: string;
   readonly tenantRef: string;
   readonly accountRef: string;
+  /** The data subject (account) the owner belongs to; registered with the owner's first write. */
+  readonly subjectKey: string;
 }
 
+export type OwnerTuple = Pick<Principal, 'tenantId' | 'issuer' | 'subject' | 'accountId'>;
+
+export const ownerHashOf = (owner: OwnerTuple, instanceSecret: string): string =>
+  hmacHex(instanceSecret, canonicalJson(['owner', owner.tenantId, owner.issuer, owner.subject, owner.accountId]));
+
 export const ownershipOf = (principal: Principal, instanceSecret: string): Ownership => {
-  const ownerHash = hmacHex(
-    instanceSecret,
-    canonicalJson(['owner', principal.tenantId, principal.issuer, principal.subject, principal.accountId]),
-  );
+  const ownerHash = ownerHashOf(principal, instanceSecret);
   return {
     ownerHash,
+    subjectKey: dataSubjectKey(instanceSecret, principal.accountId),
     ownerRef: `owner:sha256:${ownerHash.slice(0, 32)}`,
     tenantRef: tenantRefOf(tenantHash(instanceSecret, principal.tenantId)),
     accountRef: `account:sha256:${hmacHex(instanceSecret, canonicalJson(['account', principal.tenantId, principal.accountId])).slice(0, 32)}`,

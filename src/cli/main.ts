@@ -10,6 +10,7 @@ import { migrateCommand } from './migrate.js';
 import { modelsCommand } from './models.js';
 import { CliError } from './options.js';
 import { serveCommand } from './serve.js';
+import { subjectsCommand } from './subjects.js';
 import { HELIX_VERSION } from '../version.js';
 
 const program = new Command('helix')
@@ -24,6 +25,7 @@ const program = new Command('helix')
   .addCommand(libraryCommand())
   .addCommand(askCommand())
   .addCommand(accountsCommand())
+  .addCommand(subjectsCommand())
   .addCommand(loginCommand())
   .addCommand(logoutCommand())
   .addCommand(authCommand())

@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'idempotency_in_progress',
   'outcome_unknown',
   'tool_not_found',
+  'subject_not_found',
   'rate_limited',
   'auth_unavailable',
   'store_unavailable',
@@ -175,6 +176,8 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
       'The request with this Idempotency-Key may have taken effect but its outcome was not recorded; inspect the run before retrying with a new key.',
   },
   tool_not_found: { status: 404, adr: 'tool_not_found', message: 'The tool is not in the effective toolset.' },
+  // ADR-0004: a DSAR or erasure against an unknown subject. After an erase the subject is unknown too.
+  subject_not_found: { status: 404, adr: 'subject_not_found', message: 'No record of this subject is held here.' },
   rate_limited: { status: 429, adr: 'ceiling_exceeded', message: 'Too many requests.' },
   auth_unavailable: {
     status: 503,

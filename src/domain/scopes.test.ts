@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MODEL_PROVIDER_OPERATIONS, OPERATION_SCOPES, RUN_OPERATIONS, ScopeSet, isGrantableScope } from './scopes.js';
+import { MODEL_PROVIDER_OPERATIONS, OAUTH_SCOPES, OPERATION_SCOPES, RUN_OPERATIONS, SUBJECT_OPERATIONS, ScopeSet, isGrantableScope, requiredScopeOf } from './scopes.js';
 
 describe('scope registry', () => {
   it('every operation names a contract OAuth scope, and that scope alone allows it', () => {
@@ -42,5 +42,31 @@ describe('scope registry', () => {
     expect(allowed('helix.agent_runs.read helix.agent_runs.write agent.write run.create')).not.toContain('model_provider.register');
     expect(allowed('provider.read provider.write').filter((op) => op.startsWith('run.'))).toEqual([]);
     expect(allowed('aep:*')).toEqual([...RUN_OPERATIONS, ...MODEL_PROVIDER_OPERATIONS]);
+  });
+});
+
+describe('operator-only subject operations', () => {
+  const allowed = (scopes: string) => SUBJECT_OPERATIONS.filter((op) => ScopeSet.parse(scopes).allows(op));
+
+  it('are admitted only by their own explicit ADR-0004 scope', () => {
+    expect(allowed('subject.read')).toEqual(['subject.read']);
+    expect(allowed('subject.export')).toEqual(['subject.export']);
+    expect(allowed('subject.erase')).toEqual(['subject.erase']);
+    expect(allowed('subject.read subject.export subject.erase')).toEqual([...SUBJECT_OPERATIONS]);
+  });
+
+  it('are not granted by the aep:* wildcard, nor by any run, provider or OAuth scope', () => {
+    expect(allowed('aep:*')).toEqual([]);
+    expect(allowed(['agent.read', 'agent.write', 'run.read', 'provider.read', 'provider.write', ...OAUTH_SCOPES].join(' '))).toEqual([]);
+  });
+
+  it('subject scopes admit no run or provider operation', () => {
+    const other = [...RUN_OPERATIONS, ...MODEL_PROVIDER_OPERATIONS].filter((op) => ScopeSet.parse('subject.read subject.export subject.erase').allows(op));
+    expect(other).toEqual([]);
+  });
+
+  it('a refusal names the ADR-0004 scope, since no OAuth scope admits them', () => {
+    expect(requiredScopeOf('subject.erase')).toBe('subject.erase');
+    expect(requiredScopeOf('run.start')).toBe('helix.agent_runs.write');
   });
 });

@@ -54,7 +54,7 @@ export const ADR_SCOPES = [
 ] as const;
 export type AdrScope = (typeof ADR_SCOPES)[number];
 
-/** ADR-0004's legacy wildcard: grants every scope. */
+/** ADR-0004's legacy wildcard: grants every scope but the operator-only subject operations (OperatorGrant). */
 export const ADR_WILDCARD = 'aep:*';
 
 export type GrantableScope = OAuthScope | AdrScope | typeof ADR_WILDCARD;
@@ -63,7 +63,8 @@ export type GrantableScope = OAuthScope | AdrScope | typeof ADR_WILDCARD;
  * ADR-0004 scope -> OAuth scopes it grants. `run.create` grants start and continue; `run.cancel`
  * grants only cancel, so it is modelled as an operation grant below rather than as the whole
  * write scope. `provider.read`/`provider.write` are the model-provider scopes under their ADR-0004
- * names. Scopes with no Helix meaning yet (memory, subject, tool) grant nothing.
+ * names. Scopes with no Helix meaning yet (memory, tool) grant nothing; the subject scopes grant
+ * only their own operator-only operation (OperatorGrant below), never an OAuth scope.
  */
 const ADR_TO_OAUTH: { readonly [S in AdrScope]: readonly OAuthScope[] } = {
   'agent.read': ['helix.agent_runs.read'],
@@ -102,7 +103,11 @@ export const MODEL_PROVIDER_OPERATIONS = [
 ] as const;
 export type ModelProviderOperation = (typeof MODEL_PROVIDER_OPERATIONS)[number];
 
-export type Operation = RunOperation | ModelProviderOperation;
+/** ADR-0004 subject access (src/subjects/): operator-only, see OperatorGrant. */
+export const SUBJECT_OPERATIONS = ['subject.read', 'subject.export', 'subject.erase'] as const;
+export type SubjectOperation = (typeof SUBJECT_OPERATIONS)[number];
+
+export type Operation = RunOperation | ModelProviderOperation | SubjectOperation;
 
 interface OperationGrant {
   /** The OAuth scope the contract requires; named in `insufficient_scope` challenges. */
@@ -111,7 +116,17 @@ interface OperationGrant {
   readonly adr: readonly AdrScope[];
 }
 
-export const OPERATION_SCOPES: { readonly [O in Operation]: OperationGrant } = {
+/**
+ * An operator-only operation: admitted by its one explicit ADR-0004 scope and nothing else. No
+ * OAuth scope maps to it and, deliberately unlike ADR-0004's note, the `aep:*` wildcard does not
+ * grant it either: a key minted for "everything" must not be able to erase a subject (fail closed).
+ */
+interface OperatorGrant {
+  readonly oauth: null;
+  readonly adr: readonly [AdrScope];
+}
+
+export const OPERATION_SCOPES: { readonly [O in Operation]: O extends SubjectOperation ? OperatorGrant : OperationGrant } = {
   'run.start': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.create'] },
   'run.continue': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.create'] },
   'run.cancel': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.cancel'] },
@@ -124,6 +139,15 @@ export const OPERATION_SCOPES: { readonly [O in Operation]: OperationGrant } = {
   'model_provider.delete': { oauth: 'helix.model_providers.write', adr: ['provider.write'] },
   'model_provider.list': { oauth: 'helix.model_providers.read', adr: ['provider.read'] },
   'model_provider.inspect': { oauth: 'helix.model_providers.read', adr: ['provider.read'] },
+  'subject.read': { oauth: null, adr: ['subject.read'] },
+  'subject.export': { oauth: null, adr: ['subject.export'] },
+  'subject.erase': { oauth: null, adr: ['subject.erase'] },
+};
+
+/** The scope an `insufficient_scope` refusal names for an operation. */
+export const requiredScopeOf = (operation: Operation): string => {
+  const grant: OperationGrant | OperatorGrant = OPERATION_SCOPES[operation];
+  return grant.oauth ?? grant.adr[0];
 };
 
 const GRANTABLE: ReadonlySet<string> = new Set<string>([...OAUTH_SCOPES, ...ADR_SCOPES, ADR_WILDCARD]);
@@ -155,7 +179,8 @@ export class ScopeSet {
   }
 
   allows(operation: Operation): boolean {
-    const grant = OPERATION_SCOPES[operation];
+    const grant: OperationGrant | OperatorGrant = OPERATION_SCOPES[operation];
+    if (grant.oauth === null) return grant.adr.some((s) => this.granted.has(s));
     return this.hasOAuth(grant.oauth) || grant.adr.some((s) => this.granted.has(s));
   }
 

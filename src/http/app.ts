@@ -15,6 +15,8 @@ import { registerEventStreamRoute } from './rest/eventStreamRoute.js';
 import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
 import { PROVIDER_ROUTES, registerProviderRoutes } from './rest/providerRoutes.js';
 import type { ProviderService } from '../providers/providerService.js';
+import { registerSubjectRoutes, SUBJECT_ROUTES, SUBJECTS_PATH } from './rest/subjectRoutes.js';
+import type { SubjectService } from '../subjects/subjectService.js';
 import { registerDiscovery } from './wellKnown.js';
 import type { ResourceIdentity } from './resourceIdentity.js';
 import { registerBindingRoutes } from './account/bindingRoutes.js';
@@ -44,6 +46,8 @@ export interface AppOptions {
   readonly accounts: { readonly store: Store; readonly now: () => number; readonly secureCookies: boolean };
   /** Per-owner model provider registrations (`/api/v1/model-providers`); the routes exist only when given. */
   readonly providers?: ProviderService;
+  /** ADR-0004 subject access (`/api/v1/subjects`); the routes exist only when given. */
+  readonly subjects?: SubjectService;
 }
 
 /** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
@@ -60,7 +64,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     return503OnClosing: true,
     // Event streams keep their connections busy; shutdown (after running turns finish) closes them all.
     forceCloseConnections: true,
-    // run_id may be 204 characters; longer path parameters are refused by frameworkErrors below.
+    // run_id may be 204 characters (an account id 200); longer path parameters are refused by frameworkErrors below.
     routerOptions: { maxParamLength: 256 },
     // Router-level refusals (an over-long parameter, a malformed %-escape) happen before any hook:
     // answer them in the error vocabulary, with the usual headers, echoing nothing of the path.
@@ -69,7 +73,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
       let err: HelixError;
       try {
         assertHostAndOrigin(request, options.hostPolicy);
-        err = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new HelixError('invalid_run_id') : toHelixError(error);
+        err = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new HelixError(request.url.startsWith(SUBJECTS_PATH) ? 'invalid_request' : 'invalid_run_id') : toHelixError(error);
       } catch (refused) {
         err = toHelixError(refused);
       }
@@ -121,7 +125,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '';
-    const routes = options.providers === undefined ? RUN_ROUTES : [...RUN_ROUTES, ...PROVIDER_ROUTES];
+    const routes = [...RUN_ROUTES, ...(options.providers === undefined ? [] : PROVIDER_ROUTES), ...(options.subjects === undefined ? [] : SUBJECT_ROUTES)];
     const allowed = routes.filter((r) => matchesPath(r.url, path)).map((r) => r.method);
     if (allowed.length > 0) reply.header('Allow', [...new Set(allowed)].join(', '));
     const err = allowed.length > 0 ? new HelixError('method_not_allowed') : new HelixError('not_found', {}, 'No such endpoint.');
@@ -133,6 +137,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
   registerRunRoutes(app, options.service, options.authenticator);
   registerEventStreamRoute(app, options.service, options.authenticator);
   if (options.providers !== undefined) registerProviderRoutes(app, options.providers, options.authenticator);
+  if (options.subjects !== undefined) registerSubjectRoutes(app, options.subjects, options.authenticator);
   registerBindingRoutes(app, options.accounts.store, options.accounts.now);
   // Its own encapsulated scope: the only place that parses HTML form posts.
   void app.register(async (scope) => registerAccountPages(scope, options.accounts));

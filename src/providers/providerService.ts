@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ownershipOf, type Principal } from '../auth/principal.js';
+import { ownershipOf, type Ownership, type Principal } from '../auth/principal.js';
 import { hasFeature, type AccountPolicy } from '../domain/accountPolicy.js';
 import { HelixError } from '../domain/errors.js';
 import { OPERATION_SCOPES, type ModelProviderOperation } from '../domain/scopes.js';
@@ -44,7 +44,7 @@ export class ProviderService {
   constructor(private readonly deps: ProviderServiceDeps) {}
 
   async register(principal: Principal, body: unknown): Promise<ModelProviderView> {
-    const ownerHash = this.ownerOf(principal, 'model_provider.register');
+    const { ownerHash, subjectKey } = this.ownershipFor(principal, 'model_provider.register');
     if (!hasFeature(await this.deps.policies.forPrincipal(principal), 'model_providers')) {
       throw new HelixError('feature_not_enabled', { feature: 'model_providers' });
     }
@@ -65,7 +65,11 @@ export class ProviderService {
       secret: request.api_key === undefined || this.deps.secretBox === undefined ? null : sealProviderKey(this.deps.secretBox, row, request.api_key),
       createdAt: this.deps.now(),
     };
-    await this.deps.store.transaction((uow) => uow.modelProviders.insert(record));
+    await this.deps.store.transaction(async (uow) => {
+      // The owner's data subject is registered with its row, so subject access finds it (ADR-0004).
+      await uow.subjects.registerOwner(ownerHash, subjectKey, record.createdAt);
+      await uow.modelProviders.insert(record);
+    });
     return modelProviderView(record);
   }
 
@@ -90,7 +94,11 @@ export class ProviderService {
   }
 
   private ownerOf(principal: Principal, operation: ModelProviderOperation): string {
+    return this.ownershipFor(principal, operation).ownerHash;
+  }
+
+  private ownershipFor(principal: Principal, operation: ModelProviderOperation): Ownership {
     if (!principal.scopes.allows(operation)) throw new HelixError('insufficient_scope', { scope: OPERATION_SCOPES[operation].oauth });
-    return ownershipOf(principal, this.deps.instanceSecret).ownerHash;
+    return ownershipOf(principal, this.deps.instanceSecret);
   }
 }

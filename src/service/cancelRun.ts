@@ -27,7 +27,7 @@ export const cancelRun = async (
   const key = requireIdempotencyKey(idempotencyKey);
   const request = parseInput(CancelRunRequestSchema, body);
   const owner = ownerOf(deps, principal);
-  const idem = idempotentRequest(owner.ownerHash, 'run.cancel', key, runId, request);
+  const idem = idempotentRequest(owner, 'run.cancel', key, runId, request);
   const now = deps.clock.now();
 
   const outcome = await deps.store.transaction(async (uow) => {

@@ -31,7 +31,7 @@ export const continueRun = async (
   const snapshot = await loadOwnedRun(deps, runId, owner);
   // Admission runs again before every continuation, so a revoked scope bites on this turn.
   const admission = await admitScopes(snapshot.databaseScope, principal, deps.config.scopes, deps.policy);
-  const idem = idempotentRequest(owner.ownerHash, 'run.continue', key, runId, request);
+  const idem = idempotentRequest(owner, 'run.continue', key, runId, request);
   const now = deps.clock.now();
   const lease = { expiresAt: now + processingLeaseMs(deps.config), workerId: deps.config.workerId };
   const turnId = deps.newId('turn');

@@ -1,6 +1,7 @@
 import { IdempotencyKeySchema } from '../api/schemas.js';
 import { HelixError } from '../domain/errors.js';
 import { canonicalJson, sha256Hex } from '../domain/hashing.js';
+import type { Ownership } from '../auth/principal.js';
 import type { ReceiptKey, UnitOfWork } from '../store/port.js';
 
 export const MUTATING_OPERATIONS = ['run.start', 'run.continue', 'run.cancel'] as const;
@@ -16,18 +17,21 @@ export const requireIdempotencyKey = (key: string | undefined): string => {
 export interface IdempotentRequest {
   readonly receipt: ReceiptKey;
   readonly fingerprint: string;
+  /** The owner's data subject, registered with the reservation (ADR-0004 subject access). */
+  readonly subjectKey: string;
 }
 
 export const idempotentRequest = (
-  ownerHash: string,
+  owner: Pick<Ownership, 'ownerHash' | 'subjectKey'>,
   operation: MutatingOperation,
   key: string,
   runId: string | null,
   validatedInput: unknown,
 ): IdempotentRequest => ({
   // The key is hashed: it is caller-chosen and might carry something the caller considers private.
-  receipt: { ownerHash, operation, keyHash: sha256Hex(key) },
+  receipt: { ownerHash: owner.ownerHash, operation, keyHash: sha256Hex(key) },
   fingerprint: sha256Hex(canonicalJson({ operation, runId, input: validatedInput })),
+  subjectKey: owner.subjectKey,
 });
 
 export type Reservation =
@@ -50,6 +54,9 @@ export interface ReserveOptions {
  * lease can only mean the process died mid-turn: that is `outcome_unknown`, never "try again".
  */
 export const reserveKey = async (uow: UnitOfWork, request: IdempotentRequest, options: ReserveOptions): Promise<Reservation> => {
+  // Every mutation reserves its key first, so this is where an owner's rows begin: the owner is
+  // registered under its data subject in the same transaction, or subject access could not find them.
+  await uow.subjects.registerOwner(request.receipt.ownerHash, request.subjectKey, options.now);
   const fresh = {
     ...request.receipt,
     fingerprint: request.fingerprint,

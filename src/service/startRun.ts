@@ -25,7 +25,7 @@ export const startRun = async (
   const request = parseStart(body);
   const owner = ownerOf(deps, principal);
   await admitScopes(request.database_scope, principal, deps.config.scopes, deps.policy);
-  const idem = idempotentRequest(owner.ownerHash, 'run.start', key, null, request);
+  const idem = idempotentRequest(owner, 'run.start', key, null, request);
   const now = deps.clock.now();
   const runId = deps.newId('run');
 

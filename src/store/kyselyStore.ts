@@ -12,6 +12,7 @@ import { metaRepository } from './kysely/metaRepository.js';
 import { modelProviderRepository } from './kysely/modelProviderRepository.js';
 import { receiptRepository } from './kysely/receiptRepository.js';
 import { runRepository } from './kysely/runRepository.js';
+import { subjectRepository } from './kysely/subjectRepository.js';
 import { workerRepository } from './kysely/workerRepository.js';
 import { migrationProvider, type StoreDialect } from './migrations/index.js';
 import type { Store, UnitOfWork } from './port.js';
@@ -30,6 +31,7 @@ const unitOfWork = (db: Kysely<HelixDatabase>, dialect: StoreDialect): UnitOfWor
   bindings: bindingRepository(db),
   sessions: sessionRepository(db),
   modelProviders: modelProviderRepository(db),
+  subjects: subjectRepository(db),
 });
 
 const MAX_ATTEMPTS = 5;
@@ -96,6 +98,10 @@ export class KyselyStore implements Store {
         throw err;
       }
     });
+  }
+
+  async truncateLog(): Promise<void> {
+    if (this.dialect === 'sqlite') await sql`pragma wal_checkpoint(TRUNCATE)`.execute(this.db);
   }
 
   async close(): Promise<void> {

@@ -14,6 +14,12 @@ export interface Store {
   /** Non-transactional reads (and single-statement writes). */
   readonly read: UnitOfWork;
   migrate(): Promise<void>;
+  /**
+   * After an erase: SQLite checkpoints and truncates its write-ahead log, so no older page image of
+   * an erased row stays on disk (deleted content itself is zeroed: `secure_delete`). PostgreSQL: a
+   * no-op; dead tuples and WAL segments are recycled by the server (docs/production.md).
+   */
+  truncateLog(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -30,6 +36,7 @@ export interface UnitOfWork {
   readonly bindings: BindingRepository;
   readonly sessions: SessionRepository;
   readonly modelProviders: ModelProviderRepository;
+  readonly subjects: SubjectRepository;
 }
 
 export interface RunRepository {
@@ -112,6 +119,8 @@ export interface ApiKeyRepository {
   insert(key: ApiKeyRecord): Promise<void>;
   findByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
   list(): Promise<ApiKeyRecord[]>;
+  /** Every key bound to the account, revoked ones included. */
+  listForAccount(accountId: string): Promise<ApiKeyRecord[]>;
   /** Returns false when no key with that id exists. */
   revoke(keyId: string, at: number): Promise<boolean>;
 }
@@ -287,4 +296,45 @@ export interface ModelProviderRepository {
   deleteForOwner(ownerHash: string, providerId: string): Promise<boolean>;
   /** The registration a run of this owner uses. */
   newestForOwner(ownerHash: string): Promise<ModelProviderRecord | undefined>;
+}
+
+/** A data subject as the store finds its rows: by account id, and by every owner hash attributed to it. */
+export interface SubjectScope {
+  readonly accountId: string;
+  readonly ownerHashes: readonly string[];
+}
+
+/** Rows per record kind (`runs`, `run_events`, …; src/store/kysely/subjectRecords.ts). */
+export type SubjectCounts = Readonly<Record<string, number>>;
+/** Exported rows per record kind: allow-listed columns only, instants as ISO strings, JSON parsed. */
+export type SubjectRecords = Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>;
+
+export interface ErasureRecord {
+  readonly erasureId: string;
+  readonly subjectKey: string;
+  readonly requestedBy: string;
+  readonly idempotencyKeyHash: string;
+  readonly records: SubjectCounts;
+  readonly erasedAt: number;
+}
+
+export interface SubjectRepository {
+  /**
+   * Registers an owner under its data subject. An upsert rather than "do nothing", so it locks the
+   * row until commit: an erase that claims the subject's owners first then either waits for this
+   * write and erases it, or erases first and this write registers the owner again.
+   */
+  registerOwner(ownerHash: string, subjectKey: string, at: number): Promise<void>;
+  registeredOwners(subjectKey: string): Promise<string[]>;
+  /** Deletes and returns the subject's registrations: an erase's first step, which takes their locks. */
+  releaseOwners(subjectKey: string): Promise<string[]>;
+  /** Runs of these owners whose turn is still within its lease. */
+  countTurnsInProgress(ownerHashes: readonly string[], now: number): Promise<number>;
+  count(scope: SubjectScope): Promise<SubjectCounts>;
+  exportRecords(scope: SubjectScope): Promise<SubjectRecords>;
+  /** Deletes every row of the subject, record kind by record kind; call inside a transaction. */
+  erase(scope: SubjectScope): Promise<SubjectCounts>;
+  recordErasure(erasure: ErasureRecord): Promise<void>;
+  findErasure(requestedBy: string, idempotencyKeyHash: string): Promise<ErasureRecord | undefined>;
+  latestErasure(subjectKey: string): Promise<ErasureRecord | undefined>;
 }

@@ -92,7 +92,7 @@ export interface MetaTable {
   value: string;
 }
 
-export interface HelixDatabase extends LibraryTables, AccountTables, ModelProviderTables {
+export interface HelixDatabase extends LibraryTables, AccountTables, ModelProviderTables, SubjectTables {
   helix_agent_runs: AgentRunsTable;
   helix_agent_run_events: AgentRunEventsTable;
   helix_agent_run_artifacts: AgentRunArtifactsTable;
@@ -222,4 +222,29 @@ export interface ModelProvidersTable {
 
 export interface ModelProviderTables {
   helix_model_providers: ModelProvidersTable;
+}
+
+/** ADR-0004 subject access: which data subject each owner hash belongs to. */
+export interface SubjectOwnersTable {
+  owner_hash: string;
+  /** HMAC of the account id (src/accounts/identityHashes.ts `dataSubjectKey`); never the id in clear. */
+  subject_key: string;
+  created_at: number | string;
+}
+
+/** The audit of every erase, and its idempotency record. */
+export interface SubjectErasuresTable {
+  erasure_id: string;
+  subject_key: string;
+  /** The requesting credential's non-secret id (`key_…`), or `cli`. */
+  requested_by: string;
+  idempotency_key_hash: string;
+  /** JSON: rows erased per record kind. */
+  records: string;
+  erased_at: number | string;
+}
+
+export interface SubjectTables {
+  helix_subject_owners: SubjectOwnersTable;
+  helix_subject_erasures: SubjectErasuresTable;
 }

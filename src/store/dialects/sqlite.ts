@@ -10,7 +10,7 @@ export interface SqliteOptions {
 /**
  * The embedded store: one better-sqlite3 connection in WAL mode. `synchronous=FULL` makes every
  * acknowledged commit durable across power loss, not just process death; `busy_timeout` lets a CLI
- * command and a running server share the file.
+ * command and a running server share the file; `secure_delete` zeroes what a delete removes.
  */
 export const createSqliteDialect = ({ path }: SqliteOptions): SqliteDialect => {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -19,6 +19,9 @@ export const createSqliteDialect = ({ path }: SqliteOptions): SqliteDialect => {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
+  // Deleted rows are overwritten with zeros, not merely unlinked: an erased subject, a deleted
+  // provider key's ciphertext or a purged receipt cannot be read back from free pages.
+  database.pragma('secure_delete = ON');
   cachePreparedStatements(database);
   return new SqliteDialect({ database });
 };

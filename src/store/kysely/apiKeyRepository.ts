@@ -40,6 +40,10 @@ export const apiKeyRepository = (db: Kysely<HelixDatabase>): ApiKeyRepository =>
     const rows = await db.selectFrom('helix_api_keys').selectAll().orderBy('created_at', 'asc').execute();
     return rows.map(fromRow);
   },
+  async listForAccount(accountId) {
+    const rows = await db.selectFrom('helix_api_keys').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'asc').execute();
+    return rows.map(fromRow);
+  },
   async revoke(keyId, at) {
     const existing = await db.selectFrom('helix_api_keys').select('key_id').where('key_id', '=', keyId).executeTakeFirst();
     if (existing === undefined) return false;

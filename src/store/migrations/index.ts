@@ -5,6 +5,7 @@ import { artifactStatus } from './0003_artifact_status.js';
 import { accounts } from './0004_accounts.js';
 import { modelProviders } from './0005_model_providers.js';
 import { accountPolicies } from './0006_account_policies.js';
+import { subjectAccess } from './0007_subject_access.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -16,6 +17,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0004_accounts': accounts,
   '0005_model_providers': modelProviders,
   '0006_account_policies': accountPolicies,
+  '0007_subject_access': subjectAccess,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({

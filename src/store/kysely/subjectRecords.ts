@@ -1,0 +1,179 @@
+import type { HelixDatabase } from '../schema.js';
+
+/**
+ * How a table's rows are found for a data subject: its account id, one of the owner hashes
+ * attributed to it, or the run id of one of those owners' runs.
+ */
+export const SUBJECT_MATCHES = ['account', 'owner', 'run'] as const;
+export type SubjectMatch = (typeof SUBJECT_MATCHES)[number];
+
+type Column<T extends keyof HelixDatabase> = keyof HelixDatabase[T] & string;
+
+/** One table that holds a subject's rows. Column names are checked against the row type. */
+export type SubjectTable = {
+  [T in keyof HelixDatabase]: {
+    /** The record kind: its key in counts, exports and erasure receipts. Permanent once shipped. */
+    readonly kind: string;
+    readonly table: T;
+    /** The column `match` compares. */
+    readonly column: Column<T>;
+    readonly match: SubjectMatch;
+    /** What the export shows: an allow-list, so a secret column added later is never exported by default. */
+    readonly exported: readonly Column<T>[];
+    /** Exported columns holding JSON text, shown parsed. Columns ending in `_at` are shown as ISO instants. */
+    readonly json?: readonly Column<T>[];
+    /** A total order, so an export is byte-for-byte repeatable. */
+    readonly orderBy: readonly Column<T>[];
+  };
+}[keyof HelixDatabase];
+
+/**
+ * EVERY TABLE THAT HOLDS A SUBJECT'S ROWS IS LISTED HERE, ONE ENTRY EACH; nothing else decides
+ * what `subject.read` counts, `subject.export` shows and `subject.erase` deletes. Parents come
+ * before the rows that reference them; the erase runs this list bottom-up, so a row goes before
+ * its parent (foreign keys to helix_accounts; run ids looked up while the runs still exist).
+ *
+ * A new table keyed by account (account policies, rooms) is one entry after `account`. A table
+ * holding no subject data goes in SUBJECT_FREE_TABLES instead; subjectRecords.test.ts fails until
+ * every table is in one of the two lists.
+ *
+ * Never exported: credential hashes and verifiers (API-key, session and one-time-token hashes,
+ * password hashes, idempotency-key hashes and fingerprints), sealed provider keys, owner hashes.
+ */
+export const SUBJECT_TABLES: readonly SubjectTable[] = [
+  {
+    kind: 'account',
+    table: 'helix_accounts',
+    column: 'account_id',
+    match: 'account',
+    exported: ['account_id', 'display_name', 'status', 'created_at', 'updated_at'],
+    orderBy: ['account_id'],
+  },
+  {
+    kind: 'account_policy',
+    table: 'helix_account_policies',
+    column: 'account_id',
+    match: 'account',
+    exported: ['account_id', 'overrides', 'updated_at'],
+    json: ['overrides'],
+    orderBy: ['account_id'],
+  },
+  {
+    kind: 'api_keys',
+    table: 'helix_api_keys',
+    column: 'account_id',
+    match: 'account',
+    exported: ['key_id', 'display_prefix', 'tenant_id', 'account_id', 'scopes', 'label', 'created_at', 'revoked_at'],
+    json: ['scopes'],
+    orderBy: ['created_at', 'key_id'],
+  },
+  {
+    kind: 'agent_bindings',
+    table: 'helix_agent_account_bindings',
+    column: 'account_id',
+    match: 'account',
+    exported: ['binding_ref', 'account_id', 'issuer', 'tenant_hash', 'provider', 'subject_hash', 'status', 'created_at', 'updated_at', 'revoked_at'],
+    orderBy: ['created_at', 'binding_ref'],
+  },
+  {
+    kind: 'linked_providers',
+    table: 'helix_account_linked_providers',
+    column: 'account_id',
+    match: 'account',
+    exported: ['provider', 'subject_hash', 'account_id', 'created_at'],
+    orderBy: ['created_at', 'provider', 'subject_hash'],
+  },
+  {
+    kind: 'sessions',
+    table: 'helix_sessions',
+    column: 'account_id',
+    match: 'account',
+    exported: ['account_id', 'created_at', 'expires_at', 'revoked_at'],
+    orderBy: ['created_at', 'session_hash'],
+  },
+  {
+    kind: 'one_time_tokens',
+    table: 'helix_one_time_tokens',
+    column: 'account_id',
+    match: 'account',
+    exported: ['purpose', 'account_id', 'created_at', 'expires_at', 'consumed_at'],
+    orderBy: ['created_at', 'token_hash'],
+  },
+  {
+    kind: 'runs',
+    table: 'helix_agent_runs',
+    column: 'owner_hash',
+    match: 'owner',
+    exported: [
+      'run_id',
+      'tenant_ref',
+      'account_ref',
+      'objective',
+      'runtime_provider',
+      'lifecycle_status',
+      'completion_status',
+      'terminal_authority_status',
+      'version',
+      'steps_used',
+      'state',
+      'expires_at',
+      'created_at',
+      'updated_at',
+      'completed_at',
+      'cancelled_at',
+    ],
+    json: ['state'],
+    orderBy: ['created_at', 'run_id'],
+  },
+  {
+    kind: 'run_events',
+    table: 'helix_agent_run_events',
+    column: 'run_id',
+    match: 'run',
+    exported: ['run_id', 'seq', 'kind', 'version', 'data', 'created_at'],
+    json: ['data'],
+    orderBy: ['run_id', 'seq'],
+  },
+  {
+    kind: 'run_artifacts',
+    table: 'helix_agent_run_artifacts',
+    column: 'run_id',
+    match: 'run',
+    exported: ['run_id', 'ref', 'turn', 'status', 'kind', 'family', 'capability_id', 'sha256', 'title', 'excerpt', 'provenance', 'created_at'],
+    json: ['provenance'],
+    orderBy: ['run_id', 'turn', 'ref'],
+  },
+  {
+    kind: 'idempotency_receipts',
+    table: 'helix_idempotency_receipts',
+    column: 'owner_hash',
+    match: 'owner',
+    exported: ['operation', 'run_id', 'state', 'status_code', 'created_at', 'expires_at'],
+    orderBy: ['created_at', 'operation', 'key_hash'],
+  },
+  {
+    kind: 'model_providers',
+    table: 'helix_model_providers',
+    column: 'owner_hash',
+    match: 'owner',
+    exported: ['provider_id', 'kind', 'base_url', 'model', 'reasoning_effort', 'label', 'created_at'],
+    orderBy: ['created_at', 'provider_id'],
+  },
+];
+
+/**
+ * Tables that hold no subject's rows: installation metadata, worker liveness, the operator's
+ * research library, the migrator's own tables, and subject access's own bookkeeping (the owner
+ * registry is erased as the erase's first step; the erasure audit keeps only hashes by design).
+ */
+export const SUBJECT_FREE_TABLES: readonly string[] = [
+  'helix_meta',
+  'helix_workers',
+  'helix_library_documents',
+  'helix_library_passages',
+  'helix_library_fts',
+  'helix_migrations',
+  'helix_migrations_lock',
+  'helix_subject_owners',
+  'helix_subject_erasures',
+];

@@ -1,0 +1,292 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeLink, createAccount, issueLinkIntent } from '../src/accounts/accountService.js';
+import { dataSubjectKey } from '../src/accounts/identityHashes.js';
+import { secretHash } from '../src/accounts/secrets.js';
+import { issueSignInLink, startSession } from '../src/accounts/sessions.js';
+import { findActiveApiKey, hashApiKey } from '../src/auth/apiKeys.js';
+import { API_KEY_ISSUER } from '../src/auth/authenticate.js';
+import { loadInstanceSecret } from '../src/auth/instanceSecret.js';
+import { ownerHashOf } from '../src/auth/principal.js';
+import { emptyOutcome, type TurnOutcome } from '../src/domain/turn.js';
+import type { TurnInput } from '../src/solver/executor.js';
+import { ScriptedExecutor, scriptedArtifact, scriptedCandidate } from '../src/solver/scriptedExecutor.js';
+import { PUBLIC_DNS, tableResolver } from './support/fakeDns.js';
+import { api, gate, idemKey, startTestHelix, waitFor, type ApiResponse, type TestHelix } from './support/harness.js';
+import { storeFlavours } from './support/stores.js';
+import { dumpTables, inspectable, sqliteFileBytes, type TableDump } from './support/tableDump.js';
+
+const RUNS = '/api/v1/agent-runs';
+const PROVIDERS = '/api/v1/model-providers';
+const SUBJECTS = '/api/v1/subjects';
+const JWT_SECRET = 'a-local-development-secret-of-40-chars!!';
+const LIBRARY = { capabilityId: 'research-library.search', family: 'research_library_evidence' };
+const OWNER_SCOPES = 'helix.agent_runs.read helix.agent_runs.write helix.data.research_library.read provider.read provider.write';
+const OPERATOR_SCOPES = 'subject.read subject.export subject.erase';
+
+const localToken = (subject: string, claims: Record<string, unknown>) =>
+  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer('helix-local').setSubject(subject).setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode(JWT_SECRET));
+
+describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour) => {
+  const held = gate();
+  // Each turn finds two passages naming its own objective, so every run's evidence is its own.
+  const groundedTurn = async (input: TurnInput): Promise<TurnOutcome> => {
+    if (input.objective.includes('hold')) await held.opened;
+    const a = scriptedArtifact(`first passage on ${input.objective}`, LIBRARY);
+    const b = scriptedArtifact(`second passage on ${input.objective}`, LIBRARY);
+    return emptyOutcome({ artifacts: [a, b], satisfiedFamilies: [LIBRARY.family], terminalCandidates: [scriptedCandidate(`answer to ${input.objective}`, [a.ref, b.ref])] });
+  };
+  let h: TestHelix;
+  let secret: string;
+  let operator: string;
+  let operatorKeyId: string;
+
+  /** A subject with a row of every kind: account, policy, link, binding, session, tokens, key, runs (a key's and a token's), evidence, provider. */
+  const populate = async (label: string) => {
+    const store = h.testStore.store;
+    const now = Date.now();
+    const account = await createAccount(store, `Person ${label}`, now, `a password for ${label}`);
+    const accountId = account.accountId;
+    const tenant = `tenant-${label}`;
+    await completeLink(store, secret, await issueLinkIntent(store, accountId, now), { issuer: 'https://login.example.com', tenantId: tenant, provider: 'idp', subject: `idp-${label}` }, now);
+    const session = await startSession(store, accountId, now);
+    await issueSignInLink(store, accountId, now);
+    await store.read.accounts.setPolicyOverrides(accountId, '{"features":{"developer":true},"capabilities":{}}', now);
+    const key = await h.key(OWNER_SCOPES, tenant, accountId);
+    const keyRecord = (await findActiveApiKey(store, key))!;
+    const objective = `objective-${label}-${randomBytes(6).toString('hex')}`;
+    const started = await api(h.url, 'POST', RUNS, { token: key, idempotencyKey: idemKey(), body: { objective, database_scope: ['research_library'] } });
+    expect(started.status, started.text).toBe(201);
+    const continued = await api(h.url, 'POST', `${RUNS}/${started.body.run_id}/continue`, { token: key, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'find it' } });
+    expect(continued.body.lifecycle_status, continued.text).toBe('completed');
+    // A local JWT owner cannot be derived from any key row: only the owner registry attributes its run.
+    const jwtSubject = `jwt-${label}`;
+    const token = await localToken(jwtSubject, { tenant_id: tenant, account_id: accountId, scope: 'helix.agent_runs.write helix.agent_runs.read' });
+    const jwtRun = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: `${objective}-jwt` } });
+    expect(jwtRun.status, jwtRun.text).toBe(201);
+    const providerKey = `sk-proj-${randomBytes(24).toString('hex')}`;
+    const provider = await api(h.url, 'POST', PROVIDERS, { token: key, body: { kind: 'openai-responses', base_url: 'https://api.openai.com/v1', model: 'gpt-5', api_key: providerKey, label: `provider-${label}` } });
+    expect(provider.status, provider.text).toBe(201);
+    return {
+      accountId,
+      key,
+      keyId: keyRecord.keyId,
+      keyHash: hashApiKey(key),
+      passwordHash: account.passwordHash!,
+      sessionHash: secretHash(session.cookie),
+      runIds: [started.body.run_id as string, jwtRun.body.run_id as string],
+      objective,
+      providerId: provider.body.provider_id as string,
+      providerKey,
+      ownerHashes: [
+        ownerHashOf({ tenantId: tenant, issuer: API_KEY_ISSUER, subject: accountId, accountId }, secret),
+        ownerHashOf({ tenantId: tenant, issuer: 'helix-local', subject: jwtSubject, accountId }, secret),
+      ],
+    };
+  };
+  let alice: Awaited<ReturnType<typeof populate>>;
+  let bob: Awaited<ReturnType<typeof populate>>;
+
+  /** Strings only the subject's rows contain: every row of it holds at least one. */
+  const markersOf = (s: typeof alice): string[] => [s.accountId, ...s.runIds, ...s.ownerHashes, s.objective, s.keyId, s.providerId];
+  const rowsWith = (dump: TableDump, markers: readonly string[]) =>
+    Object.entries(dump).flatMap(([table, rows]) => rows.filter((row) => markers.some((m) => row.includes(m))).map((row) => `${table}: ${row}`));
+  /** Every row but the subject's, leaving out the tables that change by themselves or by the erase's own audit. */
+  const rowsWithout = (dump: TableDump, markers: readonly string[]) =>
+    Object.fromEntries(
+      Object.entries(dump)
+        .filter(([table]) => !['helix_workers', 'helix_subject_erasures'].includes(table))
+        .map(([table, rows]) => [table, rows.filter((row) => !markers.some((m) => row.includes(m)))]),
+    );
+
+  const show = (accountId: string, token = operator) => api(h.url, 'GET', `${SUBJECTS}/${encodeURIComponent(accountId)}`, { token });
+  const exportOf = (accountId: string, token = operator) => api(h.url, 'GET', `${SUBJECTS}/${encodeURIComponent(accountId)}/export`, { token });
+  /** `key` null sends no Idempotency-Key. */
+  const erase = (accountId: string, key: string | null = idemKey(), token = operator, body?: unknown) =>
+    api(h.url, 'POST', `${SUBJECTS}/${encodeURIComponent(accountId)}/erase`, { token, ...(key === null ? {} : { idempotencyKey: key }), ...(body === undefined ? {} : { body }) });
+
+  beforeAll(async () => {
+    h = await startTestHelix(flavour, {
+      executor: new ScriptedExecutor([], groundedTurn),
+      resolveHost: tableResolver(PUBLIC_DNS),
+      env: {
+        HELIX_AGENT_DATABASE_SCOPES: 'research_library',
+        HELIX_AGENT_ALLOW_LOCAL_HS256: '1',
+        HELIX_AGENT_LOCAL_JWT_SECRET: JWT_SECRET,
+        HELIX_PROVIDER_SECRET_KEY: randomBytes(32).toString('base64'),
+      },
+    });
+    secret = await loadInstanceSecret(h.testStore.store);
+    operator = await h.key(OPERATOR_SCOPES, 'operations', 'operator');
+    operatorKeyId = (await findActiveApiKey(h.testStore.store, operator))!.keyId;
+    alice = await populate('alice');
+    bob = await populate('bob');
+  }, 60_000);
+  afterAll(async () => h?.close());
+
+  it('is refused with 403 insufficient_scope, naming the ADR-0004 scope, to tokens, the aep:* wildcard and other keys', async () => {
+    const jwt = await localToken('ops', { tenant_id: 'operations', scope: OPERATOR_SCOPES });
+    const wildcard = await h.key('aep:*', 'operations', 'operator');
+    const runKey = await h.key('helix.agent_runs.read helix.agent_runs.write agent.write', 'operations', 'operator');
+    const readOnly = await h.key('subject.read', 'operations', 'operator');
+    const cases: (readonly [() => Promise<ApiResponse>, string])[] = [
+      ...[jwt, wildcard, runKey].flatMap((token): (readonly [() => Promise<ApiResponse>, string])[] => [
+        [() => show(alice.accountId, token), 'subject.read'],
+        [() => exportOf(alice.accountId, token), 'subject.export'],
+        [() => erase(alice.accountId, idemKey(), token), 'subject.erase'],
+      ]),
+      [() => exportOf(alice.accountId, readOnly), 'subject.export'],
+      [() => erase(alice.accountId, idemKey(), readOnly), 'subject.erase'],
+    ];
+    for (const [request, scope] of cases) {
+      const res = await request();
+      expect(res.status, res.text).toBe(403);
+      expect(res.body).toMatchObject({ code: 'insufficient_scope', adr_code: -32001, scope });
+      expect(res.headers.get('www-authenticate')).toContain(`scope="${scope}"`);
+    }
+    expect((await show(alice.accountId, readOnly)).status).toBe(200);
+    expect((await api(h.url, 'GET', `${SUBJECTS}/${alice.accountId}`)).status).toBe(401);
+  });
+
+  it('answers subject_not_found (404, -32006) for an unknown subject, and 400 for bad input', async () => {
+    for (const res of [await show('nobody-here'), await exportOf('nobody-here'), await erase('nobody-here')]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ schema: 'helix.agent_api.error.v1', code: 'subject_not_found', adr_code: -32006 });
+    }
+    const malformed = await show('not an id');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.issues).toEqual([{ path: 'account_id', message: expect.any(String) }]);
+    expect((await show('x'.repeat(201))).body.code).toBe('invalid_request');
+    expect((await show('x'.repeat(300))).body.code).toBe('invalid_request');
+    const keyless = await erase(alice.accountId, null);
+    expect(keyless.status).toBe(400);
+    expect(keyless.body.code).toBe('idempotency_key_required');
+    expect(keyless.headers.get('idempotency-replayed')).toBe('false');
+    expect((await erase(alice.accountId, idemKey(), operator, { confirm: true })).status).toBe(400);
+    expect((await api(h.url, 'DELETE', `${SUBJECTS}/${alice.accountId}`, { token: operator })).status).toBe(405);
+  });
+
+  it('refuses to erase while a turn of the subject is in progress (409 run_busy), erasing nothing', async () => {
+    const started = await api(h.url, 'POST', RUNS, { token: alice.key, idempotencyKey: idemKey(), body: { objective: `${alice.objective}-hold`, database_scope: ['research_library'] } });
+    alice.runIds.push(started.body.run_id);
+    const turn = api(h.url, 'POST', `${RUNS}/${started.body.run_id}/continue`, { token: alice.key, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'find it' } });
+    await waitFor(async () => (await h.testStore.store.read.runs.get(started.body.run_id))?.activeTurn != null);
+    const before = await dumpTables(h.testStore);
+    const refused = await erase(alice.accountId);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'run_busy', adr_code: -32011 });
+    held.release();
+    expect((await turn).body.lifecycle_status).toBe('completed');
+    expect(rowsWithout(await dumpTables(h.testStore), [])).toMatchObject({ helix_accounts: before.helix_accounts, helix_subject_owners: before.helix_subject_owners });
+    expect((await show(alice.accountId)).status).toBe(200);
+  });
+
+  it('counts every record kind of the subject', async () => {
+    const res = await show(alice.accountId);
+    expect(res.status).toBe(200);
+    // Each run's event count as its owner reads it: the JWT owner's run through its own token.
+    const jwt = await localToken('jwt-alice', { tenant_id: 'tenant-alice', account_id: alice.accountId, scope: 'helix.agent_runs.read' });
+    let events = 0;
+    for (const runId of alice.runIds) {
+      const listed = await api(h.url, 'GET', `${RUNS}/${runId}/events?limit=100`, { token: runId === alice.runIds[1] ? jwt : alice.key });
+      expect(listed.status, listed.text).toBe(200);
+      events += listed.body.events.length;
+    }
+    expect(res.body).toEqual({
+      schema: 'helix.subject.v1',
+      account_id: alice.accountId,
+      records: {
+        account: 1,
+        account_policy: 1,
+        api_keys: 1,
+        agent_bindings: 1,
+        linked_providers: 1,
+        sessions: 1,
+        one_time_tokens: 2,
+        runs: 3,
+        run_events: events,
+        run_artifacts: 4,
+        idempotency_receipts: 5,
+        model_providers: 1,
+        owner_registrations: 2,
+      },
+      total: 23 + events,
+    });
+  });
+
+  it('exports every record as one JSON document, without the sealed key, the key hash or any other credential', async () => {
+    const res = await exportOf(alice.accountId);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const { records } = res.body;
+    expect(res.body).toMatchObject({ schema: 'helix.subject_export.v1', account_id: alice.accountId, exported_at: expect.stringMatching(/^\d{4}-/) });
+    expect(records.account).toEqual([expect.objectContaining({ account_id: alice.accountId, display_name: 'Person alice', status: 'active' })]);
+    expect(records.api_keys).toEqual([expect.objectContaining({ key_id: alice.keyId, tenant_id: 'tenant-alice', scopes: OWNER_SCOPES.split(' ').sort() })]);
+    expect(records.runs.map((r: { run_id: string }) => r.run_id).sort()).toEqual([...alice.runIds].sort());
+    const first = records.runs.find((r: { run_id: string }) => r.run_id === alice.runIds[0]);
+    expect(first).toMatchObject({ objective: alice.objective, lifecycle_status: 'completed', state: expect.objectContaining({ evidenceRefs: expect.any(Array) }) });
+    expect(records.run_events.filter((e: { run_id: string }) => e.run_id === alice.runIds[0]).map((e: { kind: string }) => e.kind)).toContain('run.started');
+    expect(records.run_artifacts.filter((a: { run_id: string }) => a.run_id === alice.runIds[0])).toEqual([
+      expect.objectContaining({ status: 'admitted', excerpt: expect.stringContaining(alice.objective), provenance: expect.objectContaining({ source_id: 'scripted' }) }),
+      expect.objectContaining({ status: 'admitted', excerpt: expect.stringContaining(alice.objective) }),
+    ]);
+    expect(records.model_providers).toEqual([{ provider_id: alice.providerId, kind: 'openai-responses', base_url: 'https://api.openai.com/v1', model: 'gpt-5', reasoning_effort: null, label: 'provider-alice', created_at: expect.any(String) }]);
+    expect(records.agent_bindings).toEqual([expect.objectContaining({ issuer: 'https://login.example.com', provider: 'idp', status: 'active' })]);
+    expect(records.idempotency_receipts).toHaveLength(5);
+    expect(records.sessions).toHaveLength(1);
+    expect(records.one_time_tokens.map((t: { purpose: string }) => t.purpose).sort()).toEqual(['link_intent', 'sign_in']);
+    // Bob's rows are not Alice's.
+    expect(res.text).not.toContain(bob.accountId);
+    expect(res.text).not.toContain(bob.runIds[0]);
+    const sealed = (await h.testStore.store.read.modelProviders.getForOwner(alice.ownerHashes[0]!, alice.providerId))!.secret!;
+    for (const secretValue of [alice.providerKey, alice.providerKey.slice(8, 28), sealed.ciphertext, alice.key, alice.keyHash, alice.passwordHash, alice.sessionHash, ...alice.ownerHashes]) {
+      expect(res.text).not.toContain(secretValue);
+    }
+  });
+
+  it('erases every row of the subject in every table, audited, leaving the other subject untouched', async () => {
+    const markers = markersOf(alice);
+    const subjectKey = dataSubjectKey(secret, alice.accountId);
+    const before = await dumpTables(h.testStore);
+    // The markers are meaningful: before the erase, the subject's rows hold every one of them.
+    for (const marker of markers) expect(rowsWith(before, [marker]), marker).not.toEqual([]);
+    const counted = (await show(alice.accountId)).body.records;
+
+    const key = idemKey('erase');
+    const res = await erase(alice.accountId, key);
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('idempotency-replayed')).toBe('false');
+    expect(res.body).toEqual({ schema: 'helix.subject_erasure.v1', account_id: alice.accountId, erasure_id: expect.stringMatching(/^era_[A-Za-z0-9_-]{22}$/), erased_at: expect.any(String), records: counted });
+
+    const after = await dumpTables(h.testStore);
+    expect(rowsWith(after, markers)).toEqual([]);
+    // The audit keeps the subject key (a keyed hash), who asked and the counts: nothing else of the subject.
+    expect(rowsWith(after, [subjectKey])).toEqual([expect.stringMatching(/^helix_subject_erasures: /)]);
+    expect(after.helix_subject_erasures!.find((row) => row.includes(subjectKey))).toContain(operatorKeyId);
+    // Every other row, Bob's included, is exactly as it was.
+    expect(rowsWithout(after, markers)).toEqual(rowsWithout(before, markers));
+    if (flavour.name === 'sqlite') {
+      const bytes = sqliteFileBytes(h.testStore.location!);
+      for (const marker of [...markers, alice.providerKey]) expect(bytes.includes(marker), marker).toBe(false);
+      expect(bytes.includes(bob.accountId)).toBe(true);
+    }
+
+    expect((await show(alice.accountId)).body.code).toBe('subject_not_found');
+    expect((await exportOf(alice.accountId)).body.code).toBe('subject_not_found');
+    expect((await api(h.url, 'GET', `${RUNS}/${alice.runIds[0]}`, { token: alice.key })).status).toBe(401);
+    expect((await api(h.url, 'GET', `${RUNS}/${bob.runIds[0]}`, { token: bob.key })).status).toBe(200);
+    expect((await show(bob.accountId)).body.records).toMatchObject({ runs: 2, api_keys: 1, model_providers: 1, owner_registrations: 2 });
+
+    // Idempotent: the same key, or a later erase under another key, answers the first receipt.
+    for (const again of [await erase(alice.accountId, key), await erase(alice.accountId)]) {
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotency-replayed')).toBe('true');
+      expect(again.body).toEqual(res.body);
+    }
+    // The key belongs to Alice's erase: reused for Bob it is a conflict, and Bob stays.
+    expect((await erase(bob.accountId, key)).body.code).toBe('idempotency_conflict');
+    expect((await show(bob.accountId)).status).toBe(200);
+    expect((await dumpTables(h.testStore)).helix_subject_erasures).toHaveLength(1);
+  });
+});
