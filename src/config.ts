@@ -1,5 +1,6 @@
 import { ConfigError, endpoint, integer, list, value, type Env } from './config/env.js';
 import { modelConfig, type ModelConfig } from './config/modelConfig.js';
+import { telemetryConfig, type TelemetryConfig } from './config/telemetryConfig.js';
 import { SCOPE_CATALOG } from './domain/scopeCatalog.js';
 import type { SourcesConfig } from './sources/configuredSources.js';
 import { DEFAULT_DATABASE } from './store/openStore.js';
@@ -34,6 +35,8 @@ export interface HelixConfig {
   readonly rateLimits: RateLimits;
   /** Model providers: the operator default, the key that seals owners' API keys, the SSRF allow-list. */
   readonly model: ModelConfig;
+  /** OpenTelemetry traces and metrics over OTLP/HTTP; off (the SDK never loaded) unless an endpoint is set. */
+  readonly telemetry: TelemetryConfig;
 }
 
 export interface OAuthConfig {
@@ -57,6 +60,7 @@ export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384
 
 export { ConfigError } from './config/env.js';
 export type { ModelConfig } from './config/modelConfig.js';
+export type { TelemetryConfig } from './config/telemetryConfig.js';
 export { DEFAULT_OPENAI_BASE_URL, MAX_TOOL_CALLS } from './config/modelConfig.js';
 
 export const TURN_TIMEOUT = { default: 120_000, min: 1_000, max: 900_000 } as const;
@@ -220,5 +224,6 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     trustProxy: trustProxy(env),
     rateLimits: rateLimits(env),
     model: modelConfig(env, production),
+    telemetry: telemetryConfig(env),
   };
 };

@@ -25,6 +25,7 @@ import { openStore, describeLocation, isPostgresUrl } from './store/openStore.js
 import { PostgresRunNotifier } from './notify/postgresRunNotifier.js';
 import { LocalRunNotifier, type RunNotifier } from './service/runNotifier.js';
 import type { Store } from './store/port.js';
+import { startTelemetry, type TelemetryOverrides } from './telemetry/startTelemetry.js';
 import { HELIX_VERSION } from './version.js';
 
 export const RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -37,6 +38,8 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** An already-open store (tests); otherwise `config.database` is opened and migrated. */
   readonly store?: Store;
+  /** In-memory exporters in place of OTLP (tests); telemetry is on whenever one is given. */
+  readonly telemetry?: TelemetryOverrides;
 }
 
 export interface RunningHelix {
@@ -136,6 +139,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     },
     () => clock.now(),
   );
+  const stopTelemetry = await startTelemetry(config.telemetry, (message) => logger.warn(message), options.telemetry);
   const app = buildApp({
     service,
     authenticator,
@@ -155,7 +159,10 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     }),
     hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, requireHttps: config.production },
   });
-  await app.listen({ host: config.host, port: config.port });
+  await app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
+    await stopTelemetry();
+    throw err;
+  });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -174,6 +181,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
       const deadline = Date.now() + SHUTDOWN_GRACE_MS;
       while (turns.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       await app.close();
+      await stopTelemetry();
       await notifier.close();
       await store.read.workers.stop(workerId, clock.now()).catch(() => undefined);
       if (options.store === undefined) await store.close();

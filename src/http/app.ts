@@ -5,6 +5,7 @@ import type { RunService } from '../service/runService.js';
 import { resourceMetadataUrl, sendError, toHelixError } from './errors.js';
 import { parseJsonBody } from './jsonBody.js';
 import { pickRequestId } from './requestId.js';
+import { registerRequestTracing } from './requestTracing.js';
 import { fastifyTrustProxy, registerHardening, type HardeningOptions } from './hardening/registerHardening.js';
 import { assertHostAndOrigin, type HostPolicy } from './hostPolicy.js';
 import { registerMcpRoute } from './mcp/mcpRoute.js';
@@ -76,6 +77,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     trustProxy: fastifyTrustProxy(options.hardening.trustProxy),
   });
 
+  registerRequestTracing(app);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json'], { parseAs: 'string' }, (_request, body, done) => {
     try {

@@ -6,6 +6,7 @@ import { loadOwnedRunIn } from './access.js';
 import type { RunServiceDeps } from './deps.js';
 import { reserveKey, type IdempotentRequest, type Reservation } from './idempotency.js';
 import { commitRunChange } from './runChange.js';
+import { traced } from '../telemetry/instruments.js';
 
 export interface TurnClaim {
   readonly runId: string;
@@ -22,7 +23,7 @@ export interface TurnClaim {
  * turn, and compare-and-set it to `running` (version v -> v+1, one step consumed, answers
  * recorded). Any refusal rolls the reservation back, so a rejected request is never stored.
  */
-export const claimTurn = (
+export const claimTurn = traced('helix.turn.claim', (
   deps: RunServiceDeps,
   claim: TurnClaim,
 ): Promise<{ kind: 'claimed'; run: RunRecord } | Exclude<Reservation, { kind: 'reserved' }>> =>
@@ -51,7 +52,7 @@ export const claimTurn = (
     const committed = await commitRunChange(uow, run, claimed, events, now);
     if (committed === undefined) throw new HelixError('version_conflict', { current_version: run.version });
     return { kind: 'claimed' as const, run: committed };
-  });
+  }));
 
 const assertContinuable = (run: RunRecord, request: ContinueRunRequest): void => {
   if (isRunTerminal(run)) {

@@ -10,6 +10,7 @@ import { finalizeTurn } from './finalizeTurn.js';
 import { idempotentRequest, requireIdempotencyKey } from './idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
 import { parseInput } from './validate.js';
+import { ATTR, inSpan } from '../telemetry/instruments.js';
 
 /**
  * POST /api/v1/agent-runs/{run_id}/continue: claim the turn (v -> v+1), execute exactly one
@@ -42,11 +43,13 @@ export const continueRun = async (
     if (signal === 'cancel') controller.abort(new Error('run cancelled'));
   });
   try {
-    const claim = await claimTurn(deps, { runId, turnId, owner, idem, request, lease, now });
-    if (claim.kind !== 'claimed') return (await answerReservation(deps, claim)) as ServiceResult<RunView>;
-    deps.notifier.publish(runId, 'events');
-    const outcome = await executeTurn(deps, claim.run, controller, request.instruction ?? null, admission);
-    return await finalizeTurn(deps, idem, claim.run, outcome, admission);
+    return await inSpan('helix.turn', { [ATTR.runId]: runId }, async () => {
+      const claim = await claimTurn(deps, { runId, turnId, owner, idem, request, lease, now });
+      if (claim.kind !== 'claimed') return (await answerReservation(deps, claim)) as ServiceResult<RunView>;
+      deps.notifier.publish(runId, 'events');
+      const outcome = await executeTurn(deps, claim.run, controller, request.instruction ?? null, admission);
+      return await finalizeTurn(deps, idem, claim.run, outcome, admission);
+    });
   } finally {
     unsubscribe();
     deps.turns.end(runId, turnId);

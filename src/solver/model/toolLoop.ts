@@ -1,5 +1,6 @@
 import type { TurnArtifact } from '../../domain/turn.js';
-import { generate, type ModelItem, type ModelSelection, type ModelUsage } from '../../model/port.js';
+import { generate, type ModelItem, type ModelRequest, type ModelResponse, type ModelSelection, type ModelUsage } from '../../model/port.js';
+import { ATTR, inSpan } from '../../telemetry/instruments.js';
 import type { TurnInput } from '../executor.js';
 import { MODEL_INSTRUCTIONS, SUBMIT_NOW, turnMessage } from './prompt.js';
 import { parseSubmittedResult, RESULT_TOOL_NAME, resultToolSpec, type SubmittedResult } from './resultTool.js';
@@ -32,6 +33,10 @@ export class DeadlineReached extends Error {
   override readonly name = 'DeadlineReached';
 }
 
+/** One model call in a span named by the provider's model (OpenTelemetry GenAI `chat {model}`); never the prompt. */
+const generateTraced = (selection: ModelSelection, request: ModelRequest): Promise<ModelResponse> =>
+  inSpan(`chat ${selection.model}`, { [ATTR.modelProvider]: selection.client.provider, [ATTR.modelName]: selection.model }, () => generate(selection.client, request));
+
 const output = (callId: string, body: string): ModelItem => ({ type: 'function_call_output', callId, output: body });
 
 const checkTime = (input: TurnInput, now: () => number): void => {
@@ -59,7 +64,7 @@ export const runToolLoop = async (input: TurnInput, selection: ModelSelection, m
     checkTime(input, now);
     let response;
     try {
-      response = await generate(selection.client, {
+      response = await generateTraced(selection, {
         model: selection.model,
         instructions: MODEL_INSTRUCTIONS,
         input: items,
