@@ -10,6 +10,8 @@ import type { StopTelemetry, TelemetryOverrides, TelemetryWarn } from './startTe
 /** Only ever imported dynamically by startTelemetry: this module is what loads the SDK. */
 
 const OTLP_EXPORT_TIMEOUT_MS = 30_000;
+/** Stopping waits this long for the last export: an unreachable collector must not hold up shutdown. */
+export const FLUSH_ON_STOP_MS = 5_000;
 
 /** The API's global tracer provider is always its proxy; an SDK's registration gives it a delegate. */
 const tracerProviderRegistered = (): boolean => (trace.getTracerProvider() as ProxyTracerProvider).getDelegateTracer('helix') !== undefined;
@@ -69,8 +71,10 @@ export const installSdk = async (config: TelemetryConfig, warn: TelemetryWarn, o
     }
     if (meterProvider !== undefined) metrics.disable();
     bindInstruments();
-    // Flushes pending spans and a last metric collection; export failures were already reported through diag.
-    await Promise.allSettled([tracerProvider?.shutdown(), meterProvider?.shutdown()]);
+    // Flushes pending spans and a last metric collection; export failures are reported through diag.
+    const flushed = Promise.allSettled([tracerProvider?.shutdown(), meterProvider?.shutdown()]).then(() => true);
+    const bound = new Promise<false>((resolve) => setTimeout(() => resolve(false), FLUSH_ON_STOP_MS).unref());
+    if (!(await Promise.race([flushed, bound]))) report(`the last export did not finish within ${FLUSH_ON_STOP_MS} ms; it was dropped`);
     diag.disable();
   };
 };
