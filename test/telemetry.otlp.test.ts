@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emptyOutcome } from '../src/domain/turn.js';
 import { ScriptedExecutor } from '../src/solver/scriptedExecutor.js';
 import { api, idemKey, startTestHelix } from './support/harness.js';
@@ -9,6 +9,7 @@ import { storeFlavours } from './support/stores.js';
 interface Received {
   readonly path: string;
   readonly contentType: string;
+  readonly collectorKey: string | undefined;
   readonly body: Buffer;
 }
 
@@ -19,7 +20,12 @@ const startCollector = async (): Promise<{ url: string; received: Received[]; se
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ path: req.url ?? '', contentType: req.headers['content-type'] ?? '', body: Buffer.concat(chunks) });
+      received.push({
+        path: req.url ?? '',
+        contentType: req.headers['content-type'] ?? '',
+        collectorKey: req.headers['x-collector-key'] as string | undefined,
+        body: Buffer.concat(chunks),
+      });
       res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/json' }).end();
     });
   });
@@ -34,6 +40,7 @@ describe('OTLP export over real HTTP to OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   beforeAll(async () => {
     collector = await startCollector();
   });
+  afterEach(() => vi.unstubAllEnvs());
   afterAll(async () => {
     collector.server.closeAllConnections();
     await new Promise((resolve) => collector.server.close(resolve));
@@ -67,7 +74,9 @@ describe('OTLP export over real HTTP to OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(metricBytes).toContain('unauthorized');
   });
 
-  it('http/json, with a signal-specific traces endpoint used as given', async () => {
+  it('http/json, with a signal-specific traces endpoint used as given and the SDK reading OTEL_EXPORTER_OTLP_HEADERS', async () => {
+    // Headers (typically the collector's credentials) are read by the exporter from the process environment.
+    vi.stubEnv('OTEL_EXPORTER_OTLP_HEADERS', 'x-collector-key=collector-secret');
     const received = await exportOnce({
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${collector.url}/custom/traces`,
@@ -75,7 +84,7 @@ describe('OTLP export over real HTTP to OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     });
     const traces = received.filter((r) => r.path === '/custom/traces');
     expect(traces.length).toBeGreaterThan(0);
-    expect(traces[0]!.contentType).toBe('application/json');
+    expect(traces[0]).toMatchObject({ contentType: 'application/json', collectorKey: 'collector-secret' });
     const exported = traces.flatMap((r) => (JSON.parse(r.body.toString('utf8')) as { resourceSpans: ResourceSpans[] }).resourceSpans);
     expect(exported[0]!.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'helix' } });
     const names = exported.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans.map((s) => s.name)));
