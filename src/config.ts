@@ -1,9 +1,9 @@
 import { ConfigError, endpoint, integer, list, value, type Env } from './config/env.js';
 import { modelConfig, type ModelConfig } from './config/modelConfig.js';
-import { telemetryConfig, type TelemetryConfig } from './config/telemetryConfig.js';
 import { SCOPE_CATALOG } from './domain/scopeCatalog.js';
 import type { SourcesConfig } from './sources/configuredSources.js';
 import { DEFAULT_DATABASE } from './store/openStore.js';
+import { telemetryConfig, type TelemetryConfig } from './config/telemetryConfig.js';
 
 /**
  * Every environment variable Helix reads, parsed and validated once at start-up. A bad value stops
@@ -26,6 +26,8 @@ export interface HelixConfig {
 
   readonly localJwt: { readonly secret: string; readonly issuer: string; readonly audience: string | undefined } | undefined;
   readonly logLevel: string;
+  /** OpenTelemetry traces and metrics over OTLP/HTTP; off (the SDK never loaded) unless an endpoint is set. */
+  readonly telemetry: TelemetryConfig;
   readonly sources: SourcesConfig;
   /** Production OAuth resource-server settings; undefined when none is configured (never in production). */
   readonly oauth: OAuthConfig | undefined;
@@ -35,8 +37,6 @@ export interface HelixConfig {
   readonly rateLimits: RateLimits;
   /** Model providers: the operator default, the key that seals owners' API keys, the SSRF allow-list. */
   readonly model: ModelConfig;
-  /** OpenTelemetry traces and metrics over OTLP/HTTP; off (the SDK never loaded) unless an endpoint is set. */
-  readonly telemetry: TelemetryConfig;
 }
 
 export interface OAuthConfig {
@@ -60,7 +60,6 @@ export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384
 
 export { ConfigError } from './config/env.js';
 export type { ModelConfig } from './config/modelConfig.js';
-export type { TelemetryConfig } from './config/telemetryConfig.js';
 export { DEFAULT_OPENAI_BASE_URL, MAX_TOOL_CALLS } from './config/modelConfig.js';
 
 export const TURN_TIMEOUT = { default: 120_000, min: 1_000, max: 900_000 } as const;
@@ -219,11 +218,11 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
 
     localJwt: localJwt(env, production),
     logLevel: value(env, 'HELIX_LOG_LEVEL') ?? 'info',
+    telemetry: telemetryConfig(env),
     sources: sources(env),
     oauth: oauth(env, production),
     trustProxy: trustProxy(env),
     rateLimits: rateLimits(env),
     model: modelConfig(env, production),
-    telemetry: telemetryConfig(env),
   };
 };

@@ -102,6 +102,8 @@ describe.each(storeFlavours())('OpenTelemetry on $name', (flavour) => {
     expect(await counted('helix.run.outcomes', { 'helix.run.completion': 'completed', 'helix.run.lifecycle': 'completed' })).toBe(1);
     const [duration] = await dataPoints('helix.turn.duration', { 'helix.turn.status': 'succeeded' });
     expect((duration?.value as Histogram | undefined)?.count).toBe(1);
+    // Seconds, with buckets up to the 900-second turn timeout ceiling (the SDK default is tuned for milliseconds).
+    expect((duration?.value as Histogram | undefined)?.buckets.boundaries.at(-1)).toBe(900);
   });
 
   it('a turn stopped by the watchdog is counted as turn_timeout', async () => {

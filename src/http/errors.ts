@@ -1,9 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../api/errorBody.js';
 import { HelixError, isHelixError } from '../domain/errors.js';
+import { recordRequestError } from './requestTracing.js';
 import { bearerChallenge } from './challenge.js';
-import { recordErrorResponse } from '../telemetry/instruments.js';
-import { requestSpan } from './requestTracing.js';
 import { publicOrigin } from './wellKnown.js';
 
 /** Maps anything thrown in a route to the one error vocabulary; unknown errors become internal_error. */
@@ -30,15 +29,12 @@ export const toHelixError = (err: unknown): HelixError => {
 /** The metadata document a challenge points at: the MCP one for /mcp, the root one otherwise. */
 export const resourceMetadataUrl = (request: FastifyRequest, publicBaseUrl: string | undefined): string => {
   const origin = publicOrigin(request, publicBaseUrl);
-  const path = isMcpRequest(request) ? '/mcp' : '';
+  const path = request.url === '/mcp' || request.url.startsWith('/mcp?') || request.url.startsWith('/mcp/') ? '/mcp' : '';
   return `${origin}/.well-known/oauth-protected-resource${path}`;
 };
 
-const isMcpRequest = (request: FastifyRequest): boolean =>
-  request.url === '/mcp' || request.url.startsWith('/mcp?') || request.url.startsWith('/mcp/');
-
 export const sendError = (reply: FastifyReply, err: HelixError, metadataUrl: string): FastifyReply => {
-  recordErrorResponse(err.code, isMcpRequest(reply.request) ? 'mcp' : 'rest', requestSpan(reply.request));
+  recordRequestError(reply.request, err.code);
   const challenge = bearerChallenge(err, metadataUrl);
   if (challenge !== undefined) reply.header('WWW-Authenticate', challenge);
   if (err.details.retry_after_seconds !== undefined) reply.header('Retry-After', String(err.details.retry_after_seconds));

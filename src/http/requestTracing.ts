@@ -1,6 +1,7 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ATTR, startSpan } from '../telemetry/instruments.js';
+import { ATTR, recordErrorResponse, startSpan } from '../telemetry/instruments.js';
+import { MCP_PATH } from './mcp/mcpRoute.js';
 
 /** The server span of each request in flight, as the context its route handler runs in. */
 const requestContexts = new WeakMap<FastifyRequest, Context>();
@@ -52,4 +53,8 @@ const endRequestSpan = (request: FastifyRequest, status: number | undefined): vo
 };
 
 /** The request's server span (undefined before onRequest, e.g. for a router-level refusal). */
-export const requestSpan = (request: FastifyRequest): Span | undefined => trace.getSpan(requestContexts.get(request) ?? ROOT_CONTEXT);
+const requestSpan = (request: FastifyRequest): Span | undefined => trace.getSpan(requestContexts.get(request) ?? ROOT_CONTEXT);
+
+/** An error answered over HTTP: counted by code and transport (the `/mcp` route or REST), and named on the request's span. */
+export const recordRequestError = (request: FastifyRequest, code: string): void =>
+  recordErrorResponse(code, request.routeOptions.url === MCP_PATH ? 'mcp' : 'rest', requestSpan(request));

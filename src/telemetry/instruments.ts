@@ -1,4 +1,4 @@
-import { metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Counter, type Histogram, type Span, type Tracer } from '@opentelemetry/api';
+import { metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Span, type Tracer } from '@opentelemetry/api';
 import { HELIX_VERSION } from '../version.js';
 
 /**
@@ -122,7 +122,7 @@ export const inClientSpan = <T>(method: string, url: URL, attributes: Attributes
   );
 
 /** Starts a span that is not made active (the HTTP server span, whose context the route handler enters). */
-export const startSpan = (name: string, attributes: Attributes, kind: SpanKind, parent: Parameters<Tracer['startSpan']>[2]): Span =>
+export const startSpan = (name: string, attributes: Attributes, kind: SpanKind, parent: Context): Span =>
   current.tracer.startSpan(name, { kind, attributes }, parent);
 
 /** An error answered to a caller (REST body or MCP tool error): counted, and named on its span. */
