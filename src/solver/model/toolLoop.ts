@@ -1,8 +1,9 @@
 import type { TurnArtifact } from '../../domain/turn.js';
-import { generate, type ModelItem, type ModelRequest, type ModelResponse, type ModelSelection, type ModelUsage } from '../../model/port.js';
-import { ATTR, inSpan } from '../../telemetry/instruments.js';
+import { generate, type ModelItem, type ModelSelection, type ModelUsage } from '../../model/port.js';
 import type { TurnInput } from '../executor.js';
 import { MODEL_INSTRUCTIONS, SUBMIT_NOW, turnMessage } from './prompt.js';
+import type { ModelRequest, ModelResponse } from '../../model/port.js';
+import { ATTR, inSpan } from '../../telemetry/instruments.js';
 import { parseSubmittedResult, RESULT_TOOL_NAME, resultToolSpec, type SubmittedResult } from './resultTool.js';
 import { digestError, digestResult } from './toolDigest.js';
 import { buildToolTable } from './toolNames.js';
@@ -33,16 +34,16 @@ export class DeadlineReached extends Error {
   override readonly name = 'DeadlineReached';
 }
 
-/** One model call in a span named by the provider's model (OpenTelemetry GenAI `chat {model}`); never the prompt. */
-const generateTraced = (selection: ModelSelection, request: ModelRequest): Promise<ModelResponse> =>
-  inSpan(`chat ${selection.model}`, { [ATTR.modelProvider]: selection.client.provider, [ATTR.modelName]: selection.model }, () => generate(selection.client, request));
-
 const output = (callId: string, body: string): ModelItem => ({ type: 'function_call_output', callId, output: body });
 
 const checkTime = (input: TurnInput, now: () => number): void => {
   input.signal.throwIfAborted();
   if (now() >= input.deadline) throw new DeadlineReached('turn deadline reached');
 };
+
+/** One model call in a span named by the provider's model (OpenTelemetry GenAI `chat {model}`); never the prompt. */
+const generateTraced = (selection: ModelSelection, request: ModelRequest): Promise<ModelResponse> =>
+  inSpan(`chat ${selection.model}`, { [ATTR.modelProvider]: selection.client.provider, [ATTR.modelName]: selection.model }, () => generate(selection.client, request));
 
 /**
  * One turn's bounded conversation. Each tool call (a made-up name, a refused call, an invalid
