@@ -7,6 +7,7 @@ import { SCOPE_CATALOG } from './domain/scopeCatalog.js';
 import { MAX_TRUSTED_HOPS, parseTrustProxy, TrustProxyError, type TrustProxySetting } from './config/trustProxy.js';
 import type { SourcesConfig } from './sources/configuredSources.js';
 import { DEFAULT_DATABASE } from './store/openStore.js';
+import { telemetryConfig, type TelemetryConfig } from './config/telemetryConfig.js';
 
 /**
  * Every environment variable Helix reads, parsed and validated once at start-up. A bad value stops
@@ -31,6 +32,8 @@ export interface HelixConfig {
 
   readonly localJwt: { readonly secret: string; readonly issuer: string; readonly audience: string | undefined } | undefined;
   readonly logLevel: string;
+  /** OpenTelemetry traces and metrics over OTLP/HTTP; off (the SDK never loaded) unless an endpoint is set. */
+  readonly telemetry: TelemetryConfig;
   readonly sources: SourcesConfig;
   /** Production OAuth resource-server settings; undefined when none is configured (never in production). */
   readonly oauth: OAuthConfig | undefined;
@@ -283,6 +286,7 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
 
     localJwt: localJwt(env, production),
     logLevel: value(env, 'HELIX_LOG_LEVEL') ?? 'info',
+    telemetry: telemetryConfig(env),
     sources: sources(env),
     oauth: oauthConfig,
     trustProxy: trustProxy(env),

@@ -29,6 +29,7 @@ import { openStore, describeLocation, isPostgresUrl } from './store/openStore.js
 import { PostgresRunNotifier } from './notify/postgresRunNotifier.js';
 import { LocalRunNotifier, type RunNotifier } from './service/runNotifier.js';
 import type { Store } from './store/port.js';
+import { startTelemetry, type TelemetryOverrides } from './telemetry/startTelemetry.js';
 import { HELIX_VERSION } from './version.js';
 
 export const RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -43,6 +44,8 @@ export interface StartOptions {
   readonly store?: Store;
   /** Resolves owners' provider hosts, at registration and before every request; the system resolver unless a test names its own. */
   readonly resolveHost?: HostResolver;
+  /** In-memory exporters in place of OTLP (tests); telemetry is on whenever one is given. */
+  readonly telemetry?: TelemetryOverrides;
 }
 
 export interface RunningHelix {
@@ -155,6 +158,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     },
     () => clock.now(),
   );
+  const stopTelemetry = await startTelemetry(config.telemetry, (message) => logger.warn(message), options.telemetry);
   const app = buildApp({
     service,
     authenticator,
@@ -177,7 +181,10 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     subjects: new SubjectService({ store, instanceSecret, now: () => clock.now() }),
     hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, httpLimits: config.httpLimits, requireHttps: config.production },
   });
-  await app.listen({ host: config.host, port: config.port });
+  await app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
+    await stopTelemetry();
+    throw err;
+  });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -196,6 +203,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
       const deadline = Date.now() + SHUTDOWN_GRACE_MS;
       while (turns.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       await app.close();
+      await stopTelemetry();
       await notifier.close();
       await store.read.workers.stop(workerId, clock.now()).catch(() => undefined);
       if (options.store === undefined) await store.close();

@@ -2,24 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { emptyOutcome, type TurnOutcome } from '../src/domain/turn.js';
 import type { TurnInput } from '../src/solver/executor.js';
 import { ScriptedExecutor, scriptedArtifact, scriptedCandidate } from '../src/solver/scriptedExecutor.js';
+import { groundedTurn, LIBRARY, LIBRARY_SCOPES } from './support/groundedTurn.js';
 import { api, gate, idemKey, manualClock, startTestHelix, waitFor, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
 
 const RUNS = '/api/v1/agent-runs';
-const LIBRARY = { capabilityId: 'research-library.search', family: 'research_library_evidence' };
-const LIBRARY_SCOPES = 'helix.agent_runs.read helix.agent_runs.write helix.data.research_library.read';
-
-/** A turn that finds two passages and proposes an answer citing them: enough to complete. */
-const groundedTurn = (text = 'The mechanism is supported by both passages.'): TurnOutcome => {
-  const a = scriptedArtifact('passage one about the mechanism', LIBRARY);
-  const b = scriptedArtifact('passage two about the mechanism', LIBRARY);
-  return emptyOutcome({
-    artifacts: [a, b],
-    satisfiedFamilies: [LIBRARY.family],
-    terminalCandidates: [scriptedCandidate(text, [a.ref, b.ref])],
-    supportedClaims: [{ claim: 'mechanism supported', refs: [a.ref, b.ref] }],
-  });
-};
 
 describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
   let h: TestHelix | undefined;

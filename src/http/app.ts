@@ -10,6 +10,7 @@ import { answerClientError } from './hardening/clientErrors.js';
 import { assertHostAndOrigin, type HostPolicy } from './hostPolicy.js';
 import { registerMcpRoute } from './mcp/mcpRoute.js';
 import { ToolCatalog } from './mcp/toolCatalog.js';
+import { registerRequestTracing } from './requestTracing.js';
 import { RUN_TOOLS } from './mcp/tools/runTools.js';
 import { registerEventStreamRoute } from './rest/eventStreamRoute.js';
 import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
@@ -85,6 +86,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     clientErrorHandler: answerClientError,
   });
 
+  registerRequestTracing(app);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json'], { parseAs: 'string' }, (_request, body, done) => {
     try {

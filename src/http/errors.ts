@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../api/errorBody.js';
 import { HelixError, isHelixError } from '../domain/errors.js';
+import { recordRequestError } from './requestTracing.js';
 import { bearerChallenge } from './challenge.js';
 import { publicOrigin, type ResourceIdentity } from './resourceIdentity.js';
 
@@ -33,6 +34,7 @@ export const resourceMetadataUrl = (request: FastifyRequest, identity: ResourceI
 };
 
 export const sendError = (reply: FastifyReply, err: HelixError, metadataUrl: string): FastifyReply => {
+  recordRequestError(reply.request, err.code);
   const challenge = bearerChallenge(err, metadataUrl);
   if (challenge !== undefined) reply.header('WWW-Authenticate', challenge);
   if (err.details.retry_after_seconds !== undefined) reply.header('Retry-After', String(err.details.retry_after_seconds));

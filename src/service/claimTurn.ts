@@ -8,6 +8,7 @@ import { reserveKey, type IdempotentRequest, type Reservation } from './idempote
 import { commitRunChange } from './runChange.js';
 import type { TurnSlot } from './turnSlots.js';
 import type { UnitOfWork } from '../store/port.js';
+import { traced } from '../telemetry/instruments.js';
 
 export interface TurnClaim {
   readonly runId: string;
@@ -26,7 +27,7 @@ export interface TurnClaim {
  * recorded). Any refusal rolls the reservation back, so a rejected request is never stored, and
  * gives the slot back.
  */
-export const claimTurn = async (
+export const claimTurn = traced('helix.turn.claim', async (
   deps: RunServiceDeps,
   claim: TurnClaim,
 ): Promise<{ kind: 'claimed'; run: RunRecord; slot: TurnSlot } | Exclude<Reservation, { kind: 'reserved' }>> => {
@@ -52,7 +53,7 @@ export const claimTurn = async (
     slot?.release();
     throw err;
   }
-};
+});
 
 /** The claim itself: version v -> v+1, one step consumed, answers recorded, the turn's lease set. */
 const commitClaim = async (uow: UnitOfWork, run: RunRecord, claim: TurnClaim, queued: boolean): Promise<RunRecord> => {

@@ -11,6 +11,7 @@ import { idempotentRequest, requireIdempotencyKey } from './idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
 import { startQueuedTurn } from './startQueuedTurn.js';
 import { parseInput } from './validate.js';
+import { ATTR, inSpan } from '../telemetry/instruments.js';
 
 /**
  * POST /api/v1/agent-runs/{run_id}/continue: claim the turn (v -> v+1), execute exactly one
@@ -43,23 +44,25 @@ export const continueRun = async (
     if (signal === 'cancel') controller.abort(new Error('run cancelled'));
   });
   try {
-    const claim = await claimTurn(deps, { runId, turnId, owner, idem, request, lease, now });
-    if (claim.kind !== 'claimed') return (await answerReservation(deps, claim)) as ServiceResult<RunView>;
-    deps.notifier.publish(runId, 'events');
-    // The turn slot is held from the claim until this request ends, however it ends.
-    const { slot } = claim;
-    try {
-      let run = claim.run;
-      if (slot.queued) {
-        const start = await startQueuedTurn(deps, run, slot, controller);
-        if (start.kind === 'ended') return await finalizeTurn(deps, idem, run, start.outcome, admission);
-        run = start.run;
+    return await inSpan('helix.turn', { [ATTR.runId]: runId }, async () => {
+      const claim = await claimTurn(deps, { runId, turnId, owner, idem, request, lease, now });
+      if (claim.kind !== 'claimed') return (await answerReservation(deps, claim)) as ServiceResult<RunView>;
+      deps.notifier.publish(runId, 'events');
+      // The turn slot is held from the claim until this request ends, however it ends.
+      const { slot } = claim;
+      try {
+        let run = claim.run;
+        if (slot.queued) {
+          const start = await startQueuedTurn(deps, run, slot, controller);
+          if (start.kind === 'ended') return await finalizeTurn(deps, idem, run, start.outcome, admission);
+          run = start.run;
+        }
+        const outcome = await executeTurn(deps, run, controller, request.instruction ?? null, admission);
+        return await finalizeTurn(deps, idem, run, outcome, admission);
+      } finally {
+        slot.release();
       }
-      const outcome = await executeTurn(deps, run, controller, request.instruction ?? null, admission);
-      return await finalizeTurn(deps, idem, run, outcome, admission);
-    } finally {
-      slot.release();
-    }
+    });
   } finally {
     unsubscribe();
     deps.turns.end(runId, turnId);

@@ -3,10 +3,26 @@ import type { RunServiceDeps } from './deps.js';
 import { emptyOutcome, UsageMeter, type TurnOutcome } from '../domain/turn.js';
 import type { RunRecord } from '../domain/run.js';
 import { turnCapabilities } from './turnCapabilities.js';
+import { ATTR, inSpan, recordTurn } from '../telemetry/instruments.js';
 
 export class TurnTimeout extends Error {
   override readonly name = 'TurnTimeout';
 }
+
+/** One span and one duration sample per turn, however it ended (runTurn never throws). */
+export const executeTurn = (
+  deps: RunServiceDeps,
+  run: RunRecord,
+  controller: AbortController,
+  instruction: string | null,
+  admission: Admission,
+): Promise<TurnOutcome> =>
+  inSpan('helix.turn.execute', { [ATTR.runId]: run.runId, [ATTR.turn]: run.stepsUsed }, async (span) => {
+    const started = deps.clock.now();
+    const outcome = await runTurn(deps, run, controller, instruction, admission);
+    recordTurn(span, deps.clock.now() - started, outcome.status, outcome.failureCode);
+    return outcome;
+  });
 
 /**
  * Runs one claimed turn under its AbortSignal and effective deadline (the earlier of the turn
@@ -14,7 +30,7 @@ export class TurnTimeout extends Error {
  * waiting at once; an executor that ignores the signal may keep working, but its late result can
  * no longer be finalized (finalize is compare-and-set on the claimed version).
  */
-export const executeTurn = async (
+const runTurn = async (
   deps: RunServiceDeps,
   run: RunRecord,
   controller: AbortController,

@@ -10,6 +10,7 @@ import type { Admission } from './admission.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
 import { completeReceipt, type IdempotentRequest } from './idempotency.js';
 import { commitRunChange } from './runChange.js';
+import { recordRunOutcome, traced } from '../telemetry/instruments.js';
 
 type Finalized = { kind: 'finalized'; view: RunView } | { kind: 'discarded'; error: HelixError };
 
@@ -18,7 +19,7 @@ type Finalized = { kind: 'finalized'; view: RunView } | { kind: 'discarded'; err
  * artifacts and the idempotency receipt commit together. If the run moved on while the turn ran
  * (a cancel won, or another process recovered it), the late result is discarded.
  */
-export const finalizeTurn = async (
+export const finalizeTurn = traced('helix.turn.finalize', async (
   deps: RunServiceDeps,
   idem: IdempotentRequest,
   claimed: RunRecord,
@@ -70,8 +71,9 @@ export const finalizeTurn = async (
     return { kind: 'finalized', view };
   });
   if (result.kind === 'discarded') throw result.error;
+  recordRunOutcome(result.view.completion_status, result.view.lifecycle_status);
   return { status: 200, body: result.view, replayed: false };
-};
+});
 
 /**
  * The turn's token usage rides on its closing event (the last one): counts only, so what a

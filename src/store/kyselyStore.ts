@@ -17,6 +17,7 @@ import { workerRepository } from './kysely/workerRepository.js';
 import { migrationProvider, type StoreDialect } from './migrations/index.js';
 import type { Store, UnitOfWork } from './port.js';
 import type { HelixDatabase } from './schema.js';
+import { ATTR, inSpan } from '../telemetry/instruments.js';
 
 const unitOfWork = (db: Kysely<HelixDatabase>, dialect: StoreDialect): UnitOfWork => ({
   runs: runRepository(db),
@@ -63,9 +64,16 @@ export class KyselyStore implements Store {
     }
   }
 
-  async transaction<T>(fn: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+  /** One span per transaction, its retries included (`helix.store.attempts` counts them). */
+  transaction<T>(fn: (uow: UnitOfWork) => Promise<T>): Promise<T> {
+    const system = this.dialect === 'postgres' ? 'postgresql' : 'sqlite';
+    return inSpan('helix.store.transaction', { [ATTR.dbSystem]: system }, (span) => this.withRetries(fn, (attempt) => span.setAttribute(ATTR.storeAttempts, attempt)));
+  }
+
+  private async withRetries<T>(fn: (uow: UnitOfWork) => Promise<T>, onAttempt: (attempt: number) => void): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
+        onAttempt(attempt);
         return await this.runOnce(fn);
       } catch (err) {
         const failure = classifyStoreError(err);

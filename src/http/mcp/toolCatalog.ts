@@ -1,10 +1,12 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Span } from '@opentelemetry/api';
 import { z } from 'zod';
 import { ErrorBodySchema } from '../../api/outputSchemas.js';
 import type { Principal } from '../../auth/principal.js';
 import { HelixError, isHelixError } from '../../domain/errors.js';
 import { OPERATION_SCOPES } from '../../domain/scopes.js';
 import type { RunService } from '../../service/runService.js';
+import { ATTR, inSpan, recordErrorResponse } from '../../telemetry/instruments.js';
 import type { ToolDefinition } from './toolDefinition.js';
 import { errorResult, successResult } from './toolResult.js';
 
@@ -60,8 +62,14 @@ export class ToolCatalog {
     return this.byName.has(name);
   }
 
-  async call(service: RunService, principal: Principal, name: string, args: unknown, resourceMetadataUrl: string): Promise<CallToolResult> {
+  call(service: RunService, principal: Principal, name: string, args: unknown, resourceMetadataUrl: string): Promise<CallToolResult> {
     const tool = this.byName.get(name);
+    // The span names a tool only when it exists: an unknown name is whatever the caller sent.
+    const attributes = { [ATTR.mcpMethod]: 'tools/call', ...(tool === undefined ? {} : { [ATTR.toolName]: tool.name }) };
+    return inSpan(`tools/call ${tool?.name ?? '(unknown)'}`, attributes, (span) => this.dispatch(tool, service, principal, args, resourceMetadataUrl, span));
+  }
+
+  private async dispatch(tool: ToolDefinition | undefined, service: RunService, principal: Principal, args: unknown, resourceMetadataUrl: string, span: Span): Promise<CallToolResult> {
     try {
       if (tool === undefined) throw new HelixError('tool_not_found');
       const given = (args ?? {}) as JsonObject;
@@ -74,6 +82,7 @@ export class ToolCatalog {
       const result = await tool.call(service, principal, given);
       return successResult(result.body, tool.mutation ? result.replayed : undefined);
     } catch (err) {
+      recordErrorResponse(isHelixError(err) ? err.code : 'internal_error', 'mcp', span);
       if (isHelixError(err)) return errorResult(err, resourceMetadataUrl);
       throw err;
     }

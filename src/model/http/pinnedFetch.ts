@@ -1,3 +1,4 @@
+import { ATTR, inClientSpan } from '../../telemetry/instruments.js';
 import { ModelError } from '../port.js';
 
 /** The fetch a provider client uses (the global fetch's shape). */
@@ -10,17 +11,19 @@ export type ProviderFetch = (url: string, init: RequestInit) => Promise<Response
  */
 export const refusingRedirects =
   (send: ProviderFetch): ProviderFetch =>
-  async (url, init) => {
-    const response = await send(url, { ...init, redirect: 'manual' });
-    if (response.status >= 300 && response.status < 400) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new ModelError('protocol', `refused an HTTP ${response.status} redirect from ${new URL(url).origin}`, {
-        retryable: false,
-        httpStatus: response.status,
-      });
-    }
-    return response;
-  };
+  (url, init) =>
+    inClientSpan(init.method ?? 'GET', new URL(url), {}, async (span) => {
+      const response = await send(url, { ...init, redirect: 'manual' });
+      span.setAttribute(ATTR.httpStatus, response.status);
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new ModelError('protocol', `refused an HTTP ${response.status} redirect from ${new URL(url).origin}`, {
+          retryable: false,
+          httpStatus: response.status,
+        });
+      }
+      return response;
+    });
 
 /** The global fetch, refusing redirects. */
 export const fetchWithoutRedirects: ProviderFetch = refusingRedirects((url, init) => fetch(url, init));

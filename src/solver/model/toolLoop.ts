@@ -2,6 +2,8 @@ import type { TurnArtifact } from '../../domain/turn.js';
 import { generate, ModelError, MODEL_OUTPUT_LIMITS, type ModelItem, type ModelSelection, type ModelUsage } from '../../model/port.js';
 import type { TurnInput } from '../executor.js';
 import { MODEL_INSTRUCTIONS, SUBMIT_NOW, turnMessage } from './prompt.js';
+import type { ModelRequest, ModelResponse } from '../../model/port.js';
+import { ATTR, inSpan } from '../../telemetry/instruments.js';
 import { parseSubmittedResult, RESULT_TOOL_NAME, resultToolSpec, type SubmittedResult } from './resultTool.js';
 import { digestError, digestResult } from './toolDigest.js';
 import { buildToolTable } from './toolNames.js';
@@ -68,6 +70,10 @@ const checkTime = (input: TurnInput, now: () => number): void => {
   if (now() >= input.deadline) throw new DeadlineReached('turn deadline reached');
 };
 
+/** One model call in a span named by the provider's model (OpenTelemetry GenAI `chat {model}`); never the prompt. */
+const generateTraced = (selection: ModelSelection, request: ModelRequest): Promise<ModelResponse> =>
+  inSpan(`chat ${selection.model}`, { [ATTR.modelProvider]: selection.client.provider, [ATTR.modelName]: selection.model }, () => generate(selection.client, request));
+
 /**
  * One turn's bounded conversation. Each tool call (a made-up name, a refused call, an invalid
  * submission alike) spends one unit of the cap, so no reply can loop the turn forever; once the
@@ -90,7 +96,7 @@ export const runToolLoop = async (input: TurnInput, selection: ModelSelection, l
     checkTime(input, now);
     let response;
     try {
-      response = await generate(selection.client, {
+      response = await generateTraced(selection, {
         model: selection.model,
         instructions: MODEL_INSTRUCTIONS,
         input: items,

@@ -1,3 +1,4 @@
+import { ATTR, inClientSpan } from '../../telemetry/instruments.js';
 import { type SourceFailure, SourceUnavailableError } from './sourceUnavailableError.js';
 
 export const DEFAULT_SOURCE_TIMEOUT_MS = 10_000;
@@ -67,7 +68,12 @@ const readCapped = async (
  *
  * Cancellation of the turn is re-thrown as the signal's reason, not as a source failure.
  */
-export const fetchBoundedText = async (request: BoundedFetchRequest): Promise<string> => {
+export const fetchBoundedText = (request: BoundedFetchRequest): Promise<string> =>
+  inClientSpan('GET', request.url, { [ATTR.capabilityId]: request.capabilityId }, (span) =>
+    fetchBounded(request, (status) => span.setAttribute(ATTR.httpStatus, status)),
+  );
+
+const fetchBounded = async (request: BoundedFetchRequest, onStatus: (status: number) => void): Promise<string> => {
   request.signal.throwIfAborted();
   const timeout = AbortSignal.timeout(request.timeoutMs);
   const signal = AbortSignal.any([request.signal, timeout]);
@@ -82,6 +88,7 @@ export const fetchBoundedText = async (request: BoundedFetchRequest): Promise<st
       credentials: 'omit',
       signal,
     });
+    onStatus(response.status);
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       throw fail('http_status', response.status);
