@@ -6,7 +6,17 @@ import { RUN_ID_PATTERN } from '../domain/run.js';
  * The request contract, written once. REST validates bodies with these schemas and MCP publishes
  * them as tool `inputSchema`s. Every object is strict: an unknown field is a 400, never ignored.
  */
-const text = (max: number) => z.string().trim().min(1).max(max);
+/**
+ * Caller text. NUL is refused: PostgreSQL text cannot hold it (SQLite can), so accepting it would
+ * make the same request succeed on one store and fail with a 500 on the other.
+ */
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
 
 export const RunIdSchema = z.string().regex(RUN_ID_PATTERN, 'must match run_[A-Za-z0-9._:-]{8,200}');
 

@@ -11,7 +11,7 @@ import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
 import { MCP_PATH, publicOrigin, type ResourceIdentity } from '../resourceIdentity.js';
 import { envelopeIsAcceptable, INVALID_ENVELOPE } from './preflight.js';
-import type { ToolCatalog } from './toolCatalog.js';
+import type { ToolCallContext, ToolCatalog } from './toolCatalog.js';
 import { HELIX_VERSION } from '../../version.js';
 
 export const MCP_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
@@ -37,7 +37,7 @@ export interface McpRouteOptions {
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** A fresh SDK server per request (stateless Streamable HTTP in SDK 1.x); the tool table is shared. */
-const serverFor = (options: McpRouteOptions, principal: Principal, metadataUrl: string): Server => {
+const serverFor = (options: McpRouteOptions, principal: Principal, context: ToolCallContext): Server => {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
@@ -45,7 +45,7 @@ const serverFor = (options: McpRouteOptions, principal: Principal, metadataUrl: 
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...options.catalog.tools] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) =>
-    options.catalog.call(options.service, principal, request.params.name, request.params.arguments, metadataUrl),
+    options.catalog.call(options.service, principal, request.params.name, request.params.arguments, context),
   );
   return server;
 };
@@ -73,7 +73,11 @@ const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, repl
   if (!envelopeIsAcceptable(request.body)) return reply.code(400).send(INVALID_ENVELOPE);
   if (!supportedVersion(request)) return reply.code(400).send(UNSUPPORTED_VERSION);
   const metadataUrl = `${publicOrigin(request, options.identity)}${MCP_METADATA_PATH}`;
-  const server = serverFor(options, principal, metadataUrl);
+  const server = serverFor(options, principal, {
+    resourceMetadataUrl: metadataUrl,
+    logUnexpected: (err) =>
+      request.log.error({ request_id: request.id, err: { message: (err as Error)?.message, stack: (err as Error)?.stack } }, 'unhandled error in an MCP tool call'),
+  });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

@@ -49,6 +49,13 @@ const describeTool = (tool: ToolDefinition): Tool => {
  * so a request only looks tools up. `tools/list` always returns the complete catalog; permission
  * is enforced per call by the service, never by hiding tools.
  */
+/** What a tool call needs from its HTTP request. */
+export interface ToolCallContext {
+  readonly resourceMetadataUrl: string;
+  /** Logs an unexpected failure server-side (request id included); never shown to the caller. */
+  readonly logUnexpected: (err: unknown) => void;
+}
+
 export class ToolCatalog {
   readonly tools: readonly Tool[];
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
@@ -62,14 +69,14 @@ export class ToolCatalog {
     return this.byName.has(name);
   }
 
-  call(service: RunService, principal: Principal, name: string, args: unknown, resourceMetadataUrl: string): Promise<CallToolResult> {
+  call(service: RunService, principal: Principal, name: string, args: unknown, context: ToolCallContext): Promise<CallToolResult> {
     const tool = this.byName.get(name);
     // The span names a tool only when it exists: an unknown name is whatever the caller sent.
     const attributes = { [ATTR.mcpMethod]: 'tools/call', ...(tool === undefined ? {} : { [ATTR.toolName]: tool.name }) };
-    return inSpan(`tools/call ${tool?.name ?? '(unknown)'}`, attributes, (span) => this.dispatch(tool, service, principal, args, resourceMetadataUrl, span));
+    return inSpan(`tools/call ${tool?.name ?? '(unknown)'}`, attributes, (span) => this.dispatch(tool, service, principal, args, context, span));
   }
 
-  private async dispatch(tool: ToolDefinition | undefined, service: RunService, principal: Principal, args: unknown, resourceMetadataUrl: string, span: Span): Promise<CallToolResult> {
+  private async dispatch(tool: ToolDefinition | undefined, service: RunService, principal: Principal, args: unknown, context: ToolCallContext, span: Span): Promise<CallToolResult> {
     try {
       if (tool === undefined) throw new HelixError('tool_not_found');
       const given = (args ?? {}) as JsonObject;
@@ -83,8 +90,11 @@ export class ToolCatalog {
       return successResult(result.body, tool.mutation ? result.replayed : undefined);
     } catch (err) {
       recordErrorResponse(isHelixError(err) ? err.code : 'internal_error', 'mcp', span);
-      if (isHelixError(err)) return errorResult(err, resourceMetadataUrl);
-      throw err;
+      if (isHelixError(err)) return errorResult(err, context.resourceMetadataUrl);
+      // Anything else is ours, not the caller's: its text (a driver's message, a stack) stays in the
+      // log with the request id, and the caller gets the same static internal_error as over REST.
+      context.logUnexpected(err);
+      return errorResult(new HelixError('internal_error'), context.resourceMetadataUrl);
     }
   }
 }
