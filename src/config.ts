@@ -127,8 +127,17 @@ const enabledScopes = (env: Env): ReadonlySet<string> => {
       `HELIX_AGENT_DATABASE_SCOPES names unknown logical scope(s): ${unknown.join(', ')}; known: ${[...SCOPE_CATALOG.keys()].join(', ')}`,
     );
   }
+  // No theory-registry source exists in this build, so enabling it could only ever answer
+  // scope_unavailable: say so at start-up instead of on every run.
+  const sourceless = ids.filter((id) => (SOURCELESS_SCOPES as readonly string[]).includes(id));
+  if (sourceless.length > 0) {
+    throw new ConfigError(`HELIX_AGENT_DATABASE_SCOPES enables ${sourceless.join(', ')}, which has no source in this build and cannot admit anything; remove it`);
+  }
   return new Set(ids);
 };
+
+/** Catalog scopes this build has no capability source for (docs/auth.md, "Logical data scopes"). */
+export const SOURCELESS_SCOPES = ['theory_registry'] as const;
 
 /** HELIX_AGENT_ALLOWED_HOSTS: hostnames or host:port; the port is ignored (the socket already chose it). */
 const allowedHosts = (env: Env, production: boolean, publicBaseUrl: string | undefined): ReadonlySet<string> => {

@@ -31,6 +31,8 @@ export interface Credentials {
   readonly authorization: string | undefined;
   /** True when the query string carries `access_token`: RFC 6750 §2.3 is not supported here. */
   readonly queryToken: boolean;
+  /** How many Authorization headers arrived; more than one is two credentials, never "the first". */
+  readonly authorizationHeaders?: number;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
@@ -48,7 +50,9 @@ export class Authenticator {
   ) {}
 
   async authenticate(credentials: Credentials): Promise<Principal> {
-    if (credentials.authorization !== undefined && credentials.queryToken) throw new HelixError('multiple_credentials');
+    if ((credentials.authorization !== undefined && credentials.queryToken) || (credentials.authorizationHeaders ?? 0) > 1) {
+      throw new HelixError('multiple_credentials');
+    }
     if (credentials.authorization === undefined) throw new HelixError('unauthorized');
     const match = BEARER.exec(credentials.authorization.trim());
     if (match?.[1] === undefined) throw new HelixError('invalid_token');

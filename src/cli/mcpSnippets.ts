@@ -24,7 +24,7 @@ export const mcpSnippet = (client: McpClientName, input: SnippetInput): Snippet 
 const NOTES: { readonly [C in McpClientName]: (input: SnippetInput) => string } = {
   codex: ({ tokenEnv }) => `add to ~/.codex/config.toml (or a trusted project's .codex/config.toml); export ${tokenEnv} before starting Codex`,
   claude: ({ url, tokenEnv }) =>
-    `save as .mcp.json in your project (Claude Code expands \${${tokenEnv}}), or run: claude mcp add --transport http helix ${url} --header "Authorization: Bearer \${${tokenEnv}}"`,
+    `save as .mcp.json in your project (Claude Code expands \${${tokenEnv}}), or run: claude mcp add --transport http helix ${url} --header 'Authorization: Bearer \${${tokenEnv}}'`,
   gemini: ({ tokenEnv }) => `merge into ~/.gemini/settings.json (Gemini CLI expands $${tokenEnv} from the environment)`,
   openai: () => 'OpenAI calls the MCP server from its own network: server_url must be a public HTTPS address of this Helix',
 };

@@ -121,6 +121,8 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
 
   app.setErrorHandler((err, request, reply) => {
     const helixError = toHelixError(err);
+    // A mutation refused before its route ran (413, 415, bad JSON) was not replayed either.
+    if (isApiMutation(request.method, request.url) && !reply.hasHeader('idempotency-replayed')) reply.header('Idempotency-Replayed', 'false');
     if (helixError.code === 'internal_error') request.log.error({ request_id: request.id, err: { message: (err as Error).message, stack: (err as Error).stack } }, 'unhandled error');
     return sendError(reply, helixError, resourceMetadataUrl(request, options.identity));
   });
@@ -153,5 +155,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
   return app;
 };
 
+const isApiMutation = (method: string, url: string): boolean => (method === 'POST' || method === 'DELETE') && url.startsWith('/api/');
+
 const matchesPath = (pattern: string, path: string): boolean =>
-  new RegExp(`^${pattern.replace(/:[a-z_]+/g, '[^/]+')}/?$`).test(path);
+  new RegExp(`^${pattern.replace(/:[a-z_]+/g, '[^/]+')}$`).test(path);

@@ -5,7 +5,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSI
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { Authenticator } from '../../auth/authenticate.js';
 import type { Principal } from '../../auth/principal.js';
-import { HelixError } from '../../domain/errors.js';
+import { ADR_ERROR_NUMBERS, HelixError } from '../../domain/errors.js';
 import type { RunService } from '../../service/runService.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
@@ -58,12 +58,35 @@ const transportHeaders = (request: FastifyRequest): Headers => {
   return headers;
 };
 
-/** The SDK quotes an unsupported version back; refuse it here with a fixed message instead. */
-const UNSUPPORTED_VERSION = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Unsupported MCP-Protocol-Version' } } as const;
+/**
+ * An unsupported MCP-Protocol-Version is ADR-0004's `version_mismatch` (-32009), with the versions
+ * this server speaks so the client can fall back. The SDK would quote the header back; this
+ * answer is fixed.
+ */
+const UNSUPPORTED_VERSION = {
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: ADR_ERROR_NUMBERS.version_mismatch, message: 'version_mismatch: unsupported MCP-Protocol-Version', data: { supported: SUPPORTED_PROTOCOL_VERSIONS } },
+} as const;
+
+/** The methods this server implements; the SDK answers any other with -32601. */
+const IMPLEMENTED_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'notifications/initialized', 'notifications/cancelled']);
 
 const supportedVersion = (request: FastifyRequest): boolean => {
   const version = request.headers['mcp-protocol-version'];
   return version === undefined || (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version));
+};
+
+/**
+ * A method this server does not implement is answered as JSON-RPC says, -32601 "Method not
+ * found", whatever protocol version the request names: a newer client probing with
+ * `server/discover` (MCP 2026-07-28) learns to fall back to `initialize` instead of getting a 400.
+ * The id was checked by the envelope preflight, so echoing it is safe.
+ */
+const methodNotFound = (body: unknown) => {
+  const { id, method } = body as { id?: string | number; method: string };
+  if (IMPLEMENTED_METHODS.has(method)) return undefined;
+  return id === undefined ? 'notification' : { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
 };
 
 const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, reply: FastifyReply) => {
@@ -71,6 +94,9 @@ const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, repl
   request.principalId = principal.credentialId;
   enforcePrincipalLimit(request, principal, 'mcp');
   if (!envelopeIsAcceptable(request.body)) return reply.code(400).send(INVALID_ENVELOPE);
+  const unknownMethod = methodNotFound(request.body);
+  if (unknownMethod === 'notification') return reply.code(202).send();
+  if (unknownMethod !== undefined) return reply.code(200).send(unknownMethod);
   if (!supportedVersion(request)) return reply.code(400).send(UNSUPPORTED_VERSION);
   const metadataUrl = `${publicOrigin(request, options.identity)}${MCP_METADATA_PATH}`;
   const server = serverFor(options, principal, {
@@ -97,7 +123,7 @@ export const registerMcpRoute = (app: FastifyInstance, options: McpRouteOptions)
   app.post(MCP_PATH, { bodyLimit: options.bodyLimitBytes }, (request, reply) => handleMcp(options, request, reply));
   // Stateless: no SSE stream to GET and no session to DELETE.
   app.route({
-    method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+    method: ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'],
     url: MCP_PATH,
     handler: async (_request, reply) => {
       reply.header('Allow', 'POST');

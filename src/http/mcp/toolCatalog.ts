@@ -49,6 +49,21 @@ const describeTool = (tool: ToolDefinition): Tool => {
  * so a request only looks tools up. `tools/list` always returns the complete catalog; permission
  * is enforced per call by the service, never by hiding tools.
  */
+/**
+ * The tool's own arguments (`run_id`, `idempotency_key`, `after_seq`, …) are checked against its
+ * published inputSchema here; `request` is validated by the use case itself, as over REST, so
+ * its issues carry the same paths on both facades.
+ */
+const assertArgumentTypes = (tool: ToolDefinition, given: JsonObject): void => {
+  const issues: { path: string; message: string }[] = [];
+  for (const [name, value] of Object.entries(given)) {
+    if (name === 'request') continue;
+    const schema = tool.input.shape[name] as z.ZodType | undefined;
+    if (schema !== undefined && !schema.safeParse(value).success) issues.push({ path: name, message: 'does not match the tool input schema' });
+  }
+  if (issues.length > 0) throw new HelixError('invalid_request', { issues });
+};
+
 /** What a tool call needs from its HTTP request. */
 export interface ToolCallContext {
   readonly resourceMetadataUrl: string;
@@ -86,6 +101,7 @@ export class ToolCatalog {
       if (unknown.length > 0) {
         throw new HelixError('invalid_request', { issues: unknown.slice(0, 10).map(() => ({ path: '(arguments)', message: 'unknown argument' })) });
       }
+      assertArgumentTypes(tool, given);
       const result = await tool.call(service, principal, given);
       return successResult(result.body, tool.mutation ? result.replayed : undefined);
     } catch (err) {

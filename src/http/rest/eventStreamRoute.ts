@@ -39,6 +39,9 @@ export const registerEventStreamRoute = (app: FastifyInstance, service: RunServi
       // A stream's connection is never reused: closing it with the stream lets shutdown finish.
       connection: 'close',
     });
+    // Headers now, not with the first event: a client resuming when caught up would otherwise see
+    // nothing until the first heartbeat, 15 s later, and may give up.
+    raw.flushHeaders();
     const closed = new AbortController();
     open.set(closed, raw.socket ?? { destroy: () => undefined });
     raw.on('close', () => closed.abort());
