@@ -6,6 +6,7 @@ import { featuresFrom } from '../src/domain/accountPolicy.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
 import { tableResolver, PUBLIC_DNS } from './support/fakeDns.js';
 import { runCli } from './support/processes.js';
+import { PRODUCTION_ENV, VIA_HTTPS_PROXY } from './support/productionEnv.js';
 import { storeFlavours } from './support/stores.js';
 
 const RUNS = '/api/v1/agent-runs';
@@ -83,18 +84,8 @@ describe.each(storeFlavours())('account state and policy on $name', (flavour) =>
 });
 
 describe('hlx_ keys in production', () => {
-  const PRODUCTION = {
-    ...ENV,
-    NODE_ENV: 'production',
-    HELIX_AGENT_OAUTH_ISSUER: 'https://issuer.example',
-    HELIX_AGENT_OAUTH_AUDIENCE: 'https://helix.example/mcp',
-    HELIX_AGENT_OAUTH_JWKS_URL: 'https://issuer.example/jwks',
-    HELIX_AGENT_OAUTH_PROVIDER: 'test',
-    HELIX_AGENT_OAUTH_ALGORITHMS: 'RS256',
-    HELIX_AGENT_ALLOWED_HOSTS: '127.0.0.1',
-    TRUST_PROXY: '127.0.0.1',
-  };
-  const https = { 'x-forwarded-proto': 'https' };
+  const PRODUCTION = { ...ENV, ...PRODUCTION_ENV, TRUST_PROXY: '127.0.0.1' };
+  const https = VIA_HTTPS_PROXY;
   let h: TestHelix;
   beforeAll(async () => {
     h = await startTestHelix(storeFlavours()[0]!, { env: PRODUCTION });

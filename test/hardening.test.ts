@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { api, idemKey, startTestHelix, type ApiResponse, type TestHelix } from './support/harness.js';
 import { rawMcp } from './support/mcpClient.js';
+import { PRODUCTION_ENV } from './support/productionEnv.js';
 import { storeFlavours } from './support/stores.js';
 
 // Rate limiting and the HTTPS rule sit in front of the store, so one dialect is enough here.
@@ -16,17 +17,7 @@ const TOOLS_LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
 const OFF = { HELIX_AGENT_IP_RATE_LIMIT: '0', HELIX_MCP_IP_RATE_LIMIT: '0', HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0', HELIX_MCP_PRINCIPAL_RATE_LIMIT: '0' };
 
 /** Production needs complete OAuth settings; nothing is fetched from these URLs unless a JWT is presented. */
-const PRODUCTION = {
-  NODE_ENV: 'production',
-  HELIX_AGENT_OAUTH_ISSUER: 'https://issuer.example',
-  HELIX_AGENT_OAUTH_AUDIENCE: 'https://helix.example/mcp',
-  HELIX_AGENT_OAUTH_JWKS_URL: 'https://issuer.example/jwks',
-  HELIX_AGENT_OAUTH_PROVIDER: 'test',
-  HELIX_AGENT_OAUTH_ALGORITHMS: 'RS256',
-  HELIX_PUBLIC_BASE_URL: 'https://helix.example',
-  // The test reaches the server as 127.0.0.1, which production does not admit as a Host by default.
-  HELIX_AGENT_ALLOWED_HOSTS: '127.0.0.1',
-};
+const PRODUCTION = PRODUCTION_ENV;
 
 const running: TestHelix[] = [];
 const start = async (env: Record<string, string>): Promise<TestHelix> => {

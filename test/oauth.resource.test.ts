@@ -17,6 +17,7 @@ import { openStore } from '../src/store/openStore.js';
 import { startForwardingProxy } from './support/forwardingProxy.js';
 import { api, startTestHelix } from './support/harness.js';
 import { startCliServer, type ServerProcess } from './support/processes.js';
+import { OAUTH_ENV } from './support/productionEnv.js';
 import { storeFlavours } from './support/stores.js';
 
 const PUBLIC_HOST = 'helix.example';
@@ -201,13 +202,8 @@ describe('the advertised origin never comes from X-Forwarded-Host', () => {
 });
 
 describe('production configuration of the canonical resource', () => {
-  const production = {
-    NODE_ENV: 'production',
-    HELIX_AGENT_OAUTH_ISSUER: 'https://issuer.example',
-    HELIX_AGENT_OAUTH_JWKS_URL: 'https://issuer.example/jwks',
-    HELIX_AGENT_OAUTH_PROVIDER: 'idp',
-    HELIX_AGENT_OAUTH_ALGORITHMS: 'RS256',
-  };
+  const { HELIX_AGENT_OAUTH_AUDIENCE: _audience, ...oauthWithoutAudience } = OAUTH_ENV;
+  const production = { NODE_ENV: 'production', ...oauthWithoutAudience };
   it('takes the public origin from the audience when HELIX_PUBLIC_BASE_URL is unset', () => {
     const config = loadConfig({ ...production, HELIX_AGENT_OAUTH_AUDIENCE: AUDIENCE });
     expect(config.publicBaseUrl).toBe(`https://${PUBLIC_HOST}`);

@@ -8,6 +8,7 @@ import { loadInstanceSecret } from '../src/auth/instanceSecret.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
 import { startJwksServer } from './support/jwksServer.js';
+import { OAUTH_ENV } from './support/productionEnv.js';
 import { storeFlavours } from './support/stores.js';
 
 const RUNS = '/api/v1/agent-runs';
@@ -240,13 +241,7 @@ describe('production OAuth resource server against a real authorization server',
 });
 
 describe('OAuth configuration fails closed', () => {
-  const full = {
-    HELIX_AGENT_OAUTH_ISSUER: 'https://issuer.example',
-    HELIX_AGENT_OAUTH_AUDIENCE: 'https://helix.example/mcp',
-    HELIX_AGENT_OAUTH_JWKS_URL: 'https://issuer.example/jwks',
-    HELIX_AGENT_OAUTH_PROVIDER: 'idp',
-    HELIX_AGENT_OAUTH_ALGORITHMS: 'RS256',
-  };
+  const full = { ...OAUTH_ENV, HELIX_AGENT_OAUTH_PROVIDER: 'idp' };
   it('production without OAuth, or with half of it, refuses to start with a message naming what is missing', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/refuses to serve the protected resource without OAuth/);
     const { HELIX_AGENT_OAUTH_JWKS_URL: _dropped, ...half } = full;

@@ -17,6 +17,15 @@ const boot = async (step: (input: { runId: string }) => Promise<TurnOutcome>, en
   running.push(h);
   return h;
 };
+/** Every turn waits for the gate: the first turns hold their slots until the test releases them. */
+const bootGated = async (env: Record<string, string>) => {
+  const g = gate();
+  const h = await boot(async () => {
+    await g.opened;
+    return emptyOutcome();
+  }, env);
+  return { h, release: g.release };
+};
 const start = async (h: TestHelix, token: string) =>
   (await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'bounded', budget: { max_steps: 4 } } })).body as { run_id: string };
 const cont = (h: TestHelix, token: string, runId: string, version = 1) =>
@@ -47,17 +56,13 @@ describe('status axes', () => {
   });
 
   it('while a turn runs the run is running/pending and the client is told to wait', async () => {
-    const g = gate();
-    const h = await boot(async () => {
-      await g.opened;
-      return emptyOutcome();
-    });
+    const { h, release } = await bootGated({});
     const token = await h.key();
     const run = await start(h, token);
     const turn = cont(h, token, run.run_id);
     await waitFor(async () => (await inspect(h, token, run.run_id)).lifecycle_status === 'running');
     expect(await inspect(h, token, run.run_id)).toMatchObject({ completion_status: 'pending', recommended_next_action: 'wait_for_turn' });
-    g.release();
+    release();
     expect((await turn).body).toMatchObject({ lifecycle_status: 'waiting', completion_status: 'needs_more_evidence' });
   });
 });
@@ -92,11 +97,7 @@ describe('concurrent turn bounds', () => {
   });
 
   it('with the slots and the queue full, a continue is refused with 429 too_many_turns and claims nothing', async () => {
-    const g = gate();
-    const h = await boot(async () => {
-      await g.opened;
-      return emptyOutcome();
-    }, { HELIX_MAX_CONCURRENT_TURNS: '1', HELIX_MAX_QUEUED_TURNS: '0' });
+    const { h, release } = await bootGated({ HELIX_MAX_CONCURRENT_TURNS: '1', HELIX_MAX_QUEUED_TURNS: '0' });
     const token = await h.key();
     const [a, b] = [await start(h, token), await start(h, token)];
     const turnA = cont(h, token, a.run_id);
@@ -106,17 +107,13 @@ describe('concurrent turn bounds', () => {
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.body).toMatchObject({ code: 'too_many_turns', adr_code: -32003 });
     expect(await inspect(h, token, b.run_id)).toMatchObject({ version: 1, lifecycle_status: 'waiting', budget: { steps_used: 0 } });
-    g.release();
+    release();
     await turnA;
     expect((await cont(h, token, b.run_id)).status).toBe(200);
   });
 
   it("one owner's bound leaves room for others", async () => {
-    const g = gate();
-    const h = await boot(async () => {
-      await g.opened;
-      return emptyOutcome();
-    }, { HELIX_MAX_CONCURRENT_TURNS_PER_OWNER: '1' });
+    const { h, release } = await bootGated({ HELIX_MAX_CONCURRENT_TURNS_PER_OWNER: '1' });
     const busy = await h.key(undefined, 'tenant-a', 'busy');
     const other = await h.key(undefined, 'tenant-a', 'other');
     const [a, b, c] = [await start(h, busy), await start(h, busy), await start(h, other)];
@@ -125,17 +122,13 @@ describe('concurrent turn bounds', () => {
     expect((await cont(h, busy, b.run_id)).body.code).toBe('too_many_turns');
     const turnC = cont(h, other, c.run_id);
     await waitFor(async () => (await inspect(h, other, c.run_id)).lifecycle_status === 'running');
-    g.release();
+    release();
     expect((await turnA).status).toBe(200);
     expect((await turnC).status).toBe(200);
   });
 
   it('a queued turn is cancelled cleanly, and one that waits past the turn deadline is blocked with turn_timeout', async () => {
-    const g = gate();
-    const h = await boot(async () => {
-      await g.opened;
-      return emptyOutcome();
-    }, { HELIX_MAX_CONCURRENT_TURNS: '1', HELIX_AGENT_TURN_TIMEOUT_MS: '1500' });
+    const { h, release } = await bootGated({ HELIX_MAX_CONCURRENT_TURNS: '1', HELIX_AGENT_TURN_TIMEOUT_MS: '1500' });
     const token = await h.key();
     const [a, b, c] = [await start(h, token), await start(h, token), await start(h, token)];
     const turnA = cont(h, token, a.run_id);
@@ -148,7 +141,7 @@ describe('concurrent turn bounds', () => {
 
     const turnC = await cont(h, token, c.run_id);
     expect(turnC.body).toMatchObject({ lifecycle_status: 'waiting', completion_status: 'blocked', latest_result: { outcome: 'timed_out', failure_code: 'turn_timeout' } });
-    g.release();
+    release();
     await turnA;
   });
 });
