@@ -49,17 +49,31 @@ const describeTool = (tool: ToolDefinition): Tool => {
  * so a request only looks tools up. `tools/list` always returns the complete catalog; permission
  * is enforced per call by the service, never by hiding tools.
  */
+/** The JSON types each argument's published schema admits (`anyOf` unions included). */
+const argumentTypes = (inputSchema: Tool['inputSchema']): ReadonlyMap<string, ReadonlySet<string>> => {
+  const typesOf = (schema: { type?: unknown; anyOf?: unknown[] }): string[] => [
+    ...(typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? (schema.type as string[]) : []),
+    ...(schema.anyOf ?? []).flatMap((s) => typesOf(s as { type?: unknown; anyOf?: unknown[] })),
+  ];
+  const properties = (inputSchema.properties ?? {}) as Record<string, { type?: unknown; anyOf?: unknown[] }>;
+  return new Map(Object.entries(properties).map(([name, schema]) => [name, new Set(typesOf(schema))]));
+};
+
+const jsonTypeOf = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value;
+
 /**
- * The tool's own arguments (`run_id`, `idempotency_key`, `after_seq`, …) are checked against its
- * published inputSchema here; `request` is validated by the use case itself, as over REST, so
- * its issues carry the same paths on both facades.
+ * Each argument must have a JSON type its published inputSchema admits (a `run_id` given as an
+ * array is refused, not turned into a string). What a well-typed value means (a run id's
+ * pattern, a key's length, the whole `request`) is checked by the use case, exactly as over REST.
  */
-const assertArgumentTypes = (tool: ToolDefinition, given: JsonObject): void => {
+const assertArgumentTypes = (types: ReadonlyMap<string, ReadonlySet<string>> | undefined, given: JsonObject): void => {
   const issues: { path: string; message: string }[] = [];
   for (const [name, value] of Object.entries(given)) {
-    if (name === 'request') continue;
-    const schema = tool.input.shape[name] as z.ZodType | undefined;
-    if (schema !== undefined && !schema.safeParse(value).success) issues.push({ path: name, message: 'does not match the tool input schema' });
+    const admitted = types?.get(name);
+    if (admitted === undefined || admitted.size === 0) continue;
+    const type = jsonTypeOf(value);
+    if (!admitted.has(type) && !(type === 'integer' && admitted.has('number'))) issues.push({ path: name, message: `must be ${[...admitted].join(' or ')}` });
   }
   if (issues.length > 0) throw new HelixError('invalid_request', { issues });
 };
@@ -74,9 +88,11 @@ export interface ToolCallContext {
 export class ToolCatalog {
   readonly tools: readonly Tool[];
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
+  private readonly argumentTypes: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string>>>;
 
   constructor(definitions: readonly ToolDefinition[]) {
     this.tools = definitions.map(describeTool);
+    this.argumentTypes = new Map(this.tools.map((t) => [t.name, argumentTypes(t.inputSchema)]));
     this.byName = new Map(definitions.map((d) => [d.name, d]));
   }
 
@@ -101,7 +117,7 @@ export class ToolCatalog {
       if (unknown.length > 0) {
         throw new HelixError('invalid_request', { issues: unknown.slice(0, 10).map(() => ({ path: '(arguments)', message: 'unknown argument' })) });
       }
-      assertArgumentTypes(tool, given);
+      assertArgumentTypes(this.argumentTypes.get(tool.name), given);
       const result = await tool.call(service, principal, given);
       return successResult(result.body, tool.mutation ? result.replayed : undefined);
     } catch (err) {
