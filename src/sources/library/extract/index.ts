@@ -34,7 +34,7 @@ export const extractDocument = async (fileName: string, bytes: Uint8Array): Prom
       draft = extractPlainText(decodeText(fileName, bytes));
       break;
     case 'text/html':
-      draft = extractHtml(decodeText(fileName, bytes));
+      draft = extractHtml(fileName, decodeText(fileName, bytes));
       break;
     case 'application/pdf':
       draft = await extractPdf(fileName, bytes);
