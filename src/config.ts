@@ -1,7 +1,9 @@
 import { ConfigError, endpoint, integer, list, value, type Env } from './config/env.js';
+import { libraryLimits } from './config/libraryLimits.js';
 import { modelConfig, type ModelConfig } from './config/modelConfig.js';
 import { SCOPE_CATALOG } from './domain/scopeCatalog.js';
 import type { SourcesConfig } from './sources/configuredSources.js';
+import type { DocumentLimits } from './sources/library/extract/limits.js';
 import { DEFAULT_DATABASE } from './store/openStore.js';
 
 /**
@@ -34,6 +36,8 @@ export interface HelixConfig {
   readonly rateLimits: RateLimits;
   /** Model providers: the operator default, the key that seals owners' API keys, the SSRF allow-list. */
   readonly model: ModelConfig;
+  /** Per-document bounds of `helix library add` (HELIX_LIBRARY_MAX_*); the server checks them at start-up too. */
+  readonly libraryLimits: DocumentLimits;
 }
 
 export interface OAuthConfig {
@@ -220,5 +224,6 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     trustProxy: trustProxy(env),
     rateLimits: rateLimits(env),
     model: modelConfig(env, production),
+    libraryLimits: libraryLimits(env),
   };
 };
