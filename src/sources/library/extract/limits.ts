@@ -1,7 +1,7 @@
 /**
  * Per-document bounds for `helix library add`. Each one stops a single file (hostile or merely
  * runaway) from taking unbounded memory, disk or time; the work stops as soon as a bound is
- * passed, so nothing is materialised beyond it. (docs/production.md, "Untrusted documents")
+ * passed, so nothing is materialised beyond it. (docs/production.md, "Security: untrusted documents")
  */
 export const DOCUMENT_LIMIT_NAMES = ['fileBytes', 'textChars', 'passages', 'pdfPages', 'pdfExpandedBytes'] as const;
 export type DocumentLimitName = (typeof DOCUMENT_LIMIT_NAMES)[number];
