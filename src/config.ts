@@ -1,11 +1,13 @@
 import { ConfigError, endpoint, integer, list, value, type Env } from './config/env.js';
 import { accountPolicyDefaults } from './config/accountPolicyConfig.js';
 import type { TurnLimits } from './service/turnSlots.js';
+import { libraryLimits } from './config/libraryLimits.js';
 import { modelConfig, type ModelConfig } from './config/modelConfig.js';
 import type { AccountPolicy } from './domain/accountPolicy.js';
 import { SCOPE_CATALOG } from './domain/scopeCatalog.js';
 import { MAX_TRUSTED_HOPS, parseTrustProxy, TrustProxyError, type TrustProxySetting } from './config/trustProxy.js';
 import type { SourcesConfig } from './sources/configuredSources.js';
+import type { DocumentLimits } from './sources/library/extract/limits.js';
 import { DEFAULT_DATABASE } from './store/openStore.js';
 import { telemetryConfig, type TelemetryConfig } from './config/telemetryConfig.js';
 
@@ -47,6 +49,8 @@ export interface HelixConfig {
   readonly model: ModelConfig;
   /** The policy of every account the operator did not set by hand (src/config/accountPolicyConfig.ts). */
   readonly accountDefaults: AccountPolicy;
+  /** Per-document bounds of `helix library add` (HELIX_LIBRARY_MAX_*); the server checks them at start-up too. */
+  readonly libraryLimits: DocumentLimits;
 }
 
 export interface OAuthConfig {
@@ -303,5 +307,6 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     rateLimits: rateLimits(env),
     model: modelConfig(env, production),
     accountDefaults: accountPolicyDefaults(env),
+    libraryLimits: libraryLimits(env),
   };
 };

@@ -44,6 +44,39 @@ describe('helix library and helix ask', () => {
     expect(listed.stdout).toMatch(/thermal\.pdf\tapplication\/pdf\t1 passages\tThermal report/);
   });
 
+  it('refuses a document over a limit with a line naming the limit and how to raise it, indexes the rest, and exits 1', async () => {
+    const database = join(dir, 'limits.db');
+    writeFileSync(join(dir, 'long.md'), `# Long\n\n${'A sentence about drift. '.repeat(40)}\n`);
+    const res = await runCli(['library', 'add', join(dir, 'long.md'), join(dir, 'notes.md'), '--database', database, '--max-text-chars', '200']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(
+      /\[1\/2\] refused {3}\S*long\.md: Refused "\S*long\.md": more than 200 characters of text \(the textChars limit; stopped at \d+\); raise it with --max-text-chars or HELIX_LIBRARY_MAX_TEXT_CHARS\n/,
+    );
+    expect(res.stderr).toMatch(/\[2\/2\] added\s+\S*notes\.md/);
+    expect(res.stdout).toContain('library: 1 added, 0 updated, 0 unchanged, 0 failed, 1 refused; 1 passages indexed');
+    expect(res.stderr).toContain('helix: 1 file(s) could not be indexed (1 refused by a per-document limit)');
+    const listed = await runCli(['library', 'list', '--database', database]);
+    expect(listed.stdout).not.toContain('long.md');
+    expect(listed.stdout).toContain('notes.md');
+  });
+
+  it('takes limits from HELIX_LIBRARY_MAX_* under the options, and refuses bad values with exit code 2', async () => {
+    const database = join(dir, 'env-limits.db');
+    const twoSections = join(dir, 'two.md');
+    writeFileSync(twoSections, '# One\n\nfirst\n\n# Two\n\nsecond\n');
+    const refused = await runCli(['library', 'add', twoSections, '--database', database], { HELIX_LIBRARY_MAX_PASSAGES: '1' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/refused {3}\S*two\.md: .*more than 1 passages \(the passages limit; stopped at 2\); raise it with --max-passages or HELIX_LIBRARY_MAX_PASSAGES/);
+    // The option wins over the environment.
+    const added = await runCli(['library', 'add', twoSections, '--database', database, '--max-passages', '2'], { HELIX_LIBRARY_MAX_PASSAGES: '1' });
+    expect(added.stdout).toContain('1 added');
+
+    const badEnvironment = await runCli(['library', 'add', twoSections, '--database', database], { HELIX_LIBRARY_MAX_PASSAGES: 'many' });
+    expect(badEnvironment).toMatchObject({ code: 2, stderr: 'helix: configuration error: HELIX_LIBRARY_MAX_PASSAGES must be a whole number (got a non-numeric value)\n' });
+    const badOption = await runCli(['library', 'add', twoSections, '--database', database, '--max-pdf-pages', '0']);
+    expect(badOption).toMatchObject({ code: 2, stderr: 'helix: --max-pdf-pages must be between 1 and 100000\n' });
+  });
+
   it('refuses unsupported files with a reason and a nonzero exit, indexing the rest', async () => {
     const res = await runCli(['library', 'add', join(dir, 'slides.pptx'), join(dir, 'missing.md'), '--database', database]);
     expect(res.code).toBe(1);

@@ -1,27 +1,71 @@
 import { Command } from 'commander';
+import { LIBRARY_LIMIT_SETTINGS, libraryLimits, parseLibraryLimit } from '../config/libraryLimits.js';
+import { ConfigError } from '../config/env.js';
+import { DEFAULT_DOCUMENT_LIMITS, DOCUMENT_LIMIT_NAMES, type DocumentLimitName, type DocumentLimits } from '../sources/library/extract/limits.js';
 import { ingestPaths, type IngestProgress } from '../sources/library/ingest.js';
 import { addDatabaseOption, CliError, withStore } from './options.js';
 
+/** The option that overrides each per-document limit for one `library add` (the environment sets the default). */
+const LIMIT_OPTIONS: { readonly [Name in DocumentLimitName]: { readonly flag: string; readonly key: string; readonly help: string } } = {
+  fileBytes: { flag: '--max-file-bytes', key: 'maxFileBytes', help: 'largest file, in bytes' },
+  textChars: { flag: '--max-text-chars', key: 'maxTextChars', help: 'most characters of extracted text per document' },
+  passages: { flag: '--max-passages', key: 'maxPassages', help: 'most passages per document' },
+  pdfPages: { flag: '--max-pdf-pages', key: 'maxPdfPages', help: 'most pages per PDF' },
+  pdfExpandedBytes: { flag: '--max-pdf-expanded-bytes', key: 'maxPdfExpandedBytes', help: 'most bytes a PDF’s compressed streams may expand to' },
+};
+
 const describeProgress = (p: IngestProgress): string => {
   const position = `[${p.index}/${p.total}]`;
-  if (p.outcome === 'failed') return `${position} failed    ${p.path}: ${p.reason ?? 'unknown error'}`;
+  const raise = p.limit === undefined ? '' : `; raise it with ${LIMIT_OPTIONS[p.limit].flag} or ${LIBRARY_LIMIT_SETTINGS[p.limit].variable}`;
+  if (p.outcome === 'failed' || p.outcome === 'refused') return `${position} ${p.outcome.padEnd(9)} ${p.path}: ${p.reason ?? 'unknown error'}${raise}`;
   return `${position} ${p.outcome.padEnd(9)} ${p.path} (${p.passages} passages)`;
+};
+
+/**
+ * The environment's limits (a bad HELIX_LIBRARY_MAX_* is a configuration error), with any given on
+ * the command line in their place (a bad option value is invalid input).
+ */
+const limitsFor = (options: Readonly<Record<string, string | undefined>>): DocumentLimits => {
+  const limits: Record<DocumentLimitName, number> = { ...libraryLimits(process.env) };
+  for (const limit of DOCUMENT_LIMIT_NAMES) {
+    const { flag, key } = LIMIT_OPTIONS[limit];
+    const raw = options[key];
+    try {
+      if (raw !== undefined) limits[limit] = parseLibraryLimit(limit, flag, raw);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new CliError(error.message, 2);
+      throw error;
+    }
+  }
+  return limits;
+};
+
+const addCommand = (): Command => {
+  const add = addDatabaseOption(
+    new Command('add').description('index Markdown, text, HTML and PDF files (directories are walked)').argument('<paths...>'),
+  );
+  for (const limit of DOCUMENT_LIMIT_NAMES) {
+    const { flag, help } = LIMIT_OPTIONS[limit];
+    add.option(`${flag} <n>`, `${help} (default: $${LIBRARY_LIMIT_SETTINGS[limit].variable} or ${DEFAULT_DOCUMENT_LIMITS[limit]})`);
+  }
+  return add.action(async (paths: string[], options: { database?: string } & Record<string, string | undefined>) => {
+    const limits = limitsFor(options);
+    await withStore(options, async (store) => {
+      const report = await ingestPaths(store, paths, Date.now, (p) => process.stderr.write(`${describeProgress(p)}\n`), limits);
+      process.stdout.write(
+        `library: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.failed} failed, ${report.refused} refused; ${report.passages} passages indexed\n`,
+      );
+      const notIndexed = report.failed + report.refused;
+      if (notIndexed > 0) {
+        throw new CliError(`${notIndexed} file(s) could not be indexed${report.refused > 0 ? ` (${report.refused} refused by a per-document limit)` : ''}`);
+      }
+    });
+  });
 };
 
 export const libraryCommand = (): Command => {
   const library = new Command('library').description('the research library (logical scope research_library)');
-
-  addDatabaseOption(
-    library.command('add').description('index Markdown, text, HTML and PDF files (directories are walked)').argument('<paths...>'),
-  ).action(async (paths: string[], options: { database?: string }) => {
-    await withStore(options, async (store) => {
-      const report = await ingestPaths(store, paths, Date.now, (p) => process.stderr.write(`${describeProgress(p)}\n`));
-      process.stdout.write(
-        `library: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.failed} failed; ${report.passages} passages indexed\n`,
-      );
-      if (report.failed > 0) throw new CliError(`${report.failed} file(s) could not be indexed`);
-    });
-  });
+  library.addCommand(addCommand());
 
   addDatabaseOption(library.command('list').description('list indexed documents')).action(async (options: { database?: string }) => {
     await withStore(options, async (store) => {

@@ -1,21 +1,25 @@
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { sha256Hex } from '../../domain/hashing.js';
 import type { LibraryPassageRecord, Store } from '../../store/port.js';
-import { extractDocument } from './extract/index.js';
+import { extractDocument, type ExtractedDocument } from './extract/index.js';
 import { detectMediaType } from './extract/detect.js';
-import { splitPassages } from './passages.js';
+import { DEFAULT_DOCUMENT_LIMITS, DocumentLimitError, type DocumentLimitName, type DocumentLimits } from './extract/limits.js';
+import { generatePassages } from './passages.js';
 
-export const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', 'dist', 'coverage']);
 
-export type IngestOutcome = 'added' | 'updated' | 'unchanged' | 'failed';
+/** `refused`: the document passed one of its limits (DocumentLimitError); `failed`: anything else. */
+export type IngestOutcome = 'added' | 'updated' | 'unchanged' | 'refused' | 'failed';
 
 export interface IngestProgress {
   readonly path: string;
   readonly outcome: IngestOutcome;
   readonly passages: number;
   readonly reason?: string;
+  /** The limit a refused document passed. */
+  readonly limit?: DocumentLimitName;
   readonly index: number;
   readonly total: number;
 }
@@ -24,6 +28,7 @@ export interface IngestReport {
   readonly added: number;
   readonly updated: number;
   readonly unchanged: number;
+  readonly refused: number;
   readonly failed: number;
   readonly passages: number;
 }
@@ -65,18 +70,62 @@ const displayPathOf = (absolute: string): string => {
 };
 
 /**
+ * The file's bytes, refusing it before reading past `maxBytes`. Only regular files are read: a
+ * device or pipe (a symlink named notes.md pointing at /dev/zero) has no size to check and no end.
+ * The size is checked again while reading, since a file can grow after it was looked at.
+ */
+const readDocumentBytes = async (path: string, maxBytes: number): Promise<Uint8Array> => {
+  // Non-blocking, so opening a pipe returns at once (to be refused) instead of waiting for a writer.
+  const handle = await open(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error('not a regular file');
+    if (info.size > maxBytes) throw new DocumentLimitError(path, 'fileBytes', maxBytes, info.size);
+    // Some regular files (under /proc) report size 0 and have content, so the buffer can grow.
+    let buffer = new Uint8Array(Math.min(maxBytes, Math.max(info.size, 64 * 1024)) + 1);
+    let length = 0;
+    for (;;) {
+      if (length > maxBytes) throw new DocumentLimitError(path, 'fileBytes', maxBytes, length);
+      if (length === buffer.length) {
+        const larger = new Uint8Array(Math.min(maxBytes + 1, buffer.length * 2));
+        larger.set(buffer);
+        buffer = larger;
+      }
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) return buffer.subarray(0, length);
+      length += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+};
+
+/** Passages taken one at a time, so a document past the limit is refused without splitting the rest of it. */
+const passagesWithin = (fileName: string, docId: string, extracted: ExtractedDocument, maxPassages: number): LibraryPassageRecord[] => {
+  const records: LibraryPassageRecord[] = [];
+  for (const p of generatePassages(extracted)) {
+    if (records.length === maxPassages) throw new DocumentLimitError(fileName, 'passages', maxPassages, records.length + 1);
+    records.push({ passageId: `${docId}:${p.ordinal}`, docId, ordinal: p.ordinal, heading: p.heading, page: p.page, start: p.start, end: p.end, text: p.text });
+  }
+  return records;
+};
+
+/**
  * `helix library add`: extracts, splits and indexes documents. A document is identified by its
  * real path; an unchanged file (same sha256) is left alone, a changed one has all its passages
- * replaced in one transaction, so a search never sees half a document.
+ * replaced in one transaction, so a search never sees half a document. A document past one of
+ * `limits` is refused whole (nothing of it is written; an earlier version stays as it was) and
+ * the rest are still indexed.
  */
 export const ingestPaths = async (
   store: Store,
   paths: readonly string[],
   now: () => number,
   onProgress: (progress: IngestProgress) => void = () => undefined,
+  limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
 ): Promise<IngestReport> => {
   const { files, missing } = await collectFiles(paths.map((p) => resolve(p)));
-  const counts = { added: 0, updated: 0, unchanged: 0, failed: missing.length, passages: 0 };
+  const counts = { added: 0, updated: 0, unchanged: 0, refused: 0, failed: missing.length, passages: 0 };
   const total = files.length + missing.length;
   missing.forEach((path, i) => onProgress({ path, outcome: 'failed', passages: 0, reason: 'no such file or directory', index: i + 1, total }));
 
@@ -84,9 +133,7 @@ export const ingestPaths = async (
     const index = missing.length + i + 1;
     try {
       const origin = await realpath(file);
-      const info = await stat(origin);
-      if (info.size > MAX_DOCUMENT_BYTES) throw new Error(`larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB`);
-      const bytes = await readFile(origin);
+      const bytes = await readDocumentBytes(origin, limits.fileBytes);
       const sha256 = sha256Hex(bytes);
       const existing = await store.read.library.findByOrigin(origin);
       if (existing?.sha256 === sha256) {
@@ -94,18 +141,9 @@ export const ingestPaths = async (
         onProgress({ path: displayPathOf(origin), outcome: 'unchanged', passages: existing.passageCount, index, total });
         continue;
       }
-      const extracted = await extractDocument(origin, new Uint8Array(bytes));
+      const extracted = await extractDocument(origin, bytes, limits);
       const docId = `doc_${sha256Hex(origin).slice(0, 24)}`;
-      const passages: LibraryPassageRecord[] = splitPassages(extracted).map((p) => ({
-        passageId: `${docId}:${p.ordinal}`,
-        docId,
-        ordinal: p.ordinal,
-        heading: p.heading,
-        page: p.page,
-        start: p.start,
-        end: p.end,
-        text: p.text,
-      }));
+      const passages = passagesWithin(origin, docId, extracted, limits.passages);
       const at = now();
       await store.transaction((uow) =>
         uow.library.replaceDocument(
@@ -129,8 +167,14 @@ export const ingestPaths = async (
       counts.passages += passages.length;
       onProgress({ path: displayPathOf(origin), outcome, passages: passages.length, index, total });
     } catch (err) {
-      counts.failed++;
-      onProgress({ path: displayPathOf(resolve(file)), outcome: 'failed', passages: 0, reason: (err as Error).message, index, total });
+      const path = displayPathOf(resolve(file));
+      if (err instanceof DocumentLimitError) {
+        counts.refused++;
+        onProgress({ path, outcome: 'refused', passages: 0, reason: err.message, limit: err.limit, index, total });
+      } else {
+        counts.failed++;
+        onProgress({ path, outcome: 'failed', passages: 0, reason: (err as Error).message, index, total });
+      }
     }
   }
   return counts;

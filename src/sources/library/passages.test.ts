@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractDocument } from './extract/index.js';
 import type { ExtractedDocument, Section } from './extract/types.js';
-import { splitPassages, type Passage } from './passages.js';
+import { sentenceBreaks, splitPassages, type Passage } from './passages.js';
 
 const plainDoc = (text: string, sections?: readonly Section[]): ExtractedDocument => ({
   title: 't',
@@ -154,5 +154,29 @@ describe('splitPassages', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('finds the sentence breaks the former lookbehind regex found (property)', () => {
+    const REFERENCE = /(?<=[.!?…]["'”’)\]]*)\s+|(?<=[。！？])\s*(?=\S)/gu;
+    const text = fc.array(fc.constantFrom('.', '!', '?', '…', '"', "'", '”', '’', ')', ']', '。', '！', '？', ' ', '\n', 'a'), { maxLength: 40 });
+    fc.assert(
+      fc.property(text, (pieces) => {
+        const sample = pieces.join('');
+        const expected = [...sample.matchAll(REFERENCE)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+        expect([...sentenceBreaks(sample)]).toEqual(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('splits long runs of closing marks, blanks and CJK stops (300 KB each) into valid passages', () => {
+    // Each shape used to take time quadratic in its length (a lookbehind re-reading the run of
+    // closers from every position, or /\s*\n\s*/ re-reading a run of blanks).
+    for (const sample of [`End.${')'.repeat(300_000)} next`, `"${'"'.repeat(300_000)} next`, `a${' '.repeat(300_000)}b`, `a${'！]'.repeat(150_000)}`]) {
+      const doc = plainDoc(sample);
+      const passages = splitPassages(doc);
+      expectValidPassages(doc, passages, 1200);
+      expect(passages.map((passage) => passage.text).join('')).toMatch(/^(End\.|a|")/);
+    }
   });
 });

@@ -25,28 +25,50 @@ interface Span {
   readonly end: number;
 }
 
-const PARAGRAPH_BREAK = /\n[^\S\n]*\n\s*/g;
-// Cut after sentence-final punctuation (and any closing quote or bracket) that is followed by
-// whitespace, and after CJK full stops, which are not followed by a space.
-const SENTENCE_BREAK = /(?<=[.!?…]["'”’)\]]*)\s+|(?<=[。！？])\s*(?=\S)/gu;
-const LINE_BREAK = /\s*\n\s*/g;
-const WORD_BREAK = /\s+/g;
+/** Finds the separators in a piece of text, as spans relative to that text, in order. */
+type Separators = (text: string) => Iterable<Span>;
+
+const matchesOf =
+  (pattern: RegExp): Separators =>
+  function* (text) {
+    for (const match of text.matchAll(pattern)) yield { start: match.index, end: match.index + match[0].length };
+  };
+
+// A sentence ends after . ! ? … (and any closing quotes or brackets) that whitespace follows, and
+// after a CJK full stop, which needs no space. Only the captured whitespace is the cut. A lookbehind
+// would say the same, but V8 re-reads a run of closing characters from every position after it,
+// which is quadratic on a long run of ")" or '"'.
+const SENTENCE_END = /[.!?…]["'”’)\]]*(\s+)|[。！？](\s*)(?=\S)/gu;
+
+/** The whitespace after each sentence, the same spans /(?<=[.!?…]["'”’)\]]*)\s+|(?<=[。！？])\s*(?=\S)/gu finds. */
+export const sentenceBreaks: Separators = function* (text) {
+  for (const match of text.matchAll(SENTENCE_END)) {
+    const end = match.index + match[0].length;
+    yield { start: end - (match[1] ?? match[2] ?? '').length, end };
+  }
+};
+
+const paragraphBreaks = matchesOf(/\n[^\S\n]*\n\s*/g);
+// The blanks around a newline are trimmed from the pieces; matching them here (/\s*\n\s*/) would
+// rescan a run of blanks from each of its positions.
+const lineBreaks = matchesOf(/\n/g);
+const wordBreaks = matchesOf(/\s+/g);
 /** Finer boundaries are tried only when a piece is still over the limit at the coarser one. */
-const CUT_LEVELS: readonly RegExp[] = [SENTENCE_BREAK, LINE_BREAK, WORD_BREAK];
+const CUT_LEVELS: readonly Separators[] = [sentenceBreaks, lineBreaks, wordBreaks];
 /** A passage with no letter or digit has nothing to search for. */
 const SEARCHABLE = /[\p{L}\p{N}]/u;
 
-/** Pieces of `[start, end)` between matches of `separator`, with their edge whitespace removed. */
-const cutAt = (text: string, span: Span, separator: RegExp): Span[] => {
+/** Pieces of `[start, end)` between separators, with their edge whitespace removed. */
+const cutAt = (text: string, span: Span, separators: Separators): Span[] => {
   const pieces: Span[] = [];
   let cursor = span.start;
   const push = (end: number): void => {
     const piece = trimSpan(text, { start: cursor, end });
     if (piece.end > piece.start) pieces.push(piece);
   };
-  for (const match of text.slice(span.start, span.end).matchAll(separator)) {
-    push(span.start + match.index);
-    cursor = span.start + match.index + match[0].length;
+  for (const separator of separators(text.slice(span.start, span.end))) {
+    push(span.start + separator.start);
+    cursor = span.start + separator.end;
   }
   push(span.end);
   return pieces;
@@ -94,31 +116,35 @@ const resolveOptions = (options: SplitOptions): { targetChars: number; maxChars:
 /**
  * Splits each section into passages on paragraph boundaries, packing paragraphs together while a
  * passage stays within `targetChars`. A passage never spans two sections, so its heading and page
- * are those of everything in it.
+ * are those of everything in it. Passages come one at a time, so a caller that stops early (at a
+ * limit) never splits the rest of the document.
  */
-export const splitPassages = (doc: ExtractedDocument, options: SplitOptions = {}): Passage[] => {
+export function* generatePassages(doc: ExtractedDocument, options: SplitOptions = {}): Generator<Passage, void, undefined> {
   const { targetChars, maxChars } = resolveOptions(options);
   const { text } = doc;
-  const passages: Passage[] = [];
+  let ordinal = 0;
   for (const section of doc.sections) {
     const start = Math.max(0, Math.min(section.start, text.length));
     const bounds = { start, end: Math.max(start, Math.min(section.end, text.length)) };
-    const pieces = cutAt(text, bounds, PARAGRAPH_BREAK).flatMap((paragraph) => splitOversized(text, paragraph, maxChars));
-    let open: Span | undefined;
-    const close = (span: Span): void => {
+    const pieces = cutAt(text, bounds, paragraphBreaks).flatMap((paragraph) => splitOversized(text, paragraph, maxChars));
+    const passageOf = (span: Span): Passage | undefined => {
       const passageText = text.slice(span.start, span.end);
-      if (!SEARCHABLE.test(passageText)) return;
-      passages.push({ ordinal: passages.length, text: passageText, ...span, heading: section.heading, page: section.page });
+      if (!SEARCHABLE.test(passageText)) return undefined;
+      return { ordinal: ordinal++, text: passageText, ...span, heading: section.heading, page: section.page };
     };
+    let open: Span | undefined;
     for (const piece of pieces) {
       if (open !== undefined && piece.end - open.start <= targetChars) {
         open = { start: open.start, end: piece.end };
-      } else {
-        if (open !== undefined) close(open);
-        open = piece;
+        continue;
       }
+      const closed = open === undefined ? undefined : passageOf(open);
+      if (closed !== undefined) yield closed;
+      open = piece;
     }
-    if (open !== undefined) close(open);
+    const last = open === undefined ? undefined : passageOf(open);
+    if (last !== undefined) yield last;
   }
-  return passages;
-};
+}
+
+export const splitPassages = (doc: ExtractedDocument, options: SplitOptions = {}): Passage[] => [...generatePassages(doc, options)];

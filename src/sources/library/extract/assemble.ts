@@ -1,3 +1,4 @@
+import { DocumentLimitError } from './limits.js';
 import type { ExtractedDocument, MediaType, Section } from './types.js';
 
 /** What a format extractor hands over: raw, un-normalized section bodies in reading order. */
@@ -46,9 +47,10 @@ const fileNameTitle = (fileName: string): string => {
 /**
  * Normalizes every section body and joins them with a blank line, computing the section ranges on
  * the final text so they can never drift from it. Sections without text are dropped, except PDF
- * pages: a blank page keeps an empty range so page numbers stay addressable.
+ * pages: a blank page keeps an empty range so page numbers stay addressable. Stops at the first
+ * section that takes the text past `maxChars`.
  */
-export const assembleDocument = (fileName: string, mediaType: MediaType, draft: DraftDocument): ExtractedDocument => {
+export const assembleDocument = (fileName: string, mediaType: MediaType, draft: DraftDocument, maxChars: number): ExtractedDocument => {
   let text = '';
   const kept: { heading: string | null; page: number | null; contentStart: number }[] = [];
   const awaitingStart: { contentStart: number }[] = [];
@@ -65,6 +67,7 @@ export const assembleDocument = (fileName: string, mediaType: MediaType, draft: 
     for (const waiting of awaitingStart) waiting.contentStart = text.length;
     awaitingStart.length = 0;
     text += body;
+    if (text.length > maxChars) throw new DocumentLimitError(fileName, 'textChars', maxChars, text.length);
   }
   for (const waiting of awaitingStart) waiting.contentStart = text.length;
 

@@ -1,6 +1,9 @@
+import fc from 'fast-check';
+import { convert } from 'html-to-text';
 import { describe, expect, it } from 'vitest';
+import { documentTitle, MAX_HTML_DEPTH } from './html.js';
 import { extractDocument } from './index.js';
-import type { ExtractedDocument } from './types.js';
+import { ExtractionError, type ExtractedDocument } from './types.js';
 
 const extract = (source: string, fileName = 'page.html'): Promise<ExtractedDocument> =>
   extractDocument(fileName, new TextEncoder().encode(source));
@@ -53,5 +56,55 @@ describe('HTML extraction', () => {
   it('ignores a <title> inside the body, such as an inline SVG label', async () => {
     const doc = await extract('<html><body><svg><title>icon</title></svg><h1>Real Title</h1></body></html>');
     expect(doc.title).toBe('Real Title');
+  });
+});
+
+describe('HTML extraction of adversarial pages', () => {
+  it('reads the title the former regex read, without rescanning the head (property)', () => {
+    const REFERENCE = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i;
+    const head = fc.array(fc.constantFrom('<title', '<TITLE', '</title', '>', ' ', '<body', 'a', 'b', '<', '/'), { maxLength: 30 });
+    fc.assert(
+      fc.property(head, (pieces) => {
+        const source = pieces.join('');
+        const inner = REFERENCE.exec(source.split(/<body\b/i)[0] ?? '')?.[1];
+        const expected = inner === undefined ? '' : convert(inner, { wordwrap: false }).replace(/\s+/g, ' ').trim();
+        expect(documentTitle(source)).toBe(expected === '' ? null : expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a head of unclosed <title openers has no title', async () => {
+    for (const opener of ['<title>', '<title ']) {
+      expect((await extract(`${opener.repeat(60_000)}<body><p>x</p></body>`, 'site/unclosed.html')).title).toBe('unclosed');
+    }
+  });
+
+  it('refuses elements nested past the limit, and reads a page just inside it', async () => {
+    const tooDeep = extract(`${'<div>'.repeat(160_000)}x`, 'deep.html');
+    await expect(tooDeep).rejects.toThrow(ExtractionError);
+    await expect(tooDeep).rejects.toThrow(`Cannot extract text from "deep.html": elements are nested more than ${MAX_HTML_DEPTH} deep`);
+    const deepest = await extract(`<html><body>${'<div>'.repeat(MAX_HTML_DEPTH - 2)}inside</body></html>`);
+    expect(deepest.text).toBe('inside');
+  });
+
+  it('reads tables, lists and quotes as plain lines whatever their spans and nesting', async () => {
+    const wide = await extract(`<table><tr>${'<td colspan="1000" rowspan="1000">cell</td>'.repeat(2_000)}</tr></table>`);
+    expect(wide.text).toBe(Array.from({ length: 2_000 }, () => 'cell').join(' '));
+    const nested = await extract(`${'<ul><li>'.repeat(200)}${'<p>line</p>'.repeat(10_000)}`);
+    expect(nested.text).toBe(Array.from({ length: 10_000 }, () => 'line').join('\n\n'));
+    const quoted = await extract(`${'<blockquote>'.repeat(400)}<p>said</p>`);
+    expect(quoted.text).toBe('said');
+  });
+
+  it('a noncharacter spelled as an entity cannot forge a heading', async () => {
+    const doc = await extract('<p>&#xFDD0;1forged&#xFDD1; text</p><h2>Real</h2><p>body</p>');
+    expect(doc.sections.map((section) => section.heading)).toEqual([null, 'Real']);
+    expect(doc.title).toBe('page');
+    expect(doc.text).toBe('1forged text\n\nReal\n\nbody');
+  });
+
+  it('a heading nested in a heading reads as one heading', async () => {
+    expect((await extract('<h1>Outer <h2>inner</h2></h1><p>x</p>')).sections.map((section) => section.heading)).toEqual(['Outer inner']);
   });
 });

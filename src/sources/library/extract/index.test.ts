@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extractDocument, ExtractionError, UnsupportedDocumentError } from './index.js';
+import { DEFAULT_DOCUMENT_LIMITS, DocumentLimitError, extractDocument, ExtractionError, UnsupportedDocumentError } from './index.js';
 import type { ExtractedDocument } from './types.js';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -63,5 +63,16 @@ describe('extractDocument', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it.each(['x.md', 'x.txt', 'x.html'])('refuses %s whose normalized text passes the character limit, and accepts it at the limit', async (fileName) => {
+    // Whitespace collapses before counting: 3,000 characters of source make 1,999 of text.
+    const source = 'a '.repeat(1_000).replace(/ /g, '\t ');
+    const limits = (textChars: number) => ({ ...DEFAULT_DOCUMENT_LIMITS, textChars });
+    const text = (await extractDocument(fileName, encode(source), limits(2_000))).text;
+    expect(text).toHaveLength(1_999);
+    const attempt = extractDocument(fileName, encode(source), limits(1_998));
+    await expect(attempt).rejects.toThrow(DocumentLimitError);
+    await expect(attempt).rejects.toMatchObject({ limit: 'textChars', maximum: 1_998, reached: 1_999, fileName });
   });
 });

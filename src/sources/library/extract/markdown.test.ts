@@ -66,3 +66,46 @@ describe('Markdown extraction', () => {
     expect(doc.text).toBe('Visible text\n\nquoted\n\n- one\n- two\n1. three');
   });
 });
+
+/*
+ * Inputs that took time quadratic in the line length (a 300 KB file of the first shape took 22.8 s).
+ * Each must now come out right; vitest's timeout is what catches a regression, not a timing assertion.
+ */
+describe('Markdown extraction of adversarial lines (300 KB and more)', () => {
+  const SIZE = 300_000;
+
+  it('backtick runs that never close stay literal, after a pair that is still code', async () => {
+    // Runs of every length from 2 up, each longer than the last, so no run (nor its tail) closes another.
+    let runs = '';
+    for (let length = 2; runs.length < SIZE; length += 1) runs += `${'`'.repeat(length)}x`;
+    const doc = await extract(`run \`npm install\` then ${runs}`);
+    expect(doc.text).toBe(`run npm install then ${runs}`);
+  });
+
+  it('a code span whose content does not end in a space keeps its leading space', async () => {
+    expect((await extract(`\` ${'a'.repeat(SIZE)}\``)).text).toBe('a'.repeat(SIZE));
+    expect((await extract(`a \` ${'b '.repeat(SIZE / 2)}b\``)).text).toBe(`a ${'b '.repeat(SIZE / 2)}b`);
+  });
+
+  it('comment openers that never close are literal text before the block comment the last one starts', async () => {
+    // A megabyte of openers: each one used to rescan the rest of the line for "-->".
+    const doc = await extract(`${'<!--'.repeat(250_000)}\nhidden\n-->\nafter`);
+    expect(doc.text).toBe(`${'<!--'.repeat(249_999)}\n\nafter`);
+  });
+
+  it('a heading padded with a long run of blanks, with and without a closing run', async () => {
+    const padded = await extract(`# Title${' \t'.repeat(SIZE / 2)}x\n\nbody`);
+    expect(padded.title).toBe('Title x');
+    const closed = await extract(`## Title${' \t'.repeat(SIZE / 2)}##${' '.repeat(SIZE)}\n\nbody`);
+    expect(closed.sections.map((section) => section.heading)).toEqual(['Title']);
+  });
+
+  it('a front matter title padded with blanks', async () => {
+    const doc = await extract(`---\ntitle: Padded${' '.repeat(SIZE)}x\n---\nbody`);
+    expect(doc.title).toBe('Padded x');
+  });
+
+  it('a link definition whose target runs into a line separator is still dropped', async () => {
+    expect((await extract(`[ref]: ${'b'.repeat(SIZE)}\u2028c\n\nbody`)).text).toBe('body');
+  });
+});

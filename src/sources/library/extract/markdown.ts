@@ -1,4 +1,5 @@
 import { toSingleLine, type DraftDocument, type DraftSection } from './assemble.js';
+import { renderInline, STASH_MARKERS } from './markdownInline.js';
 
 /*
  * A reading-oriented Markdown flattener, not a CommonMark renderer: it keeps every word a reader
@@ -10,78 +11,46 @@ const FRONT_MATTER_CLOSERS: ReadonlyMap<string, readonly string[]> = new Map([
   ['---', ['---', '...']],
   ['+++', ['+++']],
 ]);
-const FRONT_MATTER_TITLE = /^title\s*[:=]\s*(.*?)\s*$/;
+const FRONT_MATTER_TITLE_KEY = /^title\s*[:=]/;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
-const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+// The opening hashes only: the rest of an ATX heading is taken apart by `atxHeading`, because the
+// one-regex form (lazy content, optional closing run, trailing blanks) rescans every blank run.
+const ATX_OPENER = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const TABLE_DELIMITER_ROW = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
-const LINK_DEFINITION = /^ {0,3}\[[^\]]+\]:[ \t]*\S+.*$/;
+const LINK_DEFINITION = /^ {0,3}\[[^\]]+\]:[ \t]*\S/;
 const BLOCKQUOTE_MARKERS = /^ {0,3}(?:>[ \t]?)+/;
 const BULLET_MARKER = /^([ \t]*)[*+-][ \t]+/;
 
-// Noncharacters (never valid in interchanged text) mark protected spans while inline syntax is stripped.
-const STASH_OPEN = '\uFDD0';
-const STASH_CLOSE = '\uFDD1';
-const STASH_MARKERS = /[\uFDD0\uFDD1]/g;
-const STASHED = /\uFDD0(\d+)\uFDD1/g;
+const isBlank = (character: string | undefined): boolean => character === ' ' || character === '\t';
 
-const CODE_SPAN = /(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
-const BACKSLASH_ESCAPE = /\\([!-/:-@[-`{-~])/g;
-const HTML_COMMENT = /<!--[\s\S]*?-->/g;
-// Balanced parentheses one level deep, so wiki-style URLs such as /Foo_(bar) stay inside the link.
-const LINK_TARGET = String.raw`\((?:[^()]|\([^()]*\))*\)`;
-// Labels and emphasis bodies may not contain their own opening syntax, so a failed match stops at
-// the next opener: without that, a long line of unmatched "[" or "**" takes quadratic time.
-const IMAGE = new RegExp(String.raw`!\[([^[\]]*)\]${LINK_TARGET}`, 'g');
-const INLINE_LINK = new RegExp(String.raw`\[([^[\]]*)\]${LINK_TARGET}`, 'g');
-const REFERENCE_LINK = /\[([^[\]]+)\]\[[^[\]]*\]/g;
-const AUTOLINK = /<((?:https?|ftp|mailto):[^<>\s]+|[^<>\s@]+@[^<>\s@]+)>/g;
-// Only known tag names, so prose like `List<String>` outside code survives.
-const HTML_TAG =
-  /<\/?(?:a|abbr|b|br|center|code|del|details|div|em|figcaption|figure|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|s|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|th|thead|tr|u|ul|video)\b[^<>]*>/gi;
-const STRONG = /(?<![\p{L}\p{N}_])__(?=\S)((?:[^_]|_(?!_))+?)(?<=\S)__(?![\p{L}\p{N}_])|\*\*(?=\S)((?:[^*]|\*(?!\*))+?)(?<=\S)\*\*/gu;
-const STRIKETHROUGH = /~~(?=\S)((?:[^~]|~(?!~))+?)(?<=\S)~~/g;
-// Underscore emphasis never applies inside a word, so snake_case identifiers are left alone.
-const EMPHASIS = /(?<![\p{L}\p{N}_])_(?=\S)([^_]+?)(?<=\S)_(?![\p{L}\p{N}_])|\*(?=\S)([^*]+?)(?<=\S)\*/gu;
-const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos|nbsp));/g;
-const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
-const decodeEntity = (match: string, decimal?: string, hex?: string, name?: string): string => {
-  if (name !== undefined) return NAMED_ENTITIES[name] ?? match;
-  const codePoint = decimal !== undefined ? Number(decimal) : Number.parseInt(hex ?? '', 16);
-  const isScalarValue = codePoint > 0 && codePoint <= 0x10ffff && !(codePoint >= 0xd800 && codePoint <= 0xdfff);
-  return isScalarValue ? String.fromCodePoint(codePoint) : match;
+/**
+ * An ATX heading's level and text. The text loses its edge blanks and a closing run of `#` that
+ * blanks separate from it; a run of `#` alone is text ("# #" is a heading "#"), as before.
+ */
+export const atxHeading = (line: string): { level: number; text: string } | null => {
+  const opener = ATX_OPENER.exec(line);
+  if (opener === null) return null;
+  const rest = line.slice(opener[0].length);
+  let start = 0;
+  while (isBlank(rest[start])) start += 1;
+  let end = rest.length;
+  while (end > start && isBlank(rest[end - 1])) end -= 1;
+  let closingRun = end;
+  while (closingRun > start && rest[closingRun - 1] === '#') closingRun -= 1;
+  if (closingRun < end && closingRun > start && isBlank(rest[closingRun - 1])) {
+    end = closingRun;
+    while (end > start && isBlank(rest[end - 1])) end -= 1;
+  }
+  return { level: opener[1]?.length ?? 1, text: rest.slice(start, end) };
 };
 
-const splitTableRow = (row: string): string[] =>
-  row
-    .trim()
-    .replace(/^\|/, '')
-    .replace(/\|$/, '')
-    .split('|')
-    .map((cell) => cell.trim());
-
-/** Strips inline syntax from one line of prose, leaving code spans and escaped characters literal. */
-const renderInline = (line: string): string => {
-  const stash: string[] = [];
-  const protect = (literal: string): string => `${STASH_OPEN}${stash.push(literal) - 1}${STASH_CLOSE}`;
-  let text = line
-    .replace(CODE_SPAN, (_match, _ticks: string, code: string) => protect(/^ .*[^ ].* $/.test(code) ? code.slice(1, -1) : code))
-    .replace(BACKSLASH_ESCAPE, (_match, character: string) => protect(character))
-    .replace(HTML_COMMENT, '');
-  if (text.trimStart().startsWith('|')) text = splitTableRow(text).join(' | ');
-  text = text
-    .replace(IMAGE, '$1')
-    .replace(INLINE_LINK, '$1')
-    .replace(REFERENCE_LINK, '$1')
-    .replace(AUTOLINK, '$1')
-    .replace(HTML_TAG, '')
-    .replace(STRONG, (_match, underscored?: string, starred?: string) => underscored ?? starred ?? '')
-    .replace(STRIKETHROUGH, '$1')
-    .replace(EMPHASIS, (_match, underscored?: string, starred?: string) => underscored ?? starred ?? '')
-    .replace(ENTITY, decodeEntity);
-  return text.replace(STASHED, (_match, index: string) => stash[Number(index)] ?? '');
+/** The value of a `title: …` (or `title = …`) front matter line, unquoted; null for any other line. */
+export const frontMatterTitle = (line: string): string | null => {
+  const key = FRONT_MATTER_TITLE_KEY.exec(line);
+  if (key === null) return null;
+  return line.slice(key[0].length).trim().replace(/^(["'])(.*)\1$/, '$2');
 };
 
 /** Removes leading front matter; returns the remaining lines and the `title` it declared, if any. */
@@ -92,14 +61,13 @@ const takeFrontMatter = (lines: readonly string[]): { body: readonly string[]; t
   if (close === -1) return { body: lines, title: null };
   let title: string | null = null;
   for (const line of lines.slice(1, close)) {
-    const value = FRONT_MATTER_TITLE.exec(line)?.[1];
-    if (value !== undefined && title === null) title = value.replace(/^(["'])(.*)\1$/, '$2');
+    title ??= frontMatterTitle(line);
   }
   return { body: lines.slice(close + 1), title: title === '' ? null : title };
 };
 
 export const extractMarkdown = (source: string): DraftDocument => {
-  const { body: lines, title: frontMatterTitle } = takeFrontMatter(source.replace(STASH_MARKERS, '').split(/\r\n?|\n/));
+  const { body: lines, title: declaredTitle } = takeFrontMatter(source.replace(STASH_MARKERS, '').split(/\r\n?|\n/));
   const sections: DraftSection[] = [];
   let current: { heading: string | null; lines: string[] } = { heading: null, lines: [] };
   let firstH1: string | null = null;
@@ -143,9 +111,9 @@ export const extractMarkdown = (source: string): DraftDocument => {
       previousBlank = true;
       continue;
     }
-    const atx = ATX_HEADING.exec(line);
+    const atx = atxHeading(line);
     if (atx !== null) {
-      startSection(atx[1]?.length ?? 1, atx[2] ?? '');
+      startSection(atx.level, atx.text);
       previousBlank = true;
       continue;
     }
@@ -176,5 +144,5 @@ export const extractMarkdown = (source: string): DraftDocument => {
     previousBlank = prose.trim() === '';
   }
   sections.push({ heading: current.heading, page: null, body: current.lines.join('\n') });
-  return { title: frontMatterTitle ?? firstH1, sections };
+  return { title: declaredTitle ?? firstH1, sections };
 };

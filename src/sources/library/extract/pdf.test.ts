@@ -1,18 +1,22 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { deflateSync } from 'node:zlib';
+import { PDFDict, PDFDocument, PDFName, PDFRawStream, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { extractDocument } from './index.js';
+import { buildFlateBombPdf, buildTextPdf as buildPdf } from '../../../../test/support/pdfs.js';
+import { extractDocument, type ExtractionLimits } from './index.js';
+import { DEFAULT_DOCUMENT_LIMITS, DocumentLimitError } from './limits.js';
 import { ExtractionError } from './types.js';
 
-/** Builds a PDF with one page per entry; lines of a page are separated by '\n'. */
-const buildPdf = async (pages: readonly string[], title?: string): Promise<Uint8Array> => {
-  const pdf = await PDFDocument.create();
-  if (title !== undefined) pdf.setTitle(title);
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (const text of pages) {
-    const page = pdf.addPage();
-    if (text !== '') page.drawText(text, { x: 50, y: 700, size: 12, lineHeight: 16, font });
-  }
-  return pdf.save();
+const MIB = 1024 * 1024;
+const limited = (limits: Partial<ExtractionLimits>): ExtractionLimits => ({ ...DEFAULT_DOCUMENT_LIMITS, ...limits });
+
+/** The DocumentLimitError `attempt` rejects with. */
+const refusal = async (attempt: Promise<unknown>): Promise<DocumentLimitError> => {
+  const error: unknown = await attempt.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(DocumentLimitError);
+  return error as DocumentLimitError;
 };
 
 describe('PDF extraction', () => {
@@ -57,5 +61,69 @@ describe('PDF extraction', () => {
       await expect(attempt).rejects.toThrow(ExtractionError);
       await expect(attempt).rejects.toThrow(/broken\.pdf/);
     }
+  });
+
+  it('refuses a FlateDecode bomb while measuring it, before pdf.js inflates any of it', async () => {
+    // 64 MiB of content in a file of about a quarter of a megabyte.
+    const bomb = await buildFlateBombPdf(64 * MIB);
+    expect(bomb.length).toBeLessThan(MIB);
+    const error = await refusal(extractDocument('bomb.pdf', bomb, limited({ pdfExpandedBytes: 4 * MIB })));
+    expect(error).toMatchObject({ code: 'document_limit_exceeded', limit: 'pdfExpandedBytes', maximum: 4 * MIB, fileName: 'bomb.pdf' });
+    // Stopped within one decompressor chunk of the limit: a sixteenth of the stream was ever inflated.
+    expect(error.reached).toBeGreaterThan(4 * MIB);
+    expect(error.reached).toBeLessThan(4 * MIB + 64 * 1024);
+    expect(error.message).toBe(`Refused "bomb.pdf": more than ${4 * MIB} bytes of decompressed PDF streams (the pdfExpandedBytes limit; stopped at ${error.reached})`);
+  });
+
+  it('counts text across pages as the assembled document will, refusing within a page of the limit', async () => {
+    const page = (number: number): string => Array.from({ length: 10 }, () => `Page ${number} has a line of prose about thermal drift.`).join('\n');
+    const pdf = await buildPdf(Array.from({ length: 30 }, (_, index) => page(index + 1)));
+    const whole = await extractDocument('long.pdf', pdf);
+    expect(whole.text.length).toBeGreaterThan(14_000);
+    const error = await refusal(extractDocument('long.pdf', pdf, limited({ textChars: 3_000 })));
+    expect(error).toMatchObject({ limit: 'textChars', maximum: 3_000 });
+    // At most the page that crossed the limit was read past it: about 600 characters a page.
+    expect(error.reached).toBeGreaterThan(3_000);
+    expect(error.reached).toBeLessThan(3_000 + 700);
+  });
+
+  it('stops a single page that expands to megabytes of text at the character limit', async () => {
+    const error = await refusal(extractDocument('page-bomb.pdf', await buildFlateBombPdf(8 * MIB), limited({ textChars: 20_000 })));
+    expect(error.limit).toBe('textChars');
+    // pdf.js hands text over in chunks of a few thousand characters; the page holds about 5 million.
+    expect(error.reached).toBeLessThan(200_000);
+  });
+
+  it('refuses a PDF with more pages than the limit before reading any of them', async () => {
+    const error = await refusal(extractDocument('three.pdf', await buildPdf(['One', 'Two', 'Three']), limited({ pdfPages: 2 })));
+    expect(error).toMatchObject({ limit: 'pdfPages', maximum: 2, reached: 3 });
+  });
+
+  it('accepts a document exactly at its limits', async () => {
+    const pdf = await buildPdf(['One', 'Two']);
+    const doc = await extractDocument('two.pdf', pdf, limited({ pdfPages: 2, textChars: 'One\n\nTwo'.length }));
+    expect(doc.text).toBe('One\n\nTwo');
+  });
+
+  it('reads pages whose content streams use the other measured filters, as pdf.js decodes them', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage();
+    page.drawText('placeholder', { x: 50, y: 700, font });
+    const fontName = page.node.Resources()?.lookup(PDFName.of('Font'), PDFDict).keys()[0]?.asString() ?? '/F1';
+    const content = `BT ${fontName} 12 Tf 50 700 Td (Encoded in two stages) Tj ET`;
+    const hexOfDeflated = `${Buffer.from(deflateSync(content)).toString('hex')}>`;
+    const dict = pdf.context.obj({ Filter: ['ASCIIHexDecode', 'FlateDecode'] }) as PDFDict;
+    page.node.set(PDFName.of('Contents'), pdf.context.register(PDFRawStream.of(dict, new TextEncoder().encode(hexOfDeflated))));
+    expect((await extractDocument('chained.pdf', await pdf.save())).text).toBe('Encoded in two stages');
+  });
+
+  it('refuses an encrypted PDF, whose streams cannot be measured before pdf.js decrypts them', async () => {
+    const pdf = await PDFDocument.create();
+    pdf.addPage();
+    pdf.context.trailerInfo.Encrypt = pdf.context.register(pdf.context.obj({ Filter: 'Standard', V: 1, R: 2 }));
+    const attempt = extractDocument('locked.pdf', await pdf.save({ useObjectStreams: false }));
+    await expect(attempt).rejects.toThrow(ExtractionError);
+    await expect(attempt).rejects.toThrow('Cannot extract text from "locked.pdf": the PDF is encrypted, so how far its compressed streams expand cannot be measured');
   });
 });

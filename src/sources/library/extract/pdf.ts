@@ -1,7 +1,14 @@
-import { extractText, getDocumentProxy } from 'unpdf';
-import type { DraftDocument } from './assemble.js';
+import { getDocumentProxy } from 'unpdf';
+import { normalizeWhitespace, type DraftDocument } from './assemble.js';
+import { DocumentLimitError, type DocumentLimits } from './limits.js';
+import { measurePdfExpansion } from './pdfExpansion.js';
 import { firstLineTitle } from './text.js';
 import { ExtractionError } from './types.js';
+
+export type PdfLimits = Pick<DocumentLimits, 'textChars' | 'pdfPages' | 'pdfExpandedBytes'>;
+
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
 
 // pdf.js logs recoverable damage ("Indexing all PDF objects") to the console; errors still throw.
 const PDFJS_SILENT = 0;
@@ -11,9 +18,58 @@ const readFailure = (error: unknown): string =>
     ? 'the PDF is password-protected'
     : `the PDF is damaged or not a PDF (${error instanceof Error ? error.message : String(error)})`;
 
-/** One section per page, so a passage can cite the page it came from. */
-export const extractPdf = async (fileName: string, bytes: Uint8Array): Promise<DraftDocument> => {
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+/** Characters of text the pages read so far will contribute once assembled (see assembleDocument). */
+interface TextBudget {
+  readonly fileName: string;
+  readonly maximum: number;
+  used: number;
+}
+
+/**
+ * One page's text, read chunk by chunk as pdf.js produces it; the read is cancelled (and pdf.js
+ * stops working on the page) as soon as the document's text passes its limit.
+ */
+const readPageText = async (page: PdfPage, budget: TextBudget): Promise<string> => {
+  const reader = page.streamTextContent().getReader();
+  let text = '';
+  for (;;) {
+    const chunk = (await reader.read()) as { done: true } | { done: false; value: { items: readonly object[] } };
+    if (chunk.done) return text;
+    // The same text unpdf's extractText built: each item's string, a newline where a line ends.
+    for (const item of chunk.value.items) if ('str' in item) text += `${String(item.str)}${'hasEOL' in item && item.hasEOL === true ? '\n' : ''}`;
+    // Whitespace of the page in progress still counts; it is collapsed once the page is complete.
+    if (budget.used + text.length > budget.maximum) {
+      // pdf.js's stream rejects a cancel without an Error as its reason.
+      await reader.cancel(new Error('text limit reached'));
+      throw new DocumentLimitError(budget.fileName, 'textChars', budget.maximum, budget.used + text.length);
+    }
+  }
+};
+
+const readPages = async (pdf: PdfDocument, budget: TextBudget): Promise<string[]> => {
+  const pages: string[] = [];
+  for (let number = 1; number <= pdf.numPages; number += 1) {
+    const text = await readPageText(await pdf.getPage(number), budget);
+    const length = normalizeWhitespace(text).length;
+    // Non-empty pages are joined by a blank line.
+    if (length > 0) budget.used += (budget.used > 0 ? 2 : 0) + length;
+    pages.push(text);
+  }
+  return pages;
+};
+
+/**
+ * One section per page, so a passage can cite the page it came from. The compressed streams are
+ * measured before pdf.js sees the file, the page count is checked before any page is read, and the
+ * text is read a chunk at a time, so no limit is checked after the work it bounds.
+ */
+export const extractPdf = async (fileName: string, bytes: Uint8Array, limits: PdfLimits): Promise<DraftDocument> => {
+  const expansion = await measurePdfExpansion(bytes, limits.pdfExpandedBytes);
+  if (expansion.outcome === 'exceeded') throw new DocumentLimitError(fileName, 'pdfExpandedBytes', limits.pdfExpandedBytes, expansion.reached);
+  if (expansion.outcome === 'unmeasurable') {
+    throw new ExtractionError(fileName, `${expansion.reason}, so how far its compressed streams expand cannot be measured`);
+  }
+  let pdf: PdfDocument;
   try {
     // pdf.js transfers (detaches) the buffer it is given; a copy leaves the caller's bytes usable.
     pdf = await getDocumentProxy(bytes.slice(), { verbosity: PDFJS_SILENT });
@@ -21,12 +77,14 @@ export const extractPdf = async (fileName: string, bytes: Uint8Array): Promise<D
     throw new ExtractionError(fileName, readFailure(error), { cause: error });
   }
   try {
-    const { text: pages } = await extractText(pdf, { mergePages: false });
+    if (pdf.numPages > limits.pdfPages) throw new DocumentLimitError(fileName, 'pdfPages', limits.pdfPages, pdf.numPages);
+    const pages = await readPages(pdf, { fileName, maximum: limits.textChars, used: 0 });
     const { info } = await pdf.getMetadata();
     const metadataTitle: unknown = (info as Record<string, unknown> | undefined)?.['Title'];
     const title = typeof metadataTitle === 'string' && metadataTitle.trim() !== '' ? metadataTitle : firstLineTitle(pages.join('\n'));
     return { title, sections: pages.map((body, index) => ({ heading: null, page: index + 1, body })) };
   } catch (error) {
+    if (error instanceof DocumentLimitError) throw error;
     throw new ExtractionError(fileName, readFailure(error), { cause: error });
   } finally {
     await pdf.destroy();
