@@ -16,14 +16,16 @@ export interface BenchHelix extends ChildServer {
 /** Starts Helix on `database` (a SQLite path or a PostgreSQL URL) and creates the bench's key. */
 export const startBenchHelix = async (database: string): Promise<BenchHelix> => {
   // An explicit env: nothing from the caller's environment leaks in; the database comes as an argument.
-  // The four rate limits are off (0): the bench drives thousands of requests per second from one
-  // address with one key, which the per-IP and per-principal limits exist to refuse.
+  // The four rate limits are off (0) and the per-owner turn bound is out of reach: the bench drives
+  // thousands of requests per second from one address with one key, which those limits exist to refuse.
   const env = {
     HELIX_LOG_LEVEL: 'silent',
     HELIX_AGENT_IP_RATE_LIMIT: '0',
     HELIX_MCP_IP_RATE_LIMIT: '0',
     HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',
     HELIX_MCP_PRINCIPAL_RATE_LIMIT: '0',
+    HELIX_MAX_CONCURRENT_TURNS_PER_OWNER: '10000',
+    HELIX_HTTP_MAX_CONNECTIONS_PER_IP: '0',
   };
   const config = loadConfig(env, { port: 0, host: LOOPBACK, database });
   const helix = await startHelix(config, { logger: createLogger('silent') });
