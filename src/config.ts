@@ -1,4 +1,5 @@
 import { ConfigError, endpoint, integer, list, value, type Env } from './config/env.js';
+import type { OAuthConfig } from './auth/oauthJwt.js';
 import { accountPolicyDefaults } from './config/accountPolicyConfig.js';
 import type { TurnLimits } from './service/turnSlots.js';
 import { libraryLimits } from './config/libraryLimits.js';
@@ -53,15 +54,6 @@ export interface HelixConfig {
   readonly libraryLimits: DocumentLimits;
 }
 
-export interface OAuthConfig {
-  readonly issuer: string;
-  readonly audience: string;
-  readonly jwksUrl: string;
-  /** The provider alias linked accounts are recorded under. */
-  readonly provider: string;
-  /** Admitted asymmetric JWS algorithms. */
-  readonly algorithms: readonly string[];
-}
 
 export interface HttpLimits {
   readonly headersTimeoutMs: number;
@@ -80,6 +72,7 @@ export interface RateLimits {
 export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
 
 export { ConfigError } from './config/env.js';
+export type { OAuthConfig } from './auth/oauthJwt.js';
 export type { ModelConfig } from './config/modelConfig.js';
 export { DEFAULT_OPENAI_BASE_URL, MAX_TOOL_CALLS } from './config/modelConfig.js';
 

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticate.js';
 import { loadInstanceSecret } from './auth/instanceSecret.js';
 import { createOAuthVerifier } from './auth/oauthJwt.js';
-import type { HelixConfig } from './config.js';
+import { ConfigError, type HelixConfig } from './config.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { ActiveTurns } from './service/activeTurns.js';
@@ -18,7 +18,7 @@ import type { TurnExecutor } from './solver/executor.js';
 import { ExtractiveExecutor } from './solver/extractive/extractiveExecutor.js';
 import { ModelExecutor } from './solver/model/modelExecutor.js';
 import { FileCredentialDocumentStore } from './model/codex/credentialStore.js';
-import { modelClientFor } from './model/providerClients.js';
+import { modelClientFor } from './providers/providerClients.js';
 import { systemResolver, type HostResolver } from './outbound/resolveDestination.js';
 import { OwnerModelResolver } from './providers/ownerModelResolver.js';
 import { ownerTransport } from './providers/ownerTransport.js';
@@ -87,6 +87,16 @@ const defaultExecutor = (config: HelixConfig, store: Store, clock: Clock, logger
   });
 };
 
+/** The configured sources; a configuration the registry refuses stops start-up as a configuration error. */
+const registryOf = (store: Store, sources: HelixConfig['sources']) => {
+  try {
+    return buildRegistry(store, sources);
+  } catch (err) {
+    if (err instanceof TypeError) throw new ConfigError(`source configuration: ${err.message}`);
+    throw err;
+  }
+};
+
 /**
  * The composition root. Start-up is explicit and ordered: open and migrate the store, load the
  * installation secret, register this worker, recover interrupted turns, then listen. Any failure
@@ -104,7 +114,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
   const startedAt = clock.now();
   await store.read.workers.upsert({ workerId, host: hostname(), pid: process.pid, startedAt, heartbeatAt: startedAt, stoppedAt: null });
 
-  const registry = buildRegistry(store, config.sources);
+  const registry = registryOf(store, config.sources);
   // Replicas sharing PostgreSQL signal each other through LISTEN/NOTIFY; otherwise signals stay in-process.
   const notifier: RunNotifier =
     options.store === undefined && isPostgresUrl(config.database) ? await PostgresRunNotifier.start(config.database, onConnectionError) : new LocalRunNotifier();

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataSubjectKey } from '../src/accounts/identityHashes.js';
+import { dataSubjectKey } from '../src/domain/identityHashes.js';
 import { hashApiKey } from '../src/auth/apiKeys.js';
 import { loadInstanceSecret } from '../src/auth/instanceSecret.js';
 import { api, idemKey } from './support/harness.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataSubjectKey } from '../src/accounts/identityHashes.js';
+import { dataSubjectKey } from '../src/domain/identityHashes.js';
 import { SUBJECT_FREE_TABLES, SUBJECT_TABLES } from '../src/store/kysely/subjectRecords.js';
 import type { ModelProviderRecord } from '../src/store/port.js';
 import { eraseSubject } from '../src/subjects/eraseSubject.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeLink, createAccount, issueLinkIntent } from '../src/accounts/accountService.js';
-import { dataSubjectKey } from '../src/accounts/identityHashes.js';
+import { dataSubjectKey } from '../src/domain/identityHashes.js';
 import { secretHash } from '../src/accounts/secrets.js';
 import { issueSignInLink, startSession } from '../src/accounts/sessions.js';
 import { findActiveApiKey, hashApiKey } from '../src/auth/apiKeys.js';

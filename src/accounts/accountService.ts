@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { HelixError } from '../domain/errors.js';
 import type { AccountRecord, BindingRecord, Store } from '../store/port.js';
-import { subjectHash, tenantHash } from './identityHashes.js';
+import { subjectHash, tenantHash } from '../domain/identityHashes.js';
 import { hashPassword, newSecret, PASSWORD_RULES, secretHash } from './secrets.js';
 
 export const LINK_INTENT_TTL_MS = 15 * 60 * 1000;

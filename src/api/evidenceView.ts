@@ -1,14 +1,17 @@
 import type { RunRecord } from '../domain/run.js';
-import type { StoredArtifact } from '../store/port.js';
+import type { TurnArtifact } from '../domain/turn.js';
 import { NON_AUTHORITY_FLAGS } from './flags.js';
+
+/** An admitted artifact as the store keeps it: the artifact, the turn that admitted it, when. */
+type AdmittedArtifact = TurnArtifact & { readonly turn: number; readonly createdAt: number };
 
 export const EVIDENCE_SCHEMA = 'helix.agent_run.evidence_bundle.v1';
 
-const refsOf = (artifacts: readonly StoredArtifact[], kind: StoredArtifact['kind']) =>
+const refsOf = (artifacts: readonly AdmittedArtifact[], kind: AdmittedArtifact['kind']) =>
   artifacts.filter((a) => a.kind === kind).map((a) => a.ref);
 
 /** The normalized `helix.agent_run.evidence_bundle.v1`: admitted artifacts with their provenance. */
-export const projectEvidence = (run: RunRecord, artifacts: readonly StoredArtifact[]) => ({
+export const projectEvidence = (run: RunRecord, artifacts: readonly AdmittedArtifact[]) => ({
   schema: EVIDENCE_SCHEMA,
   run_id: run.runId,
   version: run.version,

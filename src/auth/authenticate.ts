@@ -1,5 +1,5 @@
 import { decodeProtectedHeader } from 'jose';
-import { subjectHash, tenantHash } from '../accounts/identityHashes.js';
+import { subjectHash, tenantHash } from '../domain/identityHashes.js';
 import { HelixError } from '../domain/errors.js';
 import { ScopeSet } from '../domain/scopes.js';
 import type { Store } from '../store/port.js';

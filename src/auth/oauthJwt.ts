@@ -1,7 +1,17 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
-import type { OAuthConfig } from '../config.js';
 import { HelixError } from '../domain/errors.js';
 import { signedTenantOf } from './tenantClaims.js';
+
+/** The resource server's OAuth settings (HELIX_AGENT_OAUTH_*), as src/config.ts parses them. */
+export interface OAuthConfig {
+  readonly issuer: string;
+  readonly audience: string;
+  readonly jwksUrl: string;
+  /** The provider alias linked accounts are recorded under. */
+  readonly provider: string;
+  /** Admitted asymmetric JWS algorithms. */
+  readonly algorithms: readonly string[];
+}
 
 export interface VerifiedAccessToken {
   readonly issuer: string;

@@ -1,6 +1,6 @@
 import { canonicalJson, hmacHex } from '../domain/hashing.js';
 import type { ScopeSet } from '../domain/scopes.js';
-import { dataSubjectKey, tenantHash, tenantRefOf } from '../accounts/identityHashes.js';
+import { dataSubjectKey, tenantHash, tenantRefOf } from '../domain/identityHashes.js';
 
 export const PRINCIPAL_KINDS = ['api_key', 'local_jwt', 'oauth_jwt'] as const;
 export type PrincipalKind = (typeof PRINCIPAL_KINDS)[number];

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { loadConfig } from '../config.js';
 import { FileCredentialDocumentStore } from '../model/codex/credentialStore.js';
 import { ModelError, type ModelInfo } from '../model/port.js';
-import { modelClientFor } from '../model/providerClients.js';
+import { modelClientFor } from '../providers/providerClients.js';
 import type { ProviderSettings } from '../providers/providerSettings.js';
 import { HELIX_VERSION } from '../version.js';
 import { CliError } from './options.js';

@@ -1,28 +1,10 @@
+import { OTLP_PROTOCOLS, type OtlpProtocol, type OtlpTarget, type TelemetryConfig } from '../telemetry/types.js';
 import { ConfigError, endpoint, integer, value, type Env } from './env.js';
 
-/** OTLP encodings Helix ships exporters for; OpenTelemetry's default is http/protobuf. */
-export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
-export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+export { OTLP_PROTOCOLS, type OtlpProtocol, type OtlpTarget, type TelemetryConfig } from '../telemetry/types.js';
 
 export const DEFAULT_SERVICE_NAME = 'helix';
 export const METRIC_EXPORT_INTERVAL = { default: 60_000, min: 1_000, max: 3_600_000 } as const;
-
-/** Where one signal goes: the OTLP/HTTP URL it is POSTed to and its encoding. */
-export interface OtlpTarget {
-  readonly url: string;
-  readonly protocol: OtlpProtocol;
-}
-
-/**
- * OpenTelemetry export. A signal without an endpoint is off, and with both off the SDK is never
- * loaded. Headers, timeout, compression and TLS files (`OTEL_EXPORTER_OTLP_*`) are read by the SDK's
- * exporters themselves from the process environment.
- */
-export interface TelemetryConfig {
-  readonly serviceName: string;
-  readonly traces: OtlpTarget | undefined;
-  readonly metrics: (OtlpTarget & { readonly exportIntervalMs: number }) | undefined;
-}
 
 const SIGNAL_PATHS = { TRACES: '/v1/traces', METRICS: '/v1/metrics' } as const;
 type Signal = keyof typeof SIGNAL_PATHS;

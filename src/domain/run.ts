@@ -1,5 +1,4 @@
 import type { Budget, CompletionContract } from './contract.js';
-import type { Claim } from './turn.js';
 import type { CompletionStatus, LifecycleStatus, NextAction, TerminalAuthorityStatus } from './statuses.js';
 import { isTerminalLifecycle } from './statuses.js';
 
@@ -15,6 +14,11 @@ export interface PendingQuestion {
 export interface Answer {
   readonly question_id: string;
   readonly value: unknown;
+}
+
+export interface Claim {
+  readonly claim: string;
+  readonly refs: readonly string[];
 }
 
 export interface Contradiction {

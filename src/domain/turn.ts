@@ -1,5 +1,5 @@
-import { addUsage, ZERO_USAGE, type ModelUsage } from '../model/port.js';
-import type { Contradiction, PendingQuestion } from './run.js';
+import { addUsage, ZERO_USAGE, type ModelUsage } from './usage.js';
+import type { Claim, Contradiction, PendingQuestion } from './run.js';
 
 export const ARTIFACT_KINDS = ['observation', 'evidence', 'receipt'] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
@@ -35,10 +35,6 @@ export interface TerminalCandidate {
   readonly outputFields: Readonly<Record<string, unknown>>;
 }
 
-export interface Claim {
-  readonly claim: string;
-  readonly refs: readonly string[];
-}
 
 /** The result of one solver turn, before re-entry audit, terminal authority and completion. */
 export interface TurnOutcome {

@@ -1,6 +1,6 @@
 import { refusingRedirects } from '../model/http/pinnedFetch.js';
 import { ModelError } from '../model/port.js';
-import type { HttpTransport } from '../model/providerClients.js';
+import type { HttpTransport } from './providerClients.js';
 import { collapsingUnreachable, type UnreachableReport } from '../model/unreachableFailures.js';
 import { createPinnedFetch, type PinnedFetch } from '../outbound/pinnedConnectionFetch.js';
 import type { HostResolver } from '../outbound/resolveDestination.js';

@@ -1,13 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
-/** A secret sealed with AES-256-GCM; every part base64, so both dialects store it as plain text. */
-export interface SealedSecret {
-  readonly ciphertext: string;
-  readonly iv: string;
-  readonly tag: string;
-  /** Which operator key sealed it, so a rotated key is reported as such rather than as tampering. */
-  readonly keyId: string;
-}
+export type { SealedSecret } from '../domain/sealedSecret.js';
+import type { SealedSecret } from '../domain/sealedSecret.js';
 
 export const SECRET_KEY_BYTES = 32;
 const IV_BYTES = 12; // NIST SP 800-38D §8.2: 96-bit random IVs

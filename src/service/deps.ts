@@ -7,11 +7,8 @@ import type { TurnSlots } from './turnSlots.js';
 import type { WorkerLiveness } from './liveness.js';
 import type { RunNotifier } from './runNotifier.js';
 
-export interface Clock {
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
+export { systemClock, type Clock } from '../domain/clock.js';
+import type { Clock } from '../domain/clock.js';
 
 export interface ServiceConfig {
   /** Per-continuation watchdog, already clamped to 1,000-900,000 ms. */

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { ActiveTurn } from '../domain/run.js';
 import type { UnitOfWork } from '../store/port.js';
 import type { ActiveTurns } from './activeTurns.js';
-import type { Clock } from './deps.js';
+import type { Clock } from '../domain/clock.js';
 
 /** A worker whose heartbeat is older than this is presumed dead, wherever it ran. */
 export const HEARTBEAT_STALE_MS = 30_000;

@@ -1,4 +1,3 @@
-import { ConfigError } from '../config.js';
 import type { Store } from '../store/port.js';
 import type { Capability } from './capability.js';
 import { libraryCapabilities } from './library/capabilities.js';
@@ -26,11 +25,6 @@ export const configuredCapabilities = (store: Store, config: SourcesConfig): Cap
 ];
 
 /** Source factories reject bad settings with a TypeError naming the setting; start-up reports it as configuration. */
-export const buildRegistry = (store: Store, config: SourcesConfig): CapabilityRegistry => {
-  try {
-    return new CapabilityRegistry(configuredCapabilities(store, config));
-  } catch (err) {
-    if (err instanceof TypeError) throw new ConfigError(`source configuration: ${err.message}`);
-    throw err;
-  }
-};
+/** Throws TypeError for a configuration the registry refuses (a duplicate capability id); start-up reports it. */
+export const buildRegistry = (store: Store, config: SourcesConfig): CapabilityRegistry =>
+  new CapabilityRegistry(configuredCapabilities(store, config));

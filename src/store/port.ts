@@ -1,7 +1,7 @@
 import type { RunEvent, NewRunEvent } from '../domain/events.js';
 import type { RunRecord } from '../domain/run.js';
 import type { TurnArtifact } from '../domain/turn.js';
-import type { SealedSecret } from '../providers/secretBox.js';
+import type { SealedSecret } from '../domain/sealedSecret.js';
 
 /**
  * The storage port. The service sees only these shapes; it never imports a driver. Every method of

@@ -1,4 +1,4 @@
-import { dataSubjectKey } from '../accounts/identityHashes.js';
+import { dataSubjectKey } from '../domain/identityHashes.js';
 import { IDENTIFIER_PATTERN } from '../auth/apiKeys.js';
 import { API_KEY_ISSUER } from '../auth/authenticate.js';
 import { ownerHashOf } from '../auth/principal.js';

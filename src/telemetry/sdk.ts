@@ -2,10 +2,9 @@ import { context, diag, DiagLogLevel, metrics, propagation, ProxyTracerProvider,
 import { defaultResource, detectResources, envDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type MetricReader } from '@opentelemetry/sdk-metrics';
 import { BatchSpanProcessor, NodeTracerProvider, SimpleSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import type { OtlpTarget, TelemetryConfig } from '../config/telemetryConfig.js';
 import { HELIX_VERSION } from '../version.js';
 import { bindInstruments } from './instruments.js';
-import type { StopTelemetry, TelemetryOverrides, TelemetryWarn } from './startTelemetry.js';
+import type { OtlpTarget, StopTelemetry, TelemetryConfig, TelemetryOverrides, TelemetryWarn } from './types.js';
 
 /** Only ever imported dynamically by startTelemetry: this module is what loads the SDK. */
 

@@ -1,20 +1,6 @@
-import type { MetricReader } from '@opentelemetry/sdk-metrics';
-import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
-import type { TelemetryConfig } from '../config/telemetryConfig.js';
+import type { StopTelemetry, TelemetryConfig, TelemetryOverrides, TelemetryWarn } from './types.js';
 
-/** Replacements for the OTLP exporters; tests pass in-memory ones through the same start-up path. */
-export interface TelemetryOverrides {
-  /** Receives every span as it ends (no batching), e.g. an InMemorySpanExporter. */
-  readonly spanExporter?: SpanExporter;
-  /** Replaces the periodic OTLP metric reader, e.g. one a test collects on demand. */
-  readonly metricReader?: MetricReader;
-}
-
-/** Where the SDK reports its own trouble (an unreachable collector, a refused export). */
-export type TelemetryWarn = (message: string) => void;
-
-/** Flushes what is pending and unregisters the SDK; resolves even when the collector is unreachable. */
-export type StopTelemetry = () => Promise<void>;
+export type { StopTelemetry, TelemetryOverrides, TelemetryWarn } from './types.js';
 
 const stopNothing: StopTelemetry = async () => undefined;
 

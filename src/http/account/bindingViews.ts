@@ -1,4 +1,4 @@
-import { tenantRefOf } from '../../accounts/identityHashes.js';
+import { tenantRefOf } from '../../domain/identityHashes.js';
 import type { BindingRecord } from '../../store/port.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

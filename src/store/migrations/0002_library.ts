@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { StoreDialect } from './index.js';
+import type { StoreDialect } from './dialect.js';
 
 /**
  * The research library: documents, passages, and a ranked full-text index. The index is the one

@@ -7,7 +7,8 @@ import { modelProviders } from './0005_model_providers.js';
 import { accountPolicies } from './0006_account_policies.js';
 import { subjectAccess } from './0007_subject_access.js';
 
-export type StoreDialect = 'sqlite' | 'postgres';
+export type { StoreDialect } from './dialect.js';
+import type { StoreDialect } from './dialect.js';
 
 /** Every migration, in order. Names are permanent: never rename or edit one that has shipped. */
 const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> => ({

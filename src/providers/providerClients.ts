@@ -1,13 +1,13 @@
-import type { ProviderSettings } from '../providers/providerSettings.js';
-import { ChatCompletionsClient } from './chat/chatCompletions.js';
-import { CodexCredentials } from './codex/codexCredentials.js';
-import { CodexResponsesClient } from './codex/codexResponses.js';
-import type { CredentialDocumentStore } from './codex/credentialStore.js';
-import type { CodexEndpoints } from './codex/endpoints.js';
-import { ResponsesGatewayClient } from './gateway/responsesGateway.js';
-import type { FailureDecorator } from './http/modelList.js';
-import type { ProviderFetch } from './http/pinnedFetch.js';
-import type { ModelClient } from './port.js';
+import type { ProviderSettings } from './providerSettings.js';
+import { ChatCompletionsClient } from '../model/chat/chatCompletions.js';
+import { CodexCredentials } from '../model/codex/codexCredentials.js';
+import { CodexResponsesClient } from '../model/codex/codexResponses.js';
+import type { CredentialDocumentStore } from '../model/codex/credentialStore.js';
+import type { CodexEndpoints } from '../model/codex/endpoints.js';
+import { ResponsesGatewayClient } from '../model/gateway/responsesGateway.js';
+import type { FailureDecorator } from '../model/http/modelList.js';
+import type { ProviderFetch } from '../model/http/pinnedFetch.js';
+import type { ModelClient } from '../model/port.js';
 
 /** What the subscription needs that settings do not carry: where the operator's login lives. */
 export interface CodexBinding {

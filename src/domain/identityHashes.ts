@@ -1,4 +1,4 @@
-import { canonicalJson, hmacHex } from '../domain/hashing.js';
+import { canonicalJson, hmacHex } from './hashing.js';
 
 /**
  * Keyed hashes of external identities. Tenants and subjects are stored and compared only in this

@@ -1,0 +1,58 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { importCycles, importGraph, ruleViolations } from './support/importGraph.js';
+
+/**
+ * The layers of src/ and what each may import (docs/architecture.md, "Layout"). Lower layers never
+ * import higher ones; type-only imports count like any other, since they bind the same way when a
+ * module moves. A new folder must be placed here before it can hold code.
+ */
+const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
+  domain: [],
+  version: [],
+  logger: [],
+  telemetry: ['version'],
+  outbound: ['domain'],
+  model: ['domain', 'telemetry'],
+  store: ['domain', 'telemetry'],
+  auth: ['domain', 'store'],
+  accounts: ['domain', 'auth', 'store'],
+  sources: ['domain', 'store', 'telemetry'],
+  solver: ['domain', 'model', 'sources', 'telemetry'],
+  api: ['domain'],
+  service: ['domain', 'api', 'auth', 'solver', 'sources', 'store', 'telemetry'],
+  notify: ['service', 'store'],
+  providers: ['domain', 'auth', 'model', 'outbound', 'service', 'store'],
+  subjects: ['domain', 'api', 'auth', 'service', 'store'],
+  config: ['domain', 'auth', 'model', 'outbound', 'providers', 'service', 'sources', 'store', 'telemetry'],
+  client: ['api'],
+  http: ['domain', 'accounts', 'api', 'auth', 'config', 'outbound', 'providers', 'service', 'store', 'subjects', 'telemetry', 'version'],
+  cli: ['domain', 'accounts', 'api', 'auth', 'client', 'config', 'http', 'logger', 'model', 'providers', 'server', 'service', 'sources', 'store', 'subjects', 'telemetry', 'version'],
+  server: ['domain', 'accounts', 'api', 'auth', 'config', 'http', 'logger', 'model', 'notify', 'outbound', 'providers', 'service', 'solver', 'sources', 'store', 'subjects', 'telemetry', 'version'],
+};
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+
+describe('the import structure of src/', () => {
+  // src/config.ts and src/config/ are one layer, as are src/server.ts (the composition root) and its name.
+  const graph = importGraph(SRC);
+  const rules = LAYER_RULES;
+
+  it('has no import cycle between modules, type-only imports included', () => {
+    expect(importCycles(graph)).toEqual([]);
+  });
+
+  it('imports only along the allowed layer edges', () => {
+    expect(ruleViolations(graph, rules)).toEqual([]);
+  });
+
+  it('the checks fail on a planted forbidden edge and a planted cycle', () => {
+    const planted = new Map([...graph].map(([from, to]) => [from, new Set(to)]));
+    planted.get('domain/run.ts')!.add('service/continueRun.ts');
+    planted.get('service/continueRun.ts')!.add('domain/run.ts');
+    expect(ruleViolations(planted, rules)).toContain('domain/run.ts -> service/continueRun.ts: domain may not import service');
+    expect(importCycles(planted).some((cycle) => cycle.includes('domain/run.ts'))).toBe(true);
+    planted.set('gadgets/widget.ts', new Set());
+    expect(ruleViolations(planted, rules)).toContain('gadgets/widget.ts: its layer "gadgets" is not in the rules table');
+  });
+});
