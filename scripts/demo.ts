@@ -4,7 +4,8 @@
  * Helix a question about itself through the same client loop `helix ask` uses: start a run,
  * continue one governed turn at a time, print the answer with its cited sources.
  */
-import { resolve } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createApiKey } from '../src/auth/apiKeys.js';
 import { askHelix } from '../src/client/askLoop.js';
 import { HelixRestClient } from '../src/client/restClient.js';
@@ -23,7 +24,9 @@ const started = Date.now();
 say(`demo: embedded store ${database}`);
 const store = await openStore(database);
 say('demo: indexing docs/ into the research library …');
-const report = await ingestPaths(store, ['docs'], Date.now, (p) => say(`  [${p.index}/${p.total}] ${p.outcome} ${p.path}${p.outcome === 'failed' ? `: ${p.reason}` : ` (${p.passages} passages)`}`));
+// The user-facing docs say what Helix does; docs/spec/ is the contract as received, rooms and all.
+const userDocs = readdirSync('docs').filter((name) => name !== 'spec').map((name) => join('docs', name));
+const report = await ingestPaths(store, userDocs, Date.now, (p) => say(`  [${p.index}/${p.total}] ${p.outcome} ${p.path}${p.outcome === 'failed' ? `: ${p.reason}` : ` (${p.passages} passages)`}`));
 say(`demo: library ready (${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged)`);
 
 const config = loadConfig({ HELIX_LOG_LEVEL: 'warn', HELIX_AGENT_DATABASE_SCOPES: 'research_library' }, { host: '127.0.0.1', port: 0, database });

@@ -1,6 +1,6 @@
 /**
  * `npm run mcp:provider-conformance`: the contract's provider conformance probe
- * (helix-agent-api-v1, "Provider conformance probe") for a deployed Helix.
+ * (docs/spec/helix-agent-api-v1.md, "Provider conformance probe") for a deployed Helix.
  *
  * Without credentials it checks protected-resource metadata, the unauthenticated MCP challenge and
  * GET /mcp; with CASIMIRBOT_MCP_ACCESS_TOKEN (or HELIX_MCP_ACCESS_TOKEN) it adds an authenticated

@@ -33,7 +33,7 @@ import {
 import { storeFlavours } from './support/stores.js';
 
 /**
- * Property-based fuzzing of the REST run endpoints over real HTTP (security-test-matrix rows
+ * Property-based fuzzing of the REST run endpoints over real HTTP (docs/spec/security-test-matrix.md rows
  * 19-23): the contract's bounds decide acceptance, every refusal is a 400 `invalid_request` in the
  * error vocabulary, and nothing credential-shaped a caller sends comes back.
  */
@@ -185,7 +185,7 @@ const expectInvalidRequest = (response: ApiResponse) => {
   expect(response.body).toMatchObject({ schema: ERROR_SCHEMA, code: 'invalid_request', status: 400 });
 };
 
-describe('REST fuzz: run endpoints over real HTTP (matrix #19-#23)', () => {
+describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matrix.md #19-#23)', () => {
   let h: TestHelix;
   let token: string;
   let sharedRunId: string;
@@ -225,7 +225,7 @@ describe('REST fuzz: run endpoints over real HTTP (matrix #19-#23)', () => {
         const key = idemKey('mutated');
         const refused = await api(h.url, 'POST', RUNS, { token, idempotencyKey: key, rawBody: applyMutation(base, m) });
         expectInvalidRequest(refused);
-        // Nothing was stored under the key: the valid request it was derived from is processed (matrix #29).
+        // Nothing was stored under the key: the valid request it was derived from is processed (docs/spec/security-test-matrix.md #29).
         const corrected = await api(h.url, 'POST', RUNS, { token, idempotencyKey: key, body: base });
         expect(corrected.status, corrected.text).toBe(201);
         expect(corrected.body.version).toBe(1);

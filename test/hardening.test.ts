@@ -49,7 +49,7 @@ const statuses = async (n: number, send: (i: number) => Promise<{ status: number
 const badTokenFrom = (h: TestHelix, forwardedFor?: string): Promise<ApiResponse> =>
   api(h.url, 'GET', MISSING_RUN, { token: BAD_KEY, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } });
 
-describe('per-IP pre-auth limits (matrix #35)', () => {
+describe('per-IP pre-auth limits (docs/spec/security-test-matrix.md #35)', () => {
   it('a burst of bad tokens from one address is refused with 429 and Retry-After once over the limit', async () => {
     const h = await start({ HELIX_AGENT_IP_RATE_LIMIT: '5' });
     expect(await statuses(5, () => badTokenFrom(h))).toEqual([401, 401, 401, 401, 401]);
@@ -100,7 +100,7 @@ describe('per-IP pre-auth limits (matrix #35)', () => {
   });
 });
 
-describe('per-principal limits (matrix #36)', () => {
+describe('per-principal limits (docs/spec/security-test-matrix.md #36)', () => {
   it('one principal over its REST limit gets 429 while another principal still gets 200', async () => {
     const h = await start({ HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '3' });
     const [a, b] = [await h.key(), await h.key()];

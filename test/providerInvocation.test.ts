@@ -9,7 +9,7 @@ import { storedRuns, type StoredRun } from './support/storedRuns.js';
 import { storeFlavours } from './support/stores.js';
 
 /**
- * PCP-06/PCP-07 end to end: the probe makes one provider invocation against a loopback fixture
+ * docs/spec/shared-live-room-requirements.md PCP-06/PCP-07 end to end: the probe makes one provider invocation against a loopback fixture
  * that speaks the provider's wire format and really calls helix_run_start on a real Helix through
  * the official MCP SDK client, with the authorization the probe handed the provider.
  */

@@ -2,7 +2,7 @@ import { ERROR_SCHEMA } from '../../src/api/errorBody.js';
 import { RUN_SCHEMA } from '../../src/api/runView.js';
 
 /**
- * The only run a deployment probe may create: one step and a 60-second expiry (contract PCP-07,
+ * The only run a deployment probe may create: one step and a 60-second expiry (docs/spec/shared-live-room-requirements.md PCP-07,
  * production checklist step 10). The probes start it, never continue it, and cancel it.
  */
 export const BOUNDED_BUDGET = { max_steps: 1, expires_in_seconds: 60 } as const;

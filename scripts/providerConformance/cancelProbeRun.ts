@@ -6,7 +6,7 @@ import { mcpSession } from './mcpSession.js';
 /**
  * Cancels a run a provider started, with the probe's own token over MCP. Without it the run would
  * stay `waiting` in the store: Helix closes an expired run only when something next reads it. A
- * cancel is not a continuation, so the run still never takes a step (PCP-07).
+ * cancel is not a continuation, so the run still never takes a step (docs/spec/shared-live-room-requirements.md PCP-07).
  *
  * Answers undefined when the run is cancelled, else why not.
  */

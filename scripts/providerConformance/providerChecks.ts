@@ -45,7 +45,7 @@ const invokeAndCancel = async (ctx: ProbeContext, config: ProbeConfig, name: Pro
 };
 
 /**
- * PCP-06/PCP-07: with a provider key and the access token, one invocation per provider (OpenAI
+ * docs/spec/shared-live-room-requirements.md PCP-06/PCP-07: with a provider key and the access token, one invocation per provider (OpenAI
  * Responses, Gemini Interactions) with Helix as the only remote MCP tool and `helix_run_start` as
  * the only allowed tool. Each starts at most one 60-second, one-step run, which is never continued.
  */

@@ -21,7 +21,7 @@ export interface InvocationPlan {
 
 /**
  * The explicit idempotency key makes a repeated call replay the same run instead of starting a
- * second one, so even a model that calls twice creates at most one run (PCP-07).
+ * second one, so even a model that calls twice creates at most one run (docs/spec/shared-live-room-requirements.md PCP-07).
  */
 export const planInvocation = (provider: ProviderName, target: string, accessToken: string, model: string): InvocationPlan => {
   const args = {

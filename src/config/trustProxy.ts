@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * TRUST_PROXY, parsed (helix-agent-api-v1: "exact reverse-proxy trust or hop configuration").
+ * TRUST_PROXY, parsed (docs/spec/helix-agent-api-v1.md: "exact reverse-proxy trust or hop configuration").
  * - `addresses`: the proxies' exact addresses or CIDRs (or the keywords loopback, linklocal,
  *   uniquelocal); a hop is trusted only when its address is listed.
  * - `hops`: the number of proxies in front of Helix. A bare count cannot name the proxy, so it is

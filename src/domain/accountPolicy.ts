@@ -1,6 +1,6 @@
 /**
  * Account policy: what a linked Helix account may use, beyond what its token's scopes say.
- * Admission check 4 (helix-agent-api-v1, "Logical data scopes") asks it about every capability a
+ * Admission check 4 (docs/spec/helix-agent-api-v1.md, "Logical data scopes") asks it about every capability a
  * run's logical scopes admit, at start and before every continuation, so a change bites on the
  * next turn; features gate whole surfaces. Pure data and decisions; storage lives in the store.
  */

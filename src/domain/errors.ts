@@ -49,7 +49,7 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** ADR-0004 application error numbers. */
+/** ADR-0004 application error numbers (docs/spec/adr-0004-scoped-api-keys.md "Error model"). */
 export const ADR_ERROR_NUMBERS = {
   authn_failed: -32000,
   authz_denied: -32001,

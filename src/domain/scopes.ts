@@ -35,7 +35,7 @@ export const OAUTH_SCOPES = [
 ] as const;
 export type OAuthScope = (typeof OAUTH_SCOPES)[number];
 
-/** ADR-0004 v1 set plus the two provider scopes the implementation added (ADR-0004 "Known drift"). */
+/** ADR-0004 v1 set plus the two provider scopes the implementation added (docs/spec/adr-0004-scoped-api-keys.md "Known drift"). */
 export const ADR_SCOPES = [
   'agent.read',
   'agent.write',

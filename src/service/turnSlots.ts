@@ -15,7 +15,7 @@ export interface TurnSlot {
   /**
    * Set when a bound is reached: nothing is held, and the caller refuses with this error once it
    * knows the request would otherwise have won its compare-and-set (a request that loses it is a
-   * `version_conflict` or `run_busy` whatever the load, security matrix #30).
+   * `version_conflict` or `run_busy` whatever the load, docs/spec/security-test-matrix.md #30).
    */
   readonly refusal?: HelixError;
   readonly ready: Promise<void>;

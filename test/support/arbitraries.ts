@@ -53,7 +53,7 @@ export const PROTOTYPE_KEYS = [
   '__lookupGetter__',
 ] as const;
 
-/** Server-owned fields a caller must not set (matrix #19), plus near-misses of real names. */
+/** Server-owned fields a caller must not set (docs/spec/security-test-matrix.md #19), plus near-misses of real names. */
 const SUSPICIOUS_KEYS = ['version', 'status', 'ownership', 'run_id', 'lifecycle_status', 'tenant_id', 'account_id', 'owner', 'Objective', 'objective ', ''];
 
 /** A key that is not in `known`, favouring prototype names and server-owned fields. */

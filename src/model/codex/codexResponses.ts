@@ -28,7 +28,7 @@ export const codexUserAgent = (version: string): string => `helix/${version} (${
 
 /**
  * The ChatGPT Codex subscription as a `ModelClient`: the pinned Responses contract over SSE
- * (codex-subscription-protocol.md). Every request carries the bearer token, account id and
+ * (docs/spec/codex-subscription-protocol.md). Every request carries the bearer token, account id and
  * originator; `session-id` and `prompt_cache_key` share the run's cache-affinity key, and each
  * HTTP request gets its own `x-client-request-id`.
  */

@@ -4,7 +4,7 @@ import { TERMINAL_REFRESH_REASONS, type CodexTokens, type RefreshedTokens, type 
 
 /**
  * The persisted Codex credential document: tokens, account id and bounded terminal refresh health
- * in one versioned record, written in one transaction (codex-subscription-protocol.md).
+ * in one versioned record, written in one transaction (docs/spec/codex-subscription-protocol.md).
  *
  * Version 1 (the first release) held tokens, account id and `saved_at`. Version 2 adds `health`.
  * A v1 document reads as healthy, is never rewritten by a read, and becomes v2 on the next write.

@@ -16,7 +16,7 @@ export interface Mutation<T> {
 /**
  * Where one owner's Codex credential document lives. The local CLI uses the filesystem adapter;
  * a hosted product injects its own owner/tenant key and an encrypted secret backend
- * (codex-subscription-protocol.md, "Product boundary").
+ * (docs/spec/codex-subscription-protocol.md, "Product boundary").
  */
 export interface CredentialDocumentStore {
   /** The document, or undefined when there is none. Throws `document_unreadable`. Never writes. */

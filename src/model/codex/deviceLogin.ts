@@ -6,7 +6,7 @@ import { CodexAuthError } from './codexAuthError.js';
 import { CODEX_CLIENT_ID, codexPaths, type CodexEndpoints } from './endpoints.js';
 import { exchangeAuthorizationCode, type CodexTokens } from './tokenClient.js';
 
-/** codex-protocol-notes.md "Device login": poll for at most 15 minutes. */
+/** docs/spec/codex-protocol-notes.md "Device login": poll for at most 15 minutes. */
 export const DEVICE_LOGIN_MAX_WAIT_MS = 15 * 60_000;
 const DEFAULT_INTERVAL_SECONDS = 5;
 /** Added to every poll wait so a server counting from its own clock never sees us early. */

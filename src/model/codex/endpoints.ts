@@ -1,5 +1,5 @@
 /**
- * The pinned Codex subscription contract (../shared/spec/codex-subscription-protocol.md). OAuth
+ * The pinned Codex subscription contract (docs/spec/codex-subscription-protocol.md). OAuth
  * material goes only to the issuer, the loopback callback and the Codex API origin below.
  */
 export const CODEX_CLIENT_ID = 'app_EMoamEEZ73f0CkXaXp7hrann';

@@ -1,7 +1,7 @@
 import { ModelError, type ModelInfo } from '../port.js';
 
 /**
- * Codex model discovery (codex-subscription-protocol.md, codex-protocol-notes.md "Model
+ * Codex model discovery (docs/spec/codex-subscription-protocol.md, docs/spec/codex-protocol-notes.md "Model
  * discovery"). Only the canonical top-level `models` array is accepted; entries keep provider
  * order; unknown fields are ignored.
  *

@@ -24,7 +24,7 @@ export interface AuthorizeParams {
   readonly state: string;
 }
 
-/** The pinned authorization request (codex-subscription-protocol.md, "Pinned OAuth contract"). */
+/** The pinned authorization request (docs/spec/codex-subscription-protocol.md, "Pinned OAuth contract"). */
 export const buildAuthorizeUrl = (endpoints: CodexEndpoints, params: AuthorizeParams): string => {
   const url = new URL(codexPaths.authorize, endpoints.issuer);
   const query = new URLSearchParams({

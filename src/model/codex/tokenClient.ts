@@ -5,7 +5,7 @@ import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
 import { CodexAuthError } from './codexAuthError.js';
 import { CODEX_ACCOUNT_CLAIM, CODEX_CLIENT_ID, codexPaths, type CodexEndpoints } from './endpoints.js';
 
-/** codex-protocol-notes.md "Tokens": a token response without `expires_in` lasts 3600 s. */
+/** docs/spec/codex-protocol-notes.md "Tokens": a token response without `expires_in` lasts 3600 s. */
 const DEFAULT_EXPIRES_IN_SECONDS = 3600;
 const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
 

@@ -6,7 +6,7 @@ export type ProviderFetch = (url: string, init: RequestInit) => Promise<Response
 
 /**
  * `send` that never follows a redirect: credential-bearing bodies, account headers and prompts
- * must not leave the origin they were addressed to (codex-subscription-protocol.md). A 3xx is an
+ * must not leave the origin they were addressed to (docs/spec/codex-subscription-protocol.md). A 3xx is an
  * error, not a hop.
  */
 export const refusingRedirects =

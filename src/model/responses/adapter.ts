@@ -4,7 +4,7 @@ import { classifyProviderError, providerErrorFrom, providerIdentifier } from './
 import { fromResponsesItem } from './request.js';
 
 /**
- * Reads a Responses SSE body into model stream events (codex-protocol-notes.md "SSE stream").
+ * Reads a Responses SSE body into model stream events (docs/spec/codex-protocol-notes.md "SSE stream").
  *
  * Items come only from `response.output_item.done`: `.added` carries half-built items and the
  * argument/text deltas are previews. Under `store: false` the Codex backend ends with an empty or

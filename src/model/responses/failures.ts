@@ -2,7 +2,7 @@ import { readBoundedText } from '../http/boundedBody.js';
 import { ModelError, type ModelErrorKind } from '../port.js';
 
 /**
- * Failure classification for Responses providers (codex-protocol-notes.md "SSE stream" and the
+ * Failure classification for Responses providers (docs/spec/codex-protocol-notes.md "SSE stream" and the
  * contract's retry paragraph). One table decides kind and retryability from the provider's stated
  * `code` (or `type`), so an in-stream `error`, a `response.failed` terminal and an HTTP error body
  * that name the same condition end the same way.

@@ -2,7 +2,7 @@ import type { ModelItem, ModelRequest } from '../port.js';
 
 /**
  * The Responses wire mapping shared by the Codex subscription and the OpenAI-compatible gateway.
- * The `codex` profile is the pinned contract (codex-subscription-protocol.md "Pinned Responses
+ * The `codex` profile is the pinned contract (docs/spec/codex-subscription-protocol.md "Pinned Responses
  * contract") field for field; a change here must be checked against that reference and its
  * fixtures under test/fixtures/responses-sse/.
  *
