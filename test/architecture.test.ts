@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importCycles, importGraph, ruleViolations } from './support/importGraph.js';
@@ -32,6 +33,22 @@ const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
 };
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+const ARCHITECTURE_DOC = new URL('../docs/architecture.md', import.meta.url);
+
+/** The Layout table of docs/architecture.md: layer -> the layers its last column names. */
+const documentedRules = (markdown: string): Record<string, string[]> => {
+  const rules: Record<string, string[]> = {};
+  for (const line of markdown.split('\n')) {
+    const layer = /^\| `src\/([a-z]+)(?:\/|\.ts)`/.exec(line)?.[1];
+    if (layer === undefined) continue;
+    const last = line.split(' | ').at(-1)!.replace(/\s*\|\s*$/, '');
+    rules[layer] = last === 'nothing' ? [] : last.split(', ');
+  }
+  return rules;
+};
+
+/** The Mermaid picture's edges, `a --> b`. */
+const documentedEdges = (markdown: string): string[] => [...markdown.matchAll(/^ {2}([a-z]+) --> ([a-z]+)$/gm)].map((m) => `${m[1]} --> ${m[2]}`).sort();
 
 describe('the import structure of src/', () => {
   // src/config.ts and src/config/ are one layer, as are src/server.ts (the composition root) and its name.
@@ -44,6 +61,13 @@ describe('the import structure of src/', () => {
 
   it('imports only along the allowed layer edges', () => {
     expect(ruleViolations(graph, rules)).toEqual([]);
+  });
+
+  it('docs/architecture.md shows exactly these rules, in its table and its picture', () => {
+    const doc = readFileSync(ARCHITECTURE_DOC, 'utf8');
+    expect(documentedRules(doc)).toEqual(Object.fromEntries(Object.entries(rules).map(([layer, allowed]) => [layer, [...allowed]])));
+    const edges = Object.entries(rules).flatMap(([layer, allowed]) => allowed.map((to) => `${layer} --> ${to}`));
+    expect(documentedEdges(doc)).toEqual(edges.sort());
   });
 
   it('the checks fail on a planted forbidden edge and a planted cycle', () => {
