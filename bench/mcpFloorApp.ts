@@ -38,7 +38,7 @@ export const buildMcpFloorApp = (): FastifyInstance => {
   const app = Fastify({ logger: false });
   app.post(MCP_FLOOR_PATH, async (request, reply) => {
     const server = serverForRequest();
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }) // no sessionIdGenerator: stateless;
     await server.connect(transport);
     try {
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

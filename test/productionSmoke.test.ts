@@ -20,7 +20,7 @@ const startHeaderStrippingProxy = async (upstream: string, dropped: string) => {
     req.on('end', async () => {
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'connection')) as Record<string, string>;
       const body = chunks.length === 0 ? undefined : Buffer.concat(chunks);
-      const answer = await fetch(`${upstream}${req.url}`, { method: req.method, headers, ...(body === undefined ? {} : { body }) });
+      const answer = await fetch(`${upstream}${req.url}`, { headers, ...(req.method === undefined ? {} : { method: req.method }), ...(body === undefined ? {} : { body }) });
       const kept = [...answer.headers].filter(([name]) => name !== dropped && name !== 'content-encoding' && name !== 'content-length' && name !== 'transfer-encoding');
       res.writeHead(answer.status, Object.fromEntries(kept)).end(Buffer.from(await answer.arrayBuffer()));
     });

@@ -104,7 +104,7 @@ const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, repl
     logUnexpected: (err) =>
       request.log.error({ request_id: request.id, err: { message: (err as Error)?.message, stack: (err as Error)?.stack } }, 'unhandled error in an MCP tool call'),
   });
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }) // no sessionIdGenerator: stateless;
   await server.connect(transport);
   try {
     const response = await transport.handleRequest(new Request(`http://helix${MCP_PATH}`, { method: 'POST', headers: transportHeaders(request) }), {

@@ -53,7 +53,7 @@ const turnInput = (overrides: Partial<TurnInput> & { invoke?: (id: string, input
   const invoked: { id: string; input: unknown }[] = [];
   const invoke =
     overrides.invoke ??
-    (async (id: string, input: unknown): Promise<CapabilityResult> => {
+    (async (id: string): Promise<CapabilityResult> => {
       if (id !== 'research-library.search') throw new HelixError('tool_not_found');
       return { artifacts: [passage], hits: [{ ref: passage.ref, title: 'Damping', text: 'Damping absorbs energy in a viscoelastic layer.', score: 1, documentId: 'doc_1' }] };
     });

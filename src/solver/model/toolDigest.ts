@@ -49,7 +49,7 @@ export const digestResult = (result: CapabilityResult): string => {
 export const digestError = (err: unknown): string => {
   if (err instanceof HelixError && err.code === 'tool_not_found') return JSON.stringify({ error: 'tool_not_found' });
   if (err instanceof HelixError && err.code === 'invalid_request') {
-    const issues = (err.details as { issues?: { path: string }[] } | undefined)?.issues ?? [];
+    const issues = err.details.issues ?? [];
     return JSON.stringify({ error: 'invalid_arguments', fields: issues.map((i) => i.path) });
   }
   return JSON.stringify({ error: 'tool_failed' });
