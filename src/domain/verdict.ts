@@ -3,7 +3,7 @@ import type { LatestResult, PendingQuestion, RunRecord } from './run.js';
 import type { CompletionStatus, LifecycleStatus, TerminalAuthorityStatus } from './statuses.js';
 import { evaluateTerminalAuthority } from './terminalAuthority.js';
 import { isPermanentTurnFailure } from './turnFailures.js';
-import type { TurnArtifact, TurnOutcome } from './turn.js';
+import type { TerminalCandidate, TurnArtifact, TurnOutcome } from './turn.js';
 
 export const REQUIRED_EVIDENCE_PREFIX = 'required_evidence:';
 
@@ -36,74 +36,21 @@ export interface TurnVerdict {
  * Pure: the same run, outcome and context always give the same verdict.
  */
 export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext): TurnVerdict => {
-  const seen = new Set<string>();
-  const admittedArtifacts: TurnArtifact[] = [];
-  const rejectedArtifactRefs: string[] = [];
-  for (const artifact of outcome.artifacts) {
-    // Only a successful turn's re-entry audit can project evidence.
-    if (outcome.status !== 'succeeded' || !ctx.admittedCapabilities.has(artifact.capabilityId) || seen.has(artifact.ref)) {
-      rejectedArtifactRefs.push(artifact.ref);
-      continue;
-    }
-    seen.add(artifact.ref);
-    admittedArtifacts.push(artifact);
-  }
-
-  // The hard gate is rebuilt from the scopes on every turn: neither a generic resolution nor an
-  // earlier turn's artifacts can clear a required family.
-  const satisfied = new Set(outcome.satisfiedFamilies);
-  const missingFamilies = ctx.requiredFamilies.filter(
-    (family) => !satisfied.has(family) || !admittedArtifacts.some((a) => a.family === family),
-  );
-  const generic = outcome.unresolvedRequirements.filter((r) => !r.startsWith(REQUIRED_EVIDENCE_PREFIX));
-  const unresolvedRequirements = [
-    ...new Set([...generic, ...missingFamilies.map((f) => `${REQUIRED_EVIDENCE_PREFIX}${f}`)]),
-  ];
-
-  const authority = evaluateTerminalAuthority(outcome.terminalCandidates, admittedArtifacts, missingFamilies);
+  const reentry = auditReentry(outcome, ctx);
+  const gate = requiredEvidenceGate(outcome, ctx, reentry.admitted);
+  const authority = evaluateTerminalAuthority(outcome.terminalCandidates, reentry.admitted, gate.missingFamilies);
   const authorized = authority.status === 'authorized' ? authority.candidate : null;
   // With terminal grounding required, projected evidence is intersected with the authorized citations.
   const projected =
     authorized !== null && run.contract.require_terminal_authority
-      ? admittedArtifacts.filter((a) => authorized.supportingRefs.includes(a.ref))
-      : admittedArtifacts;
-  const evidenceCount = projected.filter((a) => a.kind === 'evidence').length;
-
+      ? reentry.admitted.filter((a) => authorized.supportingRefs.includes(a.ref))
+      : reentry.admitted;
   const answered = new Set(run.answers.map((a) => a.question_id));
   const pendingQuestions = outcome.questions.filter((q) => !answered.has(q.question_id));
-  const conflicts = outcome.contradictions.length > 0 && !run.contract.allow_conflicts;
-  const outputFields = authorized ? outputFieldsOf(authorized.text, authorized.supportingRefs, authorized.outputFields) : {};
-  const missingOutputs = run.contract.required_output_fields.filter((f) => !(f in outputFields));
-  const authorityOk = !run.contract.require_terminal_authority || authorized !== null;
-
-  const complete =
-    outcome.status === 'succeeded' &&
-    authorityOk &&
-    evidenceCount >= run.contract.min_evidence_refs &&
-    missingOutputs.length === 0 &&
-    missingFamilies.length === 0 &&
-    unresolvedRequirements.length <= run.contract.max_unresolved_requirements &&
-    !conflicts &&
-    pendingQuestions.length === 0;
-
-  const stepsLeft = run.budget.max_steps - run.stepsUsed;
-  const expired = ctx.now >= run.expiresAt;
   const failureCode = outcome.status === 'failed' ? (outcome.failureCode ?? 'turn_failed') : null;
-  let completion: CompletionStatus;
-  if (complete) completion = 'completed';
-  else if (isPermanentTurnFailure(failureCode)) completion = 'failed';
-  else if (outcome.status === 'failed') completion = 'blocked';
-  else if (stepsLeft <= 0 || expired) completion = 'budget_exhausted';
-  else if (pendingQuestions.length > 0) completion = 'needs_input';
-  else if (conflicts) completion = 'conflict_detected';
-  else completion = 'needs_more_evidence';
-  if (completion === 'blocked' && (stepsLeft <= 0 || expired)) completion = 'budget_exhausted';
-
-  const lifecycle: LifecycleStatus =
-    completion === 'completed' ? 'completed' : completion === 'budget_exhausted' || completion === 'failed' ? 'failed' : 'waiting';
+  const completion = completionOf(run, outcome, ctx, { gate, authorized, projected, pendingQuestions, failureCode });
   const terminalAuthority: TerminalAuthorityStatus =
     authority.status === 'not_evaluated' && !run.contract.require_terminal_authority ? 'not_required' : authority.status;
-
   const latestResult: LatestResult = {
     turn: ctx.turn,
     outcome: resultOutcome(outcome),
@@ -113,46 +60,119 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
     terminal_candidate_ref: authority.candidate?.ref ?? null,
     failure_code: failureCode,
   };
-
-  const previouslyUnresolved = new Set(run.unresolvedRequirements);
-  const nowUnresolved = new Set(unresolvedRequirements);
-  const resolved = [...previouslyUnresolved].filter((r) => !nowUnresolved.has(r));
-
-  const events: NewRunEvent[] = [
-    {
-      kind: 'run.evidence_reentered',
-      data: {
-        turn: ctx.turn,
-        admitted_refs: admittedArtifacts.map((a) => a.ref),
-        rejected_refs: rejectedArtifactRefs,
-      },
-    },
-    ...resolved.map((requirement): NewRunEvent => ({ kind: 'run.issue_resolved', data: { turn: ctx.turn, requirement } })),
-  ];
-  if (pendingQuestions.length > 0) {
-    events.push({
-      kind: 'run.input_requested',
-      data: { turn: ctx.turn, question_ids: pendingQuestions.map((q) => q.question_id) },
-    });
-  }
-  events.push({
-    kind: 'run.terminal_authority_evaluated',
-    data: { turn: ctx.turn, status: terminalAuthority, reason: authority.reason },
-  });
-  events.push(closingEvent(completion, ctx.turn, latestResult.failure_code));
-
   return {
-    lifecycle,
+    lifecycle: lifecycleOf(completion),
     completion,
     terminalAuthority,
-    admittedArtifacts,
+    admittedArtifacts: reentry.admitted,
     projectedArtifacts: projected,
-    rejectedArtifactRefs,
-    unresolvedRequirements,
+    rejectedArtifactRefs: reentry.rejectedRefs,
+    unresolvedRequirements: gate.unresolvedRequirements,
     pendingQuestions,
     latestResult,
-    events,
+    events: verdictEvents(run, ctx, { reentry, gate, pendingQuestions, terminalAuthority, reason: authority.reason, completion, failureCode }),
   };
+};
+
+interface Reentry {
+  readonly admitted: readonly TurnArtifact[];
+  readonly rejectedRefs: readonly string[];
+}
+
+/** Phase 1, re-entry: only a successful turn's artifacts from admitted capabilities, each once. */
+const auditReentry = (outcome: TurnOutcome, ctx: TurnContext): Reentry => {
+  const seen = new Set<string>();
+  const admitted: TurnArtifact[] = [];
+  const rejectedRefs: string[] = [];
+  for (const artifact of outcome.artifacts) {
+    if (outcome.status !== 'succeeded' || !ctx.admittedCapabilities.has(artifact.capabilityId) || seen.has(artifact.ref)) {
+      rejectedRefs.push(artifact.ref);
+      continue;
+    }
+    seen.add(artifact.ref);
+    admitted.push(artifact);
+  }
+  return { admitted, rejectedRefs };
+};
+
+interface Gate {
+  readonly missingFamilies: readonly string[];
+  readonly unresolvedRequirements: readonly string[];
+}
+
+/**
+ * Phase 2, the hard gate, rebuilt from the scopes on every turn: neither a generic resolution nor
+ * an earlier turn's artifacts can clear a required family.
+ */
+const requiredEvidenceGate = (outcome: TurnOutcome, ctx: TurnContext, admitted: readonly TurnArtifact[]): Gate => {
+  const satisfied = new Set(outcome.satisfiedFamilies);
+  const missingFamilies = ctx.requiredFamilies.filter((family) => !satisfied.has(family) || !admitted.some((a) => a.family === family));
+  const generic = outcome.unresolvedRequirements.filter((r) => !r.startsWith(REQUIRED_EVIDENCE_PREFIX));
+  return { missingFamilies, unresolvedRequirements: [...new Set([...generic, ...missingFamilies.map((f) => `${REQUIRED_EVIDENCE_PREFIX}${f}`)])] };
+};
+
+interface Findings {
+  readonly gate: Gate;
+  readonly authorized: TerminalCandidate | null;
+  readonly projected: readonly TurnArtifact[];
+  readonly pendingQuestions: readonly PendingQuestion[];
+  readonly failureCode: string | null;
+}
+
+/** Phase 4, the completion verdict: is the contract met, and if not, what should the client do? */
+const completionOf = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext, f: Findings): CompletionStatus => {
+  const conflicts = outcome.contradictions.length > 0 && !run.contract.allow_conflicts;
+  const outputFields = f.authorized ? outputFieldsOf(f.authorized.text, f.authorized.supportingRefs, f.authorized.outputFields) : {};
+  const complete =
+    outcome.status === 'succeeded' &&
+    (!run.contract.require_terminal_authority || f.authorized !== null) &&
+    f.projected.filter((a) => a.kind === 'evidence').length >= run.contract.min_evidence_refs &&
+    run.contract.required_output_fields.every((field) => field in outputFields) &&
+    f.gate.missingFamilies.length === 0 &&
+    f.gate.unresolvedRequirements.length <= run.contract.max_unresolved_requirements &&
+    !conflicts &&
+    f.pendingQuestions.length === 0;
+  const outOfBudget = run.budget.max_steps - run.stepsUsed <= 0 || ctx.now >= run.expiresAt;
+  if (complete) return 'completed';
+  if (isPermanentTurnFailure(f.failureCode)) return 'failed';
+  if (outOfBudget) return 'budget_exhausted';
+  if (outcome.status === 'failed') return 'blocked';
+  if (f.pendingQuestions.length > 0) return 'needs_input';
+  if (conflicts) return 'conflict_detected';
+  return 'needs_more_evidence';
+};
+
+const lifecycleOf = (completion: CompletionStatus): LifecycleStatus => {
+  if (completion === 'completed') return 'completed';
+  return completion === 'budget_exhausted' || completion === 'failed' ? 'failed' : 'waiting';
+};
+
+/** Phase 5, the events the verdict commits with, in order; the last one closes the turn. */
+const verdictEvents = (
+  run: RunRecord,
+  ctx: TurnContext,
+  v: {
+    readonly reentry: Reentry;
+    readonly gate: Gate;
+    readonly pendingQuestions: readonly PendingQuestion[];
+    readonly terminalAuthority: TerminalAuthorityStatus;
+    readonly reason: string | null;
+    readonly completion: CompletionStatus;
+    readonly failureCode: string | null;
+  },
+): NewRunEvent[] => {
+  const nowUnresolved = new Set(v.gate.unresolvedRequirements);
+  const resolved = run.unresolvedRequirements.filter((r) => !nowUnresolved.has(r));
+  const events: NewRunEvent[] = [
+    { kind: 'run.evidence_reentered', data: { turn: ctx.turn, admitted_refs: v.reentry.admitted.map((a) => a.ref), rejected_refs: v.reentry.rejectedRefs } },
+    ...[...new Set(resolved)].map((requirement): NewRunEvent => ({ kind: 'run.issue_resolved', data: { turn: ctx.turn, requirement } })),
+  ];
+  if (v.pendingQuestions.length > 0) {
+    events.push({ kind: 'run.input_requested', data: { turn: ctx.turn, question_ids: v.pendingQuestions.map((q) => q.question_id) } });
+  }
+  events.push({ kind: 'run.terminal_authority_evaluated', data: { turn: ctx.turn, status: v.terminalAuthority, reason: v.reason } });
+  events.push(closingEvent(v.completion, ctx.turn, v.failureCode));
+  return events;
 };
 
 const resultOutcome = (outcome: TurnOutcome): LatestResult['outcome'] => {
