@@ -6,7 +6,7 @@ import { Authenticator } from './auth/authenticate.js';
 import { loadInstanceSecret } from './auth/instanceSecret.js';
 import { createOAuthVerifier } from './auth/oauthJwt.js';
 import { ConfigError, type HelixConfig } from './config.js';
-import { buildApp } from './http/app.js';
+import { buildApp, type AppOptions } from './http/app.js';
 import { createLogger } from './logger.js';
 import { ActiveTurns } from './service/activeTurns.js';
 import { TurnSlots } from './service/turnSlots.js';
@@ -97,15 +97,20 @@ const registryOf = (store: Store, sources: HelixConfig['sources']) => {
   }
 };
 
-/**
- * The composition root. Start-up is explicit and ordered: open and migrate the store, load the
- * installation secret, register this worker, recover interrupted turns, then listen. Any failure
- * stops start-up with the underlying message.
- */
-export const startHelix = async (config: HelixConfig, options: StartOptions = {}): Promise<RunningHelix> => {
+/** What every later step of start-up needs: the open store, the installation secret, this worker. */
+interface Runtime {
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly store: Store;
+  readonly instanceSecret: string;
+  readonly workerId: string;
+  readonly onConnectionError: (err: Error) => void;
+}
+
+/** Step 1: open and migrate the store, load the installation secret, register this worker. */
+const openRuntime = async (config: HelixConfig, options: StartOptions): Promise<Runtime> => {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
-  const resolveHost = options.resolveHost ?? systemResolver;
   // A dropped idle connection is routine (restart, failover, an admin's pg_terminate_backend): log it, never crash.
   const onConnectionError = (err: Error) => logger.warn({ err: { message: err.message } }, 'database connection lost; it is replaced on next use');
   const store = options.store ?? (await openStore(config.database, { onConnectionError }));
@@ -113,11 +118,16 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
   const workerId = newId('wkr');
   const startedAt = clock.now();
   await store.read.workers.upsert({ workerId, host: hostname(), pid: process.pid, startedAt, heartbeatAt: startedAt, stoppedAt: null });
+  return { logger, clock, store, instanceSecret, workerId, onConnectionError };
+};
 
+/** Step 2: the run service and what it runs on (sources, signals, turn slots, account policy). */
+const buildRunService = async (config: HelixConfig, options: StartOptions, rt: Runtime, resolveHost: HostResolver) => {
+  const { store, clock, logger } = rt;
   const registry = registryOf(store, config.sources);
   // Replicas sharing PostgreSQL signal each other through LISTEN/NOTIFY; otherwise signals stay in-process.
   const notifier: RunNotifier =
-    options.store === undefined && isPostgresUrl(config.database) ? await PostgresRunNotifier.start(config.database, onConnectionError) : new LocalRunNotifier();
+    options.store === undefined && isPostgresUrl(config.database) ? await PostgresRunNotifier.start(config.database, rt.onConnectionError) : new LocalRunNotifier();
   const turns = new ActiveTurns();
   const policies = new AccountPolicies(store, config.accountDefaults);
   const deps: RunServiceDeps = {
@@ -128,34 +138,34 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     config: {
       turnTimeoutMs: config.turnTimeoutMs,
       receiptTtlMs: RECEIPT_TTL_MS,
-      scopes: {
-        enabled: config.enabledScopes,
-        available: registry.availableScopes(),
-        capabilities: registry.capabilityIds(),
-      },
-      instanceSecret,
-      workerId,
+      scopes: { enabled: config.enabledScopes, available: registry.availableScopes(), capabilities: registry.capabilityIds() },
+      instanceSecret: rt.instanceSecret,
+      workerId: rt.workerId,
     },
     turns,
     slots: new TurnSlots(config.turnLimits),
-    liveness: storeLiveness(clock, workerId, turns),
+    liveness: storeLiveness(clock, rt.workerId, turns),
     policy: policies,
     newId,
     notifier,
     onExecutorError: (err, runId) => logger.error({ run_id: runId, err: { message: (err as Error)?.message } }, 'executor failed'),
   };
-  const service = new RunService(deps);
-  const recovered = await service.recoverInterrupted();
-  if (recovered > 0) logger.warn({ recovered }, 'recovered interrupted turns');
+  return { service: new RunService(deps), turns, notifier, policies };
+};
 
+/** The worker's heartbeat, which also purges expired idempotency receipts. */
+const startHeartbeat = ({ store, clock, logger, workerId }: Runtime): NodeJS.Timeout => {
   const heartbeat = setInterval(() => {
     const now = clock.now();
     void store.read.workers.heartbeat(workerId, now).catch((err: unknown) => logger.warn({ err: { message: (err as Error).message } }, 'heartbeat failed'));
     void store.read.receipts.deleteExpired(now).catch(() => undefined);
   }, HEARTBEAT_INTERVAL_MS);
   heartbeat.unref();
+  return heartbeat;
+};
 
-  const authenticator = new Authenticator(
+const buildAuthenticator = (config: HelixConfig, { store, instanceSecret, clock }: Runtime): Authenticator =>
+  new Authenticator(
     store,
     {
       localJwt:
@@ -168,11 +178,14 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     },
     () => clock.now(),
   );
-  const stopTelemetry = await startTelemetry(config.telemetry, (message) => logger.warn(message), options.telemetry);
-  const app = buildApp({
-    service,
-    authenticator,
-    logger,
+
+/** The HTTP facade's options: every surface, each backed by its service. */
+const appOptions = (config: HelixConfig, rt: Runtime, run: Awaited<ReturnType<typeof buildRunService>>, resolveHost: HostResolver): AppOptions => {
+  const { store, instanceSecret, clock } = rt;
+  return {
+    service: run.service,
+    authenticator: buildAuthenticator(config, rt),
+    logger: rt.logger,
     bodyLimitBytes: config.bodyLimitBytes,
     mcpBodyLimitBytes: config.mcpBodyLimitBytes,
     identity: { publicBaseUrl: config.publicBaseUrl, resource: config.oauth?.audience ?? config.localJwt?.audience },
@@ -186,37 +199,57 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
       now: () => clock.now(),
       baseUrlPolicy: config.model.ownerProviderPolicy,
       resolveHost,
-      policies,
+      policies: run.policies,
     }),
     subjects: new SubjectService({ store, instanceSecret, now: () => clock.now() }),
     hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, httpLimits: config.httpLimits, requireHttps: config.production },
-  });
+  };
+};
+
+const listeningUrl = (app: FastifyInstance, config: HelixConfig): string => {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}`;
+};
+
+/**
+ * The composition root. Start-up is explicit and ordered: open and migrate the store, load the
+ * installation secret, register this worker, recover interrupted turns, start telemetry, then
+ * listen. Any failure stops start-up with the underlying message.
+ */
+export const startHelix = async (config: HelixConfig, options: StartOptions = {}): Promise<RunningHelix> => {
+  const resolveHost = options.resolveHost ?? systemResolver;
+  const rt = await openRuntime(config, options);
+  const run = await buildRunService(config, options, rt, resolveHost);
+  const recovered = await run.service.recoverInterrupted();
+  if (recovered > 0) rt.logger.warn({ recovered }, 'recovered interrupted turns');
+  const heartbeat = startHeartbeat(rt);
+  const stopTelemetry = await startTelemetry(config.telemetry, (message) => rt.logger.warn(message), options.telemetry);
+  const app = buildApp(appOptions(config, rt, run, resolveHost));
   await app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
     await stopTelemetry();
     throw err;
   });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
-  logger.info({ url, database: describeLocation(config.database), dialect: store.dialect, worker_id: workerId }, 'helix listening');
+  const url = listeningUrl(app, config);
+  rt.logger.info({ url, database: describeLocation(config.database), dialect: rt.store.dialect, worker_id: rt.workerId }, 'helix listening');
 
   return {
     url,
     app,
-    store,
-    service,
-    workerId,
+    store: rt.store,
+    service: run.service,
+    workerId: rt.workerId,
     async close() {
       clearInterval(heartbeat);
       // Connections are closed forcibly (streams hold theirs open), so let running turns finish first.
       const deadline = Date.now() + SHUTDOWN_GRACE_MS;
-      while (turns.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (run.turns.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       await app.close();
       await stopTelemetry();
-      await notifier.close();
-      await store.read.workers.stop(workerId, clock.now()).catch(() => undefined);
-      if (options.store === undefined) await store.close();
+      await run.notifier.close();
+      await rt.store.read.workers.stop(rt.workerId, rt.clock.now()).catch(() => undefined);
+      if (options.store === undefined) await rt.store.close();
     },
   };
 };
