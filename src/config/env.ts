@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import { checkHttpUrl } from '../net/httpUrl.js';
 
 /** Reading the environment: every helper names the variable in its error and never echoes a secret. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -28,14 +29,9 @@ export const list = (env: Env, name: string): string[] =>
 export const endpoint = (env: Env, name: string): string | undefined => {
   const raw = value(env, name);
   if (raw === undefined) return undefined;
-  try {
-    const url = new URL(raw);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme');
-    if (url.username !== '' || url.password !== '') throw new Error('credentials');
-    return url.toString().replace(/\/$/, '');
-  } catch {
-    throw new ConfigError(`${name} must be an http(s) URL without credentials`);
-  }
+  const checked = checkHttpUrl(raw);
+  if (!checked.ok) throw new ConfigError(`${name} must be an http(s) URL without credentials`);
+  return checked.url.toString().replace(/\/$/, '');
 };
 
 /**

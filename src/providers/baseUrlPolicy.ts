@@ -1,3 +1,4 @@
+import { checkHttpUrl } from '../net/httpUrl.js';
 import type { AddressPolicy } from '../outbound/addressPolicy.js';
 
 /**
@@ -23,14 +24,9 @@ export const normalizeHostEntry = (entry: string): string => {
 
 /** Shape only: absolute http(s), no credentials, query or fragment. Returns the URL without a trailing slash. */
 export const checkBaseUrlShape = (raw: string): BaseUrlCheck => {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, reason: 'must be an absolute http(s) URL' };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'must be an absolute http(s) URL' };
-  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'must not carry credentials' };
+  const checked = checkHttpUrl(raw);
+  if (!checked.ok) return { ok: false, reason: checked.problem === 'credentials' ? 'must not carry credentials' : 'must be an absolute http(s) URL' };
+  const { url } = checked;
   // `new URL` drops an empty `?` or `#`, so look at the text as well.
   if (url.search !== '' || url.hash !== '' || raw.includes('?') || raw.includes('#')) {
     return { ok: false, reason: 'must not carry a query or a fragment' };

@@ -1,4 +1,4 @@
-import { readBoundedText } from '../http/boundedBody.js';
+import { readBoundedText } from '../../net/boundedBody.js';
 import { ModelError, type ModelErrorKind } from '../port.js';
 
 /**

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { ModelError } from '../port.js';
-import { readBoundedText } from '../http/boundedBody.js';
+import { readBoundedText } from '../../net/boundedBody.js';
 import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
 import { CodexAuthError } from './codexAuthError.js';
 import { CODEX_CLIENT_ID, codexPaths, type CodexEndpoints } from './endpoints.js';

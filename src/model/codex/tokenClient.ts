@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { ModelError } from '../port.js';
-import { readBoundedText } from '../http/boundedBody.js';
+import { readBoundedText } from '../../net/boundedBody.js';
 import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
 import { CodexAuthError } from './codexAuthError.js';
 import { CODEX_ACCOUNT_CLAIM, CODEX_CLIENT_ID, codexPaths, type CodexEndpoints } from './endpoints.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatFailures } from '../chat/chatFailures.js';
 import { classifyHttpFailure } from '../responses/failures.js';
-import { readBoundedText } from './boundedBody.js';
+import { readBoundedText } from '../../net/boundedBody.js';
 import { fetchModelList } from './modelList.js';
 import { responsesFailures } from '../responses/failures.js';
 

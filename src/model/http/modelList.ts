@@ -1,5 +1,5 @@
 import { ModelError, type ModelInfo } from '../port.js';
-import { readBoundedText } from './boundedBody.js';
+import { readBoundedText } from '../../net/boundedBody.js';
 
 /** Codex's list with every capability is tens of KiB; a list past this is not a model list. */
 const MAX_MODEL_LIST_BYTES = 4 * 1024 * 1024;

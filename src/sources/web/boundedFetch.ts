@@ -1,3 +1,4 @@
+import { readBoundedText } from '../../net/boundedBody.js';
 import { ATTR, inClientSpan } from '../../telemetry/instruments.js';
 import { type SourceFailure, SourceUnavailableError } from './sourceUnavailableError.js';
 
@@ -32,33 +33,6 @@ const isExpectedMediaType = (contentType: string | null, expect: ExpectedBody): 
 // undici reports `redirect: 'error'` as a TypeError whose cause says "unexpected redirect".
 const isRedirectRefusal = (error: unknown): boolean =>
   error instanceof Error && error.cause instanceof Error && /redirect/i.test(error.cause.message);
-
-/** Reads at most `maxBytes`; a longer body is cancelled mid-stream instead of buffered. */
-const readCapped = async (
-  body: ReadableStream<Uint8Array>,
-  maxBytes: number,
-): Promise<Uint8Array | undefined> => {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-};
 
 /**
  * GETs a configured endpoint under the source network rules: a hard timeout joined with the
@@ -102,10 +76,9 @@ const fetchBounded = async (request: BoundedFetchRequest, onStatus: (status: num
       await response.body?.cancel().catch(() => undefined);
       throw fail('too_large');
     }
-    if (response.body === null) return '';
-    const bytes = await readCapped(response.body, maxBytes);
-    if (bytes === undefined) throw fail('too_large');
-    return new TextDecoder('utf-8').decode(bytes);
+    const body = await readBoundedText(response, maxBytes);
+    if (!body.complete) throw fail('too_large');
+    return body.text;
   } catch (error) {
     if (error instanceof SourceUnavailableError) throw error;
     request.signal.throwIfAborted();

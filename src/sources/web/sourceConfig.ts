@@ -1,23 +1,15 @@
+import { checkHttpUrl, HTTP_URL_PROBLEMS } from '../../net/httpUrl.js';
+
 /**
  * Validates a configured endpoint once, at construction. Credentials in the URL are refused
  * because they would be sent on every request and echoed by any error that printed the URL;
  * the message names the setting, never the value.
  */
 export const parseEndpointUrl = (raw: string, setting: string): URL => {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new TypeError(`${setting} is not a valid URL.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`${setting} must be an http or https URL.`);
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new TypeError(`${setting} must not contain credentials.`);
-  }
-  url.hash = '';
-  return url;
+  const checked = checkHttpUrl(raw);
+  if (!checked.ok) throw new TypeError(`${setting} ${HTTP_URL_PROBLEMS[checked.problem]}.`);
+  checked.url.hash = '';
+  return checked.url;
 };
 
 /** Appends a path to an endpoint base, keeping the base's own path ("/api" + "/works"). */
