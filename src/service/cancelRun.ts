@@ -3,12 +3,12 @@ import { projectRun, type RunView } from '../api/runView.js';
 import type { Principal } from '../auth/principal.js';
 import { HelixError } from '../domain/errors.js';
 import { isRunTerminal, type RunRecord } from '../domain/run.js';
-import { loadOwnedRunIn, ownerOf, requireOperation, requireRunId } from './access.js';
+import { loadOwnedRunIn } from './access.js';
+import { acceptMutation } from './acceptMutation.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
-import { completeReceipt, idempotentRequest, requireIdempotencyKey, reserveKey } from './idempotency.js';
+import { completeReceipt, reserveKey } from './idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
 import { commitRunChange } from './runChange.js';
-import { parseInput } from './validate.js';
 
 /**
  * POST /api/v1/agent-runs/{run_id}/cancel: durably closes a nonterminal run (irreversible). It wins
@@ -22,12 +22,7 @@ export const cancelRun = async (
   idempotencyKey: string | undefined,
   body: unknown,
 ): Promise<ServiceResult<RunView>> => {
-  requireOperation(principal, 'run.cancel');
-  requireRunId(runId);
-  const key = requireIdempotencyKey(idempotencyKey);
-  const request = parseInput(CancelRunRequestSchema, body);
-  const owner = ownerOf(deps, principal);
-  const idem = idempotentRequest(owner, 'run.cancel', key, runId, request);
+  const { request, owner, idem } = acceptMutation(deps, principal, { operation: 'run.cancel', runId, idempotencyKey, body, schema: CancelRunRequestSchema });
   const now = deps.clock.now();
 
   const outcome = await deps.store.transaction(async (uow) => {

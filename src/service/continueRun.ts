@@ -1,16 +1,15 @@
 import { ContinueRunRequestSchema } from '../api/schemas.js';
 import type { RunView } from '../api/runView.js';
 import type { Principal } from '../auth/principal.js';
-import { loadOwnedRun, ownerOf, requireOperation, requireRunId } from './access.js';
+import { loadOwnedRun } from './access.js';
+import { acceptMutation } from './acceptMutation.js';
 import { admitScopes } from './admission.js';
 import { claimTurn } from './claimTurn.js';
 import { processingLeaseMs, type RunServiceDeps, type ServiceResult } from './deps.js';
 import { executeTurn } from './executeTurn.js';
 import { finalizeTurn } from './finalizeTurn.js';
-import { idempotentRequest, requireIdempotencyKey } from './idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
 import { startQueuedTurn } from './startQueuedTurn.js';
-import { parseInput } from './validate.js';
 import { ATTR, inSpan } from '../telemetry/instruments.js';
 
 /**
@@ -24,15 +23,10 @@ export const continueRun = async (
   idempotencyKey: string | undefined,
   body: unknown,
 ): Promise<ServiceResult<RunView>> => {
-  requireOperation(principal, 'run.continue');
-  requireRunId(runId);
-  const key = requireIdempotencyKey(idempotencyKey);
-  const request = parseInput(ContinueRunRequestSchema, body);
-  const owner = ownerOf(deps, principal);
+  const { request, owner, idem } = acceptMutation(deps, principal, { operation: 'run.continue', runId, idempotencyKey, body, schema: ContinueRunRequestSchema });
   const snapshot = await loadOwnedRun(deps, runId, owner);
   // Admission runs again before every continuation, so a revoked scope bites on this turn.
   const admission = await admitScopes(snapshot.databaseScope, principal, deps.config.scopes, deps.policy);
-  const idem = idempotentRequest(owner, 'run.continue', key, runId, request);
   const now = deps.clock.now();
   const lease = { expiresAt: now + processingLeaseMs(deps.config), workerId: deps.config.workerId };
   const turnId = deps.newId('turn');

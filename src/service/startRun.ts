@@ -3,12 +3,11 @@ import { projectRun, type RunView } from '../api/runView.js';
 import type { Principal } from '../auth/principal.js';
 import { sha256Hex } from '../domain/hashing.js';
 import type { RunRecord } from '../domain/run.js';
-import { ownerOf, requireOperation } from './access.js';
+import { acceptMutation } from './acceptMutation.js';
 import { admitScopes } from './admission.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
-import { completeReceipt, idempotentRequest, requireIdempotencyKey, reserveKey } from './idempotency.js';
+import { completeReceipt, reserveKey } from './idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
-import { parseInput } from './validate.js';
 
 /**
  * POST /api/v1/agent-runs: records a bounded objective. It never executes a turn; the run starts
@@ -20,12 +19,8 @@ export const startRun = async (
   idempotencyKey: string | undefined,
   body: unknown,
 ): Promise<ServiceResult<RunView>> => {
-  requireOperation(principal, 'run.start');
-  const key = requireIdempotencyKey(idempotencyKey);
-  const request = parseStart(body);
-  const owner = ownerOf(deps, principal);
+  const { request, owner, idem } = acceptMutation(deps, principal, { operation: 'run.start', runId: null, idempotencyKey, body, schema: StartRunRequestSchema });
   await admitScopes(request.database_scope, principal, deps.config.scopes, deps.policy);
-  const idem = idempotentRequest(owner, 'run.start', key, null, request);
   const now = deps.clock.now();
   const runId = deps.newId('run');
 
@@ -83,4 +78,3 @@ export const startRun = async (
   return answerReservation(deps, outcome) as Promise<ServiceResult<RunView>>;
 };
 
-const parseStart = (body: unknown) => parseInput(StartRunRequestSchema, body);
