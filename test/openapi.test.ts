@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../src/api/openapi/document.js';
+import { buildOpenApiDocument } from '../src/http/openapi/document.js';
 import { api, startTestHelix, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
 

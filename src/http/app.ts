@@ -20,7 +20,7 @@ import { registerSubjectRoutes, SUBJECT_ROUTES, SUBJECTS_PATH } from './rest/sub
 import type { SubjectService } from '../subjects/subjectService.js';
 import { registerDiscovery } from './wellKnown.js';
 import { registerHealth } from './health.js';
-import { registerOpenApiRoute } from './openapiRoute.js';
+import { registerOpenApiRoute } from './openapi/route.js';
 import type { ResourceIdentity } from './resourceIdentity.js';
 import { registerBindingRoutes } from './account/bindingRoutes.js';
 import { registerAccountPages } from './account/pageRoutes.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { jsonSchemaOf, type JsonObject } from '../jsonSchema.js';
+import { jsonSchemaOf, type JsonObject } from '../../api/jsonSchema.js';
 
 /**
  * `components.schemas`, filled as operations reference zod schemas by name. A schema's own

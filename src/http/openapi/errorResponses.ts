@@ -1,5 +1,5 @@
 import { ERROR_CODES, ERROR_TABLE, type ErrorCode } from '../../domain/errors.js';
-import type { JsonObject } from '../jsonSchema.js';
+import type { JsonObject } from '../../api/jsonSchema.js';
 import type { OperationDoc } from './operations.js';
 
 /** The error codes ERROR_TABLE maps to an HTTP status: what a caller may see with that status. */

@@ -1,12 +1,11 @@
-import { BINDING_ROUTES } from '../../http/account/bindingRoutes.js';
-import { HEALTH_PATH } from '../../http/health.js';
-import { OPENAPI_PATH } from '../../http/openapiRoute.js';
-import { EVENT_STREAM_PATH } from '../../http/rest/eventStreamRoute.js';
-import { PROVIDER_ROUTES } from '../../http/rest/providerRoutes.js';
-import { RUN_ROUTES } from '../../http/rest/runRoutes.js';
-import { SUBJECT_ROUTES } from '../../http/rest/subjectRoutes.js';
-import { DEVICE_CHECK_METADATA_PATH, PROTECTED_RESOURCE_PATHS } from '../../http/wellKnown.js';
-import { discoveryDoc, HEALTH_DOC, OPENAPI_DOC, OPERATION_DOCS, type OperationDoc } from './operations.js';
+import { BINDING_ROUTES } from '../account/bindingRoutes.js';
+import { HEALTH_PATH } from '../health.js';
+import { EVENT_STREAM_PATH } from '../rest/eventStreamRoute.js';
+import { PROVIDER_ROUTES } from '../rest/providerRoutes.js';
+import { RUN_ROUTES } from '../rest/runRoutes.js';
+import { SUBJECT_ROUTES } from '../rest/subjectRoutes.js';
+import { DEVICE_CHECK_METADATA_PATH, PROTECTED_RESOURCE_PATHS } from '../wellKnown.js';
+import { discoveryDoc, HEALTH_DOC, OPENAPI_DOC, OPENAPI_PATH, OPERATION_DOCS, type OperationDoc } from './operations.js';
 
 export interface DocumentedRoute {
   readonly method: string;
@@ -18,7 +17,7 @@ export interface DocumentedRoute {
 const documented = (method: string, url: string): DocumentedRoute => {
   const doc = OPERATION_DOCS[`${method} ${url}`];
   // A route added to a table without its contract entry must not ship undocumented.
-  if (doc === undefined) throw new Error(`OpenAPI: no operation entry for ${method} ${url} (src/api/openapi/operations.ts)`);
+  if (doc === undefined) throw new Error(`OpenAPI: no operation entry for ${method} ${url} (src/http/openapi/operations.ts)`);
   return { method, url, doc };
 };
 

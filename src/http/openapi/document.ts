@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import { OPERATION_SCOPES } from '../../domain/scopes.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
-import { BINDING_REF } from '../../http/account/bindingRoutes.js';
+import { BINDING_REF } from '../account/bindingRoutes.js';
 import { IDENTIFIER_PATTERN } from '../../auth/apiKeys.js';
 import { MODEL_PROVIDER_ID } from '../../providers/providerSchemas.js';
 import { HELIX_VERSION } from '../../version.js';
-import { jsonSchemaOf, type JsonObject } from '../jsonSchema.js';
-import { ErrorBodySchema } from '../outputSchemas.js';
-import { IdempotencyKeySchema, RunIdSchema } from '../schemas.js';
+import { jsonSchemaOf, type JsonObject } from '../../api/jsonSchema.js';
+import { ErrorBodySchema } from '../../api/outputSchemas.js';
+import { IdempotencyKeySchema, RunIdSchema } from '../../api/schemas.js';
 import { ERROR_STATUSES, errorResponseName, errorResponseOf, errorStatusesOf } from './errorResponses.js';
 import { SCHEMA_NAMES, type OperationDoc } from './operations.js';
 import { SchemaComponents } from './schemaComponents.js';

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { buildOpenApiDocument } from '../api/openapi/document.js';
-
-export const OPENAPI_PATH = '/openapi.json';
+import { buildOpenApiDocument } from './document.js';
+import { OPENAPI_PATH } from './operations.js';
 
 /**
  * The contract, public and unauthenticated like discovery: it describes the API, never a caller's

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { Operation } from '../../domain/scopes.js';
 import { ModelProviderListViewSchema, ModelProviderViewSchema, RegisterModelProviderSchema } from '../../providers/providerSchemas.js';
 import { SubjectErasureViewSchema, SubjectExportViewSchema, SubjectSummaryViewSchema } from '../../subjects/subjectViews.js';
-import { BindingListViewSchema, BindingRevocationViewSchema } from '../../http/account/bindingViews.js';
-import { ProtectedResourceMetadataSchema } from '../../http/wellKnown.js';
-import { HealthSchema } from '../../http/health.js';
-import { EventPageSchema, EvidenceBundleSchema, RunViewSchema } from '../outputSchemas.js';
-import { CancelRunRequestSchema, ContinueRunRequestSchema, ListEventsQuerySchema, StartRunRequestSchema, StreamEventsQuerySchema } from '../schemas.js';
+import { BindingListViewSchema, BindingRevocationViewSchema } from '../account/bindingViews.js';
+import { ProtectedResourceMetadataSchema } from '../wellKnown.js';
+import { HealthSchema } from '../health.js';
+import { EventPageSchema, EvidenceBundleSchema, RunViewSchema } from '../../api/outputSchemas.js';
+import { CancelRunRequestSchema, ContinueRunRequestSchema, ListEventsQuerySchema, StartRunRequestSchema, StreamEventsQuerySchema } from '../../api/schemas.js';
 
 /** How a caller authenticates: a bearer token or `hlx_` key, the browser session cookie, or nothing. */
 export type Authentication = 'bearer' | 'session' | 'none';
@@ -219,6 +219,8 @@ export const HEALTH_DOC: OperationDoc = {
   authentication: 'none',
   success: { status: 200, description: 'The process answers.', schema: HealthSchema },
 };
+
+export const OPENAPI_PATH = '/openapi.json';
 
 export const OPENAPI_DOC: OperationDoc = {
   operationId: 'openApiDocument',
