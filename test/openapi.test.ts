@@ -11,6 +11,27 @@ const EXAMPLES: Record<string, string> = {
   binding_ref: `agent-binding:sha256:${'0'.repeat(64)}`,
 };
 
+/**
+ * Every `METHOD path` the running app registers, read from Fastify's own route tree
+ * (`printRoutes({ commonPrefix: false })`: one node a line, four columns of tree drawing a level).
+ */
+const registeredRoutes = (tree: string): string[] => {
+  const stack: string[] = [];
+  const routes: string[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^([│├└─ ]*)(\S+) \(([A-Z, ]+)\)$/.exec(line);
+    if (match === null) continue;
+    const depth = (match[1] ?? '').length / 4 - 1;
+    stack.length = depth;
+    stack.push(match[2] ?? '');
+    for (const method of (match[3] ?? '').split(', ')) routes.push(`${method} ${stack.join('')}`);
+  }
+  return routes;
+};
+
+/** Registered but deliberately not REST: the MCP endpoint, the HTML account pages, implicit HEADs. */
+const NOT_REST = (route: string): boolean => route.startsWith('HEAD ') || / \/mcp$/.test(route) || / \/account(\/|$)/.test(route);
+
 describe('GET /openapi.json over real HTTP', () => {
   let h: TestHelix;
   beforeAll(async () => {
@@ -25,6 +46,14 @@ describe('GET /openapi.json over real HTTP', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('x-request-id')).toBe('openapi-req-1');
     expect(res.body).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+  });
+
+  it('documents every REST route the app registers, and only those', () => {
+    const paths = buildOpenApiDocument().paths as Record<string, Record<string, unknown>>;
+    const documented = Object.entries(paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path.replace(/\{([a-z_]+)\}/g, ':$1')}`));
+    const registered = registeredRoutes(h.helix.app.printRoutes({ commonPrefix: false })).filter((r) => !NOT_REST(r));
+    expect(registered.length).toBeGreaterThan(20);
+    expect(new Set(documented)).toEqual(new Set(registered));
   });
 
   it('documents only operations the server routes: none falls through to "No such endpoint" or 405', async () => {
