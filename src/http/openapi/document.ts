@@ -35,11 +35,18 @@ const HEADERS: Readonly<Record<string, JsonObject>> = {
 const toOpenApiPath = (url: string): string => url.replace(/:([a-z_]+)/g, '{$1}');
 const pathParameterNames = (url: string): string[] => [...url.matchAll(/:([a-z_]+)/g)].map((m) => m[1] ?? '');
 
-/** A query schema's properties become one `in: query` parameter each. */
+type ObjectSchema = { properties?: Record<string, JsonObject>; required?: string[] };
+
+/**
+ * A query schema's properties become one `in: query` parameter each. Each is published as the value
+ * it parses to (an integer with its bounds and default: how any client serialises a query
+ * integer), and is required only if the input side requires it (a default makes it optional).
+ */
 const queryParameters = (doc: OperationDoc): JsonObject[] => {
   if (doc.query === undefined) return [];
-  const json = jsonSchemaOf(doc.query, 'input') as { properties?: Record<string, JsonObject>; required?: string[] };
-  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: json.required?.includes(name) ?? false, schema }));
+  const parsed = jsonSchemaOf(doc.query, 'output') as ObjectSchema;
+  const accepted = jsonSchemaOf(doc.query, 'input') as ObjectSchema;
+  return Object.entries(parsed.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: accepted.required?.includes(name) ?? false, schema }));
 };
 
 const parametersOf = (route: DocumentedRoute): JsonObject[] => [

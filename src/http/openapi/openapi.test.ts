@@ -11,6 +11,7 @@ import { RUN_ROUTES } from '../rest/runRoutes.js';
 import { SUBJECT_ROUTES } from '../rest/subjectRoutes.js';
 import { DEVICE_CHECK_METADATA_PATH, PROTECTED_RESOURCE_PATHS } from '../wellKnown.js';
 import { HELIX_VERSION } from '../../version.js';
+import { EVENTS_LIMIT } from '../../api/schemas.js';
 import { buildOpenApiDocument } from './document.js';
 import { OPENAPI_FILE, renderOpenApiDocument } from './render.js';
 
@@ -90,6 +91,13 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(start).sort()).toEqual(['ETag', 'Idempotency-Replayed', 'Location', 'X-Request-Id']);
     expect(Object.keys(operation('GET', '/api/v1/agent-runs/:run_id')?.responses['200']?.headers ?? {})).toContain('ETag');
     expect(Object.keys(operation('GET', '/api/v1/agent-runs/:run_id/events')?.responses['200']?.headers ?? {})).not.toContain('ETag');
+  });
+
+  it('publishes the events query as bounded integers with their defaults, all optional', () => {
+    const params = operation('GET', '/api/v1/agent-runs/:run_id/events')?.parameters ?? [];
+    expect(params).toContainEqual({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: EVENTS_LIMIT.min, maximum: EVENTS_LIMIT.max, default: EVENTS_LIMIT.default } });
+    expect(params).toContainEqual(expect.objectContaining({ name: 'run_id', in: 'path', required: true }));
+    expect(operation('GET', EVENT_STREAM_PATH)?.parameters).toContainEqual({ $ref: '#/components/parameters/LastEventId' });
   });
 
   it('lists every error code under the status ERROR_TABLE gives it', () => {
