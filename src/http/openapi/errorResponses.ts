@@ -25,7 +25,6 @@ export const errorStatusesOf = (doc: OperationDoc): readonly number[] => {
     statuses.add(409);
     statuses.add(422);
   }
-  if (doc.scope === 'run.start') statuses.add(409);
   return [...statuses].sort((a, b) => a - b);
 };
 
