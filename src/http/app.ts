@@ -19,6 +19,8 @@ import type { ProviderService } from '../providers/providerService.js';
 import { registerSubjectRoutes, SUBJECT_ROUTES, SUBJECTS_PATH } from './rest/subjectRoutes.js';
 import type { SubjectService } from '../subjects/subjectService.js';
 import { registerDiscovery } from './wellKnown.js';
+import { registerHealth } from './health.js';
+import { registerOpenApiRoute } from './openapi/route.js';
 import type { ResourceIdentity } from './resourceIdentity.js';
 import { registerBindingRoutes } from './account/bindingRoutes.js';
 import { registerAccountPages } from './account/pageRoutes.js';
@@ -136,7 +138,8 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     return sendError(reply, err, resourceMetadataUrl(request, options.identity));
   });
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  registerHealth(app);
+  registerOpenApiRoute(app);
   registerDiscovery(app, { identity: options.identity, authorizationServers: options.authorizationServers });
   registerRunRoutes(app, options.service, options.authenticator);
   registerEventStreamRoute(app, options.service, options.authenticator);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { OAUTH_SCOPES } from '../domain/scopes.js';
 import { canonicalResource, type ResourceIdentity } from './resourceIdentity.js';
 
@@ -16,11 +17,20 @@ export interface DiscoveryOptions {
   readonly authorizationServers: readonly string[];
 }
 
+/** RFC 9728 protected-resource metadata, as served below. */
+export const ProtectedResourceMetadataSchema = z.looseObject({
+  resource: z.string(),
+  authorization_servers: z.array(z.string()),
+  scopes_supported: z.array(z.string()),
+  bearer_methods_supported: z.array(z.literal('header')),
+  resource_name: z.string(),
+});
+
 /** Every document names the same canonical resource: the one audience REST and MCP tokens carry. */
-const metadata = (request: FastifyRequest, options: DiscoveryOptions, scopes: readonly string[]) => ({
+const metadata = (request: FastifyRequest, options: DiscoveryOptions, scopes: readonly string[]): z.output<typeof ProtectedResourceMetadataSchema> => ({
   resource: canonicalResource(request, options.identity),
-  authorization_servers: options.authorizationServers,
-  scopes_supported: scopes,
+  authorization_servers: [...options.authorizationServers],
+  scopes_supported: [...scopes],
   bearer_methods_supported: ['header'],
   resource_name: 'Helix',
 });

@@ -36,23 +36,25 @@ export const MODEL_PROVIDER_SCHEMA = 'helix.model_provider.v1';
 export const MODEL_PROVIDER_LIST_SCHEMA = 'helix.model_providers.v1';
 
 /** What a caller sees of a registration: whether a key is stored, never the key or any part of it. */
-export interface ModelProviderView {
-  readonly schema: typeof MODEL_PROVIDER_SCHEMA;
-  readonly provider_id: string;
-  readonly kind: string;
-  readonly base_url: string;
-  readonly model: string;
-  readonly reasoning_effort: string | null;
-  readonly label: string | null;
-  readonly has_api_key: boolean;
-  readonly created_at: string;
-}
+export const ModelProviderViewSchema = z.looseObject({
+  schema: z.literal(MODEL_PROVIDER_SCHEMA),
+  provider_id: z.string().regex(MODEL_PROVIDER_ID),
+  kind: z.string(),
+  base_url: z.string(),
+  model: z.string(),
+  reasoning_effort: z.string().nullable(),
+  label: z.string().nullable(),
+  has_api_key: z.boolean(),
+  created_at: z.string(),
+});
+export type ModelProviderView = z.output<typeof ModelProviderViewSchema>;
 
-export interface ModelProviderListView {
-  readonly schema: typeof MODEL_PROVIDER_LIST_SCHEMA;
-  /** Newest first; the first is the one this owner's runs use. */
-  readonly providers: readonly ModelProviderView[];
-}
+/** Newest first; the first is the one this owner's runs use. */
+export const ModelProviderListViewSchema = z.looseObject({
+  schema: z.literal(MODEL_PROVIDER_LIST_SCHEMA),
+  providers: z.array(ModelProviderViewSchema),
+});
+export type ModelProviderListView = z.output<typeof ModelProviderListViewSchema>;
 
 export const modelProviderView = (record: ModelProviderRecord): ModelProviderView => ({
   schema: MODEL_PROVIDER_SCHEMA,

@@ -7,7 +7,14 @@ import { projectBindings, revocationReceipt } from './bindingViews.js';
 import { sessionCookieOf } from './cookies.js';
 
 export const BINDINGS_PATH = '/api/account/session/agent-bindings';
-const BINDING_REF = /^agent-binding:sha256:[0-9a-f]{64}$/;
+export const BINDING_REF = /^agent-binding:sha256:[0-9a-f]{64}$/;
+const BINDING_PATH = `${BINDINGS_PATH}/:binding_ref`;
+
+/** The two cookie-authenticated binding endpoints (published in the OpenAPI document). */
+export const BINDING_ROUTES = [
+  { method: 'GET', url: BINDINGS_PATH },
+  { method: 'DELETE', url: BINDING_PATH },
+] as const;
 
 /**
  * Cookie-authenticated binding management: a same-origin browser surface, never a bearer one.
@@ -23,7 +30,7 @@ export const registerBindingRoutes = (app: FastifyInstance, store: Store, now: (
 
   app.get(BINDINGS_PATH, async (request) => projectBindings(await store.read.bindings.listForAccount(await accountOf(request))));
 
-  app.delete<{ Params: { binding_ref: string } }>(`${BINDINGS_PATH}/:binding_ref`, async (request) => {
+  app.delete<{ Params: { binding_ref: string } }>(BINDING_PATH, async (request) => {
     const cookie = sessionCookieOf(request.headers.cookie);
     await accountOf(request);
     const bindingRef = request.params.binding_ref;

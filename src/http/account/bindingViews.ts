@@ -1,10 +1,30 @@
+import { z } from 'zod';
 import { tenantRefOf } from '../../domain/identityHashes.js';
-import type { BindingRecord } from '../../store/port.js';
+import { BINDING_STATUSES, type BindingRecord } from '../../store/port.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** `helix.agent_account_bindings.v1`: never the subject, the tenant in clear, or any credential. */
-export const projectBindings = (bindings: readonly BindingRecord[]) => ({
+export const BindingListViewSchema = z.looseObject({
+  schema: z.literal('helix.agent_account_bindings.v1'),
+  oauth_ready: z.boolean(),
+  bindings: z.array(
+    z.looseObject({
+      binding_ref: z.string(),
+      issuer: z.string(),
+      tenant_ref: z.string(),
+      provider: z.string(),
+      status: z.enum(BINDING_STATUSES),
+      created_at: z.string().nullable(),
+      updated_at: z.string().nullable(),
+      revoked_at: z.string().nullable(),
+      subject_included: z.literal(false),
+      bearer_included: z.literal(false),
+    }),
+  ),
+});
+
+export const projectBindings = (bindings: readonly BindingRecord[]): z.output<typeof BindingListViewSchema> => ({
   schema: 'helix.agent_account_bindings.v1',
   // Readiness of the binding only: says nothing of the authorization server, scopes or tokens.
   oauth_ready: bindings.some((b) => b.status === 'active'),
@@ -22,7 +42,18 @@ export const projectBindings = (bindings: readonly BindingRecord[]) => ({
   })),
 });
 
-export const revocationReceipt = (bindingRef: string, outcome: 'revoked' | 'already_revoked') => ({
+export const BindingRevocationViewSchema = z.looseObject({
+  schema: z.literal('helix.agent_account_binding_revocation.v1'),
+  binding_ref: z.string(),
+  binding_status: z.literal('revoked'),
+  revocation_status: z.enum(['revoked', 'already_revoked']),
+  answer_authority: z.literal(false),
+  assistant_answer: z.literal(false),
+  terminal_eligible: z.literal(false),
+  raw_content_included: z.literal(false),
+});
+
+export const revocationReceipt = (bindingRef: string, outcome: 'revoked' | 'already_revoked'): z.output<typeof BindingRevocationViewSchema> => ({
   schema: 'helix.agent_account_binding_revocation.v1',
   binding_ref: bindingRef,
   binding_status: 'revoked',

@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Span } from '@opentelemetry/api';
-import { z } from 'zod';
+import { jsonSchemaOf, type JsonObject } from '../../api/jsonSchema.js';
 import { ErrorBodySchema } from '../../api/outputSchemas.js';
 import type { Principal } from '../../auth/principal.js';
 import { HelixError, isHelixError } from '../../domain/errors.js';
@@ -10,12 +10,6 @@ import { ATTR, inSpan, recordErrorResponse } from '../../telemetry/instruments.j
 import type { ToolDefinition } from './toolDefinition.js';
 import { errorResult, successResult } from './toolResult.js';
 
-type JsonObject = Record<string, unknown>;
-
-const jsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output'): JsonObject => {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonObject;
-  return json;
-};
 
 /** MCP requires `type: "object"` at the root of an outputSchema; failures share it with success. */
 const outputSchemaOf = (tool: ToolDefinition): Tool['outputSchema'] => ({
