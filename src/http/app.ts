@@ -56,9 +56,9 @@ export interface AppOptions {
 /** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
 const RUN_TOOL_CATALOG = new ToolCatalog(RUN_TOOLS);
 
-/** Builds the Fastify app: hardening hooks, the REST routes, health. No I/O until `listen`. */
-export const buildApp = (options: AppOptions): FastifyInstance => {
-  const app: FastifyInstance = Fastify({
+/** The Fastify instance: logging, ids, limits, timeouts, and router-level refusals in the error vocabulary. */
+const createFastify = (options: AppOptions): FastifyInstance => {
+  return Fastify({
     loggerInstance: options.logger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     bodyLimit: options.bodyLimitBytes,
@@ -87,7 +87,10 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     ...serverTimeouts(options.hardening.httpLimits),
     clientErrorHandler: answerClientError,
   });
+};
 
+/** What every request goes through: tracing, the JSON parser, common headers, hardening, the request log, errors, 404/405. */
+const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void => {
   registerRequestTracing(app);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json'], { parseAs: 'string' }, (_request, body, done) => {
@@ -137,7 +140,10 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     const err = allowed.length > 0 ? new HelixError('method_not_allowed') : new HelixError('not_found', {}, 'No such endpoint.');
     return sendError(reply, err, resourceMetadataUrl(request, options.identity));
   });
+};
 
+/** The surfaces: health, the contract, discovery, REST, the browser account pages and MCP. */
+const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
   registerHealth(app);
   registerOpenApiRoute(app);
   registerDiscovery(app, { identity: options.identity, authorizationServers: options.authorizationServers });
@@ -155,6 +161,13 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
     identity: options.identity,
     bodyLimitBytes: options.mcpBodyLimitBytes,
   });
+};
+
+/** Builds the Fastify app: hardening hooks, the REST routes, health. No I/O until `listen`. */
+export const buildApp = (options: AppOptions): FastifyInstance => {
+  const app = createFastify(options);
+  registerCommonHandling(app, options);
+  registerSurfaces(app, options);
   return app;
 };
 
