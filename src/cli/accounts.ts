@@ -24,9 +24,8 @@ const inputErrors = async <T>(fn: () => Promise<T>): Promise<T> => {
   }
 };
 
-export const accountsCommand = (): Command => {
-  const accounts = new Command('accounts').description('Helix accounts, their linked provider identities and agent bindings');
-
+/** `accounts create`: a new account, its id alone on the last line. */
+const addCreate = (accounts: Command): void => {
   addDatabaseOption(
     accounts.command('create').description('create an account').requiredOption('--name <name>', 'display name').option('--password-stdin', 'read a sign-in password from stdin'),
   ).action(async (options: { name: string; passwordStdin?: boolean; database?: string }) => {
@@ -38,7 +37,10 @@ export const accountsCommand = (): Command => {
       }),
     );
   });
+};
 
+/** `accounts list`: one line per account (never subjects or tenants). */
+const addList = (accounts: Command): void => {
   addDatabaseOption(accounts.command('list').description('list accounts and their bindings (never subjects or tenants)')).action(async (options: { database?: string }) => {
     await withStore(options, async (store) => {
       const all = await store.read.accounts.list();
@@ -50,7 +52,10 @@ export const accountsCommand = (): Command => {
       }
     });
   });
+};
 
+/** `accounts set-password`: the sign-in password, read from stdin. */
+const addSetPassword = (accounts: Command): void => {
   addDatabaseOption(
     accounts.command('set-password').description('set (or with an empty stdin, clear) the sign-in password; reads stdin').requiredOption('--account <id>', 'account id'),
   ).action(async (options: { account: string; database?: string }) => {
@@ -63,7 +68,10 @@ export const accountsCommand = (): Command => {
       }),
     );
   });
+};
 
+/** `accounts link`: the trusted link path for a verified provider identity. */
+const addLink = (accounts: Command): void => {
   addDatabaseOption(
     accounts
       .command('link')
@@ -86,7 +94,10 @@ export const accountsCommand = (): Command => {
       }),
     );
   });
+};
 
+/** `accounts login-link`: a one-time browser sign-in link. */
+const addLoginLink = (accounts: Command): void => {
   addDatabaseOption(
     accounts
       .command('login-link')
@@ -102,7 +113,10 @@ export const accountsCommand = (): Command => {
       }),
     );
   });
+};
 
+/** `accounts disable` / `accounts enable`. */
+const addStatusCommands = (accounts: Command): void => {
   for (const [verb, status, what] of [
     ['disable', 'disabled', 'its bindings, keys and sessions stop admitting anything at once'],
     ['enable', 'active', 'its bindings and keys admit again'],
@@ -116,6 +130,11 @@ export const accountsCommand = (): Command => {
       },
     );
   }
+};
+
+export const accountsCommand = (): Command => {
+  const accounts = new Command('accounts').description('Helix accounts, their linked provider identities and agent bindings');
+  for (const add of [addCreate, addList, addSetPassword, addLink, addLoginLink, addStatusCommands]) add(accounts);
   accounts.addCommand(accountPolicyCommand());
   return accounts;
 };
