@@ -5,7 +5,8 @@ import type { TargetReady } from './childServer.js';
 export const RUNS_PATH = '/api/v1/agent-runs';
 export const START_BODY = JSON.stringify({ objective: 'bench objective' });
 
-export const continueBody = (expectedVersion: number): string => JSON.stringify({ expected_version: expectedVersion, instruction: 'go' });
+export const continueBody = (expectedVersion: number): string =>
+  JSON.stringify({ expected_version: expectedVersion, instruction: 'go' });
 
 export const requestHeaders = (target: TargetReady): Record<string, string> => ({
   authorization: `Bearer ${target.token}`,
@@ -34,7 +35,8 @@ export const readSnapshot = async (response: Response, expectedStatus: number): 
     throw new Error(`expected HTTP ${expectedStatus}, got ${response.status}: ${text.slice(0, 300)}`);
   }
   const body = JSON.parse(text) as { run_id?: unknown; version?: unknown };
-  if (typeof body.run_id !== 'string' || typeof body.version !== 'number') throw new Error(`not a run snapshot: ${text.slice(0, 300)}`);
+  if (typeof body.run_id !== 'string' || typeof body.version !== 'number')
+    throw new Error(`not a run snapshot: ${text.slice(0, 300)}`);
   return { runId: body.run_id, version: body.version };
 };
 
@@ -50,7 +52,12 @@ export const startRun = async (target: TargetReady, key: string, signal?: AbortS
     201,
   );
 
-export const continueRun = async (target: TargetReady, run: RunSnapshot, key: string, signal?: AbortSignal): Promise<RunSnapshot> =>
+export const continueRun = async (
+  target: TargetReady,
+  run: RunSnapshot,
+  key: string,
+  signal?: AbortSignal,
+): Promise<RunSnapshot> =>
   readSnapshot(
     await fetch(`${target.url}${RUNS_PATH}/${encodeURIComponent(run.runId)}/continue`, {
       method: 'POST',

@@ -46,7 +46,9 @@ export const runChildServer = (start: (databasePath: string) => Promise<ChildSer
       process.stdout.write(`${JSON.stringify(server.ready)}\n`);
     },
     (err: unknown) => {
-      process.stderr.write(`bench server failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(
+        `bench server failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
       process.exit(1);
     },
   );

@@ -63,23 +63,36 @@ export const buildFloorApp = (store: FloorStore): FastifyInstance => {
     if (receipt === undefined || typeof objective !== 'string') return reply.code(400).send();
     const now = Date.now();
     const fingerprint = sha256Hex(JSON.stringify(request.body));
-    const body = store.startRun({ runId: newId('run'), owner: OWNER, objective, objectiveHash: sha256Hex(objective), receipt, fingerprint, now }, render);
+    const body = store.startRun(
+      { runId: newId('run'), owner: OWNER, objective, objectiveHash: sha256Hex(objective), receipt, fingerprint, now },
+      render,
+    );
     return sendJson(reply, 201, body);
   });
 
-  app.post<{ Params: { run_id: string }; Body: ContinueBody }>('/api/v1/agent-runs/:run_id/continue', async (request, reply) => {
-    const receipt = receiptFor(request, 'run.continue');
-    const expectedVersion = request.body?.expected_version;
-    if (receipt === undefined || typeof expectedVersion !== 'number') return reply.code(400).send();
-    const runId = request.params.run_id;
-    const fingerprint = sha256Hex(JSON.stringify(request.body));
-    const claim = store.claimTurn({ runId, turnId: newId('turn'), expectedVersion, receipt, fingerprint, now: Date.now() });
-    if (claim.kind === 'not_found') return reply.code(404).send();
-    if (claim.kind === 'conflict') return reply.code(409).send();
-    // The no-op executor's turn happens here: nothing to do between the two transactions.
-    const body = store.finalizeTurn({ claimed: claim.run, receipt, now: Date.now() }, render);
-    return sendJson(reply, 200, body);
-  });
+  app.post<{ Params: { run_id: string }; Body: ContinueBody }>(
+    '/api/v1/agent-runs/:run_id/continue',
+    async (request, reply) => {
+      const receipt = receiptFor(request, 'run.continue');
+      const expectedVersion = request.body?.expected_version;
+      if (receipt === undefined || typeof expectedVersion !== 'number') return reply.code(400).send();
+      const runId = request.params.run_id;
+      const fingerprint = sha256Hex(JSON.stringify(request.body));
+      const claim = store.claimTurn({
+        runId,
+        turnId: newId('turn'),
+        expectedVersion,
+        receipt,
+        fingerprint,
+        now: Date.now(),
+      });
+      if (claim.kind === 'not_found') return reply.code(404).send();
+      if (claim.kind === 'conflict') return reply.code(409).send();
+      // The no-op executor's turn happens here: nothing to do between the two transactions.
+      const body = store.finalizeTurn({ claimed: claim.run, receipt, now: Date.now() }, render);
+      return sendJson(reply, 200, body);
+    },
+  );
 
   // Inspect: the owner-scoped row, its state decoded, the run view; as Helix's store.read.runs.get + projectRun.
   app.get<{ Params: { run_id: string } }>('/api/v1/agent-runs/:run_id', async (request, reply) => {
@@ -90,15 +103,22 @@ export const buildFloorApp = (store: FloorStore): FastifyInstance => {
   });
 
   // Events: the owner check on the run row, then one page plus one row to tell whether another page exists.
-  app.get<{ Params: { run_id: string }; Querystring: EventsQuery }>('/api/v1/agent-runs/:run_id/events', async (request, reply) => {
-    if (!isAuthorized(request)) return reply.code(401).send();
-    const afterSeq = queryInt(request.query.after_seq, 0, Number.MAX_SAFE_INTEGER);
-    const limit = queryInt(request.query.limit, 50, 200);
-    if (afterSeq === undefined || limit === undefined || limit === 0) return reply.code(400).send();
-    const row = store.ownedRun(request.params.run_id, OWNER.ownerHash);
-    if (row === undefined) return reply.code(404).send();
-    return sendJson(reply, 200, renderEventPage(row.run_id, store.events(row.run_id, afterSeq, limit + 1), afterSeq, limit));
-  });
+  app.get<{ Params: { run_id: string }; Querystring: EventsQuery }>(
+    '/api/v1/agent-runs/:run_id/events',
+    async (request, reply) => {
+      if (!isAuthorized(request)) return reply.code(401).send();
+      const afterSeq = queryInt(request.query.after_seq, 0, Number.MAX_SAFE_INTEGER);
+      const limit = queryInt(request.query.limit, 50, 200);
+      if (afterSeq === undefined || limit === undefined || limit === 0) return reply.code(400).send();
+      const row = store.ownedRun(request.params.run_id, OWNER.ownerHash);
+      if (row === undefined) return reply.code(404).send();
+      return sendJson(
+        reply,
+        200,
+        renderEventPage(row.run_id, store.events(row.run_id, afterSeq, limit + 1), afterSeq, limit),
+      );
+    },
+  );
 
   return app;
 };

@@ -70,7 +70,13 @@ export interface FloorState {
 
 /** A state shaped and sized like Helix's `state` column for a run driven by the no-op executor. */
 export const floorState = (turn: number): FloorState & Record<string, unknown> => ({
-  contract: { min_evidence_refs: 1, require_terminal_authority: true, required_output_fields: [], max_unresolved_requirements: 0, allow_conflicts: false },
+  contract: {
+    min_evidence_refs: 1,
+    require_terminal_authority: true,
+    required_output_fields: [],
+    max_unresolved_requirements: 0,
+    allow_conflicts: false,
+  },
   constraints: [],
   databaseScope: [],
   budget: { max_steps: FLOOR_STEPS_PER_RUN, expires_in_seconds: RUN_TTL_MS / 1000 },
@@ -83,5 +89,13 @@ export const floorState = (turn: number): FloorState & Record<string, unknown> =
   latestResult:
     turn === 0
       ? null
-      : { turn, outcome: 'succeeded', text: null, supporting_evidence_refs: [], output_fields: {}, terminal_candidate_ref: null, failure_code: null },
+      : {
+          turn,
+          outcome: 'succeeded',
+          text: null,
+          supporting_evidence_refs: [],
+          output_fields: {},
+          terminal_candidate_ref: null,
+          failure_code: null,
+        },
 });

@@ -6,7 +6,15 @@
  * to Helix's (a ~550-character state blob, ~1.5 KB receipt bodies) so both pay the same I/O.
  */
 import Database from 'better-sqlite3';
-import { FLOOR_STEPS_PER_RUN, floorState, fromRow, RUN_TTL_MS, type FloorRun, type FloorState, type RunRow } from './floorRun.js';
+import {
+  FLOOR_STEPS_PER_RUN,
+  floorState,
+  fromRow,
+  RUN_TTL_MS,
+  type FloorRun,
+  type FloorState,
+  type RunRow,
+} from './floorRun.js';
 
 const RECEIPT_TTL_MS = 24 * 3600 * 1000;
 const TURN_LEASE_MS = 150_000;
@@ -48,7 +56,10 @@ export interface EventRow {
   readonly created_at: number;
 }
 
-export type ClaimOutcome = { readonly kind: 'claimed'; readonly run: FloorRun } | { readonly kind: 'not_found' } | { readonly kind: 'conflict' };
+export type ClaimOutcome =
+  | { readonly kind: 'claimed'; readonly run: FloorRun }
+  | { readonly kind: 'not_found' }
+  | { readonly kind: 'conflict' };
 
 export interface NewRun {
   readonly runId: string;
@@ -99,7 +110,9 @@ export const floorStore = (db: Database.Database): FloorStore => {
       null, null, null, null, @state, @now, @now, null, null)`);
   const selectRun = db.prepare('select * from helix_agent_runs where run_id = ?');
   const selectOwnedRun = db.prepare('select * from helix_agent_runs where run_id = ? and owner_hash = ?');
-  const selectEvents = db.prepare('select * from helix_agent_run_events where run_id = ? and seq > ? order by seq limit ?');
+  const selectEvents = db.prepare(
+    'select * from helix_agent_run_events where run_id = ? and seq > ? order by seq limit ?',
+  );
   // Compare-and-set on the version, like Helix's runs.compareAndSet.
   const updateRun = db.prepare(`
     update helix_agent_runs set version = @version, lifecycle_status = @lifecycle, completion_status = @completion,
@@ -119,9 +132,19 @@ export const floorStore = (db: Database.Database): FloorStore => {
     update helix_idempotency_receipts set state = 'completed', status_code = @status_code, response_body = @response_body,
       lease_expires_at = null
     where owner_hash = @owner_hash and operation = @operation and key_hash = @key_hash`);
-  const receiptColumns = (key: ReceiptKey) => ({ owner_hash: key.ownerHash, operation: key.operation, key_hash: key.keyHash });
+  const receiptColumns = (key: ReceiptKey) => ({
+    owner_hash: key.ownerHash,
+    operation: key.operation,
+    key_hash: key.keyHash,
+  });
 
-  const changeRun = (before: FloorRun, next: FloorRun, state: FloorState, turn: { id: string; leaseExpiresAt: number; startedAt: number } | null, now: number) => {
+  const changeRun = (
+    before: FloorRun,
+    next: FloorRun,
+    state: FloorState,
+    turn: { id: string; leaseExpiresAt: number; startedAt: number } | null,
+    now: number,
+  ) => {
     const result = updateRun.run({
       run_id: before.runId,
       expected_version: before.version,
@@ -173,7 +196,11 @@ export const floorStore = (db: Database.Database): FloorStore => {
       state: JSON.stringify(state),
       now,
     });
-    const started = { objective_hash: run.objectiveHash, database_scope: [], budget: { max_steps: FLOOR_STEPS_PER_RUN, expires_in_seconds: RUN_TTL_MS / 1000 } };
+    const started = {
+      objective_hash: run.objectiveHash,
+      database_scope: [],
+      budget: { max_steps: FLOOR_STEPS_PER_RUN, expires_in_seconds: RUN_TTL_MS / 1000 },
+    };
     insertEvent.run(runId, 1, 'run.started', 1, JSON.stringify(started), now);
     const body = render(run, state);
     insertReceipt.run({
@@ -197,7 +224,8 @@ export const floorStore = (db: Database.Database): FloorStore => {
     const row = selectRun.get(input.runId) as RunRow | undefined;
     if (row === undefined) return { kind: 'not_found' };
     const run = fromRow(row);
-    if (run.version !== input.expectedVersion || run.turnId !== null || run.stepsUsed >= FLOOR_STEPS_PER_RUN) return { kind: 'conflict' };
+    if (run.version !== input.expectedVersion || run.turnId !== null || run.stepsUsed >= FLOOR_STEPS_PER_RUN)
+      return { kind: 'conflict' };
     insertReceipt.run({
       ...receiptColumns(input.receipt),
       fingerprint: input.fingerprint,
@@ -219,9 +247,22 @@ export const floorStore = (db: Database.Database): FloorStore => {
       turnId: input.turnId,
       updatedAt: now,
     };
-    changeRun(run, claimed, floorState(claimed.stepsUsed), { id: input.turnId, leaseExpiresAt: now + TURN_LEASE_MS, startedAt: now }, now);
+    changeRun(
+      run,
+      claimed,
+      floorState(claimed.stepsUsed),
+      { id: input.turnId, leaseExpiresAt: now + TURN_LEASE_MS, startedAt: now },
+      now,
+    );
     const received = { turn: claimed.stepsUsed, has_instruction: true, answered_question_ids: [] };
-    insertEvent.run(run.runId, claimed.lastEventSeq, 'run.continuation_received', claimed.version, JSON.stringify(received), now);
+    insertEvent.run(
+      run.runId,
+      claimed.lastEventSeq,
+      'run.continuation_received',
+      claimed.version,
+      JSON.stringify(received),
+      now,
+    );
     return { kind: 'claimed', run: claimed };
   });
 
@@ -238,7 +279,9 @@ export const floorStore = (db: Database.Database): FloorStore => {
     const events: [string, unknown][] = [
       ['run.evidence_reentered', { turn, admitted_refs: [], rejected_refs: [] }],
       ['run.terminal_authority_evaluated', { turn, status: 'not_evaluated', reason: 'no_candidate' }],
-      exhausted ? ['run.budget_exhausted', { turn }] : ['run.waiting', { turn, completion_status: 'needs_more_evidence' }],
+      exhausted
+        ? ['run.budget_exhausted', { turn }]
+        : ['run.waiting', { turn, completion_status: 'needs_more_evidence' }],
     ];
     const next: FloorRun = {
       ...before,
@@ -252,7 +295,9 @@ export const floorStore = (db: Database.Database): FloorStore => {
     };
     const state = floorState(next.stepsUsed);
     changeRun(before, next, state, null, now);
-    events.forEach(([kind, data], index) => insertEvent.run(before.runId, before.lastEventSeq + 1 + index, kind, next.version, JSON.stringify(data), now));
+    events.forEach(([kind, data], index) =>
+      insertEvent.run(before.runId, before.lastEventSeq + 1 + index, kind, next.version, JSON.stringify(data), now),
+    );
     const body = render(next, state);
     completeReceipt.run({ ...receiptColumns(input.receipt), status_code: 200, response_body: body });
     return body;

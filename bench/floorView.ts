@@ -3,7 +3,12 @@ import type { EventRow, Owner, RenderRun } from './floorStore.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-const NON_AUTHORITY_FLAGS = { answer_authority: false, assistant_answer: false, terminal_eligible: false, raw_content_included: false };
+const NON_AUTHORITY_FLAGS = {
+  answer_authority: false,
+  assistant_answer: false,
+  terminal_eligible: false,
+  raw_content_included: false,
+};
 
 /**
  * The floor's response body: the field names and nesting of `helix.agent_run.v1`, so the floor
@@ -15,7 +20,11 @@ export const floorRenderer =
     JSON.stringify({
       schema: 'helix.agent_run.v1',
       run_id: run.runId,
-      ownership: { owner_ref: `owner:sha256:${owner.ownerHash.slice(0, 32)}`, tenant_ref: owner.tenantRef, account_ref: owner.accountRef },
+      ownership: {
+        owner_ref: `owner:sha256:${owner.ownerHash.slice(0, 32)}`,
+        tenant_ref: owner.tenantRef,
+        account_ref: owner.accountRef,
+      },
       objective: run.objective,
       objective_hash: run.objectiveHash,
       runtime_provider: 'helix.no_evidence',

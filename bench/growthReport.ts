@@ -9,10 +9,23 @@ export const describeGrowth = (shape: GrowthShape): string =>
   `store.read.events.list(id, 0, ${shape.pageLimit}) of random existing runs, 1 caller; population budget ${shape.populateBudgetSeconds} s`;
 
 export const growthRows = (g: StoreGrowth): Rows => {
-  const rows: string[][] = [['store growth (SQLite)', 'runs', 'events', 'populate (s)', 'DB (MB)', 'runs.get p50 (ms)', 'p99 (ms)', 'events.list p50 (ms)', 'p99 (ms)']];
+  const rows: string[][] = [
+    [
+      'store growth (SQLite)',
+      'runs',
+      'events',
+      'populate (s)',
+      'DB (MB)',
+      'runs.get p50 (ms)',
+      'p99 (ms)',
+      'events.list p50 (ms)',
+      'p99 (ms)',
+    ],
+  ];
   for (const size of g.sizes) {
     const name = `${sizeLabel(size.runs)} runs / ${sizeLabel(size.events)} events`;
-    if (size.kind === 'skipped') rows.push([name, String(size.runs), String(size.events), 'skipped', '-', '-', '-', '-', '-']);
+    if (size.kind === 'skipped')
+      rows.push([name, String(size.runs), String(size.events), 'skipped', '-', '-', '-', '-', '-']);
     else {
       rows.push([
         name,
@@ -40,14 +53,18 @@ export const growthLines = (g: StoreGrowth): string[] => [
   ...g.sizes.flatMap((s) => (s.kind === 'skipped' ? [`growth ${sizeLabel(s.runs)} runs skipped: ${s.reason}`] : [])),
 ];
 
-export const growthMet = (g: StoreGrowth): boolean => g.runGetRatio <= GOALS.growthP50RatioMax && g.eventsListRatio <= GOALS.growthP50RatioMax;
+export const growthMet = (g: StoreGrowth): boolean =>
+  g.runGetRatio <= GOALS.growthP50RatioMax && g.eventsListRatio <= GOALS.growthP50RatioMax;
 
 export const growthGoalLine = (g: StoreGrowth): string =>
   `goal: inspect/events store reads stay flat as the store grows (p50 ratio <= ${GOALS.growthP50RatioMax}x, ${measuredRange(g)}): ` +
   `${metMark(growthMet(g))} (runs.get ${g.runGetRatio.toFixed(2)}x, events.list ${g.eventsListRatio.toFixed(2)}x)`;
 
 export const growthFields = (g: StoreGrowth, shape: GrowthShape) => {
-  const fields: Record<string, number | string | boolean> = { growth_samples: shape.samples, growth_events_per_run: shape.eventsPerRun };
+  const fields: Record<string, number | string | boolean> = {
+    growth_samples: shape.samples,
+    growth_events_per_run: shape.eventsPerRun,
+  };
   for (const size of g.sizes) {
     const key = `growth_${sizeLabel(size.runs)}`;
     if (size.kind === 'skipped') {

@@ -39,8 +39,11 @@ export const captureRunTemplate = async (minEvents: number): Promise<RunTemplate
     const db = new Database(path, { readonly: true });
     try {
       const run = db.prepare('select * from helix_agent_runs where run_id = ?').get(runId) as RunColumns | undefined;
-      const events = db.prepare('select * from helix_agent_run_events where run_id = ? order by seq limit ?').all(runId, minEvents) as EventRow[];
-      if (run === undefined || events.length < minEvents) throw new Error(`template run ${runId}: expected a row and ${minEvents} events, found ${events.length}`);
+      const events = db
+        .prepare('select * from helix_agent_run_events where run_id = ? order by seq limit ?')
+        .all(runId, minEvents) as EventRow[];
+      if (run === undefined || events.length < minEvents)
+        throw new Error(`template run ${runId}: expected a row and ${minEvents} events, found ${events.length}`);
       return { run, events };
     } finally {
       db.close();

@@ -7,7 +7,12 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 
@@ -28,7 +33,10 @@ const RESULT: CallToolResult = { content: [{ type: 'text', text: MCP_FLOOR_TEXT 
 
 const serverForRequest = (): Server => {
   // The same shared validator Helix uses, so the floor measures the same SDK path.
-  const server = new Server({ name: 'helix-bench-mcp-floor', version: '0.0.0' }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: SHARED_VALIDATOR });
+  const server = new Server(
+    { name: 'helix-bench-mcp-floor', version: '0.0.0' },
+    { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: SHARED_VALIDATOR },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, async () => RESULT);
   return server;
@@ -38,13 +46,16 @@ export const buildMcpFloorApp = (): FastifyInstance => {
   const app = Fastify({ logger: false });
   app.post(MCP_FLOOR_PATH, async (request, reply) => {
     const server = serverForRequest();
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }) // no sessionIdGenerator: stateless;
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }); // no sessionIdGenerator: stateless;
     await server.connect(transport);
     try {
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-      const response = await transport.handleRequest(new Request(`http://floor${MCP_FLOOR_PATH}`, { method: 'POST', headers }), {
-        parsedBody: request.body,
-      });
+      const response = await transport.handleRequest(
+        new Request(`http://floor${MCP_FLOOR_PATH}`, { method: 'POST', headers }),
+        {
+          parsedBody: request.body,
+        },
+      );
       const text = await response.text();
       reply.code(response.status);
       if (text === '') return reply.send();

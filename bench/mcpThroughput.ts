@@ -34,10 +34,17 @@ const toolCallBody = (tool: string, args: Record<string, string>): string =>
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } });
 
 // Streamable HTTP: a client must accept both a JSON answer and an SSE stream.
-const mcpHeaders = (target: TargetReady): Record<string, string> => ({ ...requestHeaders(target), accept: 'application/json, text/event-stream' });
+const mcpHeaders = (target: TargetReady): Record<string, string> => ({
+  ...requestHeaders(target),
+  accept: 'application/json, text/event-stream',
+});
 
 interface ToolCallAnswer {
-  readonly result?: { readonly isError?: boolean; readonly structuredContent?: { readonly run_id?: unknown }; readonly content?: readonly { readonly text?: unknown }[] };
+  readonly result?: {
+    readonly isError?: boolean;
+    readonly structuredContent?: { readonly run_id?: unknown };
+    readonly content?: readonly { readonly text?: unknown }[];
+  };
 }
 
 const expectOk = (name: string, status: number, text: string): ToolCallAnswer => {
@@ -54,7 +61,8 @@ const endpoints = (helix: TargetReady, mcpFloor: TargetReady, runId: string): Re
     check: (status, text) => {
       const { result } = expectOk('MCP inspect', status, text);
       if (result?.isError === true) throw new Error(`MCP inspect: tool error: ${text.slice(0, 300)}`);
-      if (result?.structuredContent?.run_id !== runId) throw new Error(`MCP inspect: not the run's snapshot: ${text.slice(0, 300)}`);
+      if (result?.structuredContent?.run_id !== runId)
+        throw new Error(`MCP inspect: not the run's snapshot: ${text.slice(0, 300)}`);
     },
   },
   restInspect: {
@@ -74,25 +82,32 @@ const endpoints = (helix: TargetReady, mcpFloor: TargetReady, runId: string): Re
     body: toolCallBody(MCP_FLOOR_TOOL, { run_id: runId }),
     check: (status, text) => {
       const { result } = expectOk('MCP floor', status, text);
-      if (result?.content?.[0]?.text !== MCP_FLOOR_TEXT) throw new Error(`MCP floor: unexpected answer: ${text.slice(0, 300)}`);
+      if (result?.content?.[0]?.text !== MCP_FLOOR_TEXT)
+        throw new Error(`MCP floor: unexpected answer: ${text.slice(0, 300)}`);
     },
   },
 });
 
 const probe = async (endpoint: Endpoint): Promise<void> => {
-  const response = await fetch(endpoint.url, { method: endpoint.method, headers: endpoint.headers, body: endpoint.body ?? null });
+  const response = await fetch(endpoint.url, {
+    method: endpoint.method,
+    headers: endpoint.headers,
+    body: endpoint.body ?? null,
+  });
   endpoint.check(response.status, await response.text());
 };
 
-const loadOf = (endpoint: Endpoint, connections: number): Load => (seconds) =>
-  autocannon({
-    url: endpoint.url,
-    connections,
-    duration: seconds,
-    method: endpoint.method,
-    headers: endpoint.headers,
-    ...(endpoint.body === undefined ? {} : { body: endpoint.body }),
-  });
+const loadOf =
+  (endpoint: Endpoint, connections: number): Load =>
+  (seconds) =>
+    autocannon({
+      url: endpoint.url,
+      connections,
+      duration: seconds,
+      method: endpoint.method,
+      headers: endpoint.headers,
+      ...(endpoint.body === undefined ? {} : { body: endpoint.body }),
+    });
 
 export const measureMcpThroughput = async (
   targets: { readonly helix: TargetReady; readonly mcpFloor: TargetReady },

@@ -13,11 +13,18 @@ export const MIXED_OPERATIONS = ['start', 'continue', 'inspect', 'events', 'mcpI
 export type MixedOperation = (typeof MIXED_OPERATIONS)[number];
 
 /** Shares of the mix, out of 10: most traffic reads, and continues outnumber starts as runs take several turns. */
-const WEIGHTS: Readonly<Record<MixedOperation, number>> = { start: 1, continue: 3, inspect: 2, events: 2, mcpInspect: 2 };
+const WEIGHTS: Readonly<Record<MixedOperation, number>> = {
+  start: 1,
+  continue: 3,
+  inspect: 2,
+  events: 2,
+  mcpInspect: 2,
+};
 const TOTAL_WEIGHT = MIXED_OPERATIONS.reduce((sum, op) => sum + WEIGHTS[op], 0);
 
 /** "start 10%, continue 30%, …", for the report. */
-export const describeMix = (): string => MIXED_OPERATIONS.map((op) => `${op} ${Math.round((WEIGHTS[op] / TOTAL_WEIGHT) * 100)}%`).join(', ');
+export const describeMix = (): string =>
+  MIXED_OPERATIONS.map((op) => `${op} ${Math.round((WEIGHTS[op] / TOTAL_WEIGHT) * 100)}%`).join(', ');
 const TICK_MS = 50;
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Helix's default budget: a run takes this many continues. */
@@ -61,7 +68,8 @@ const pickWeighted = (r: number): MixedOperation => {
 
 const expectOk = async (response: Response, check?: (text: string) => boolean): Promise<void> => {
   const text = await response.text();
-  if (response.status !== 200 || (check !== undefined && !check(text))) throw new Error(`HTTP ${response.status}: ${text.slice(0, 200)}`);
+  if (response.status !== 200 || (check !== undefined && !check(text)))
+    throw new Error(`HTTP ${response.status}: ${text.slice(0, 200)}`);
 };
 
 export const startMixedLoad = (target: TargetReady, shape: MixedLoadShape): RunningMixedLoad => {
@@ -103,11 +111,21 @@ export const startMixedLoad = (target: TargetReady, shape: MixedLoadShape): Runn
       case 'inspect':
         return expectOk(await fetch(runUrl(randomReadable()), { headers: auth, signal }));
       case 'events':
-        return expectOk(await fetch(`${runUrl(randomReadable())}/events?${EVENTS_PAGE_QUERY}`, { headers: auth, signal }));
+        return expectOk(
+          await fetch(`${runUrl(randomReadable())}/events?${EVENTS_PAGE_QUERY}`, { headers: auth, signal }),
+        );
       case 'mcpInspect': {
-        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'helix_run_inspect', arguments: { run_id: randomReadable() } } });
+        const body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'helix_run_inspect', arguments: { run_id: randomReadable() } },
+        });
         const headers = { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-        return expectOk(await fetch(`${target.url}/mcp`, { method: 'POST', headers, body, signal }), (text) => !text.includes('"isError":true'));
+        return expectOk(
+          await fetch(`${target.url}/mcp`, { method: 'POST', headers, body, signal }),
+          (text) => !text.includes('"isError":true'),
+        );
       }
     }
   };

@@ -8,7 +8,17 @@ import { writeFile } from 'node:fs/promises';
 import { GOALS } from './goals.js';
 import { growthLines, growthRows } from './growthReport.js';
 import { replicasLines } from './replicasReport.js';
-import { describeShapes, goalLines, qualityLines, roundLines, searchRows, searchSkipLines, serverRows, warningLines, type BenchFigures } from './report.js';
+import {
+  describeShapes,
+  goalLines,
+  qualityLines,
+  roundLines,
+  searchRows,
+  searchSkipLines,
+  serverRows,
+  warningLines,
+  type BenchFigures,
+} from './report.js';
 import { renderJsonLine } from './reportJson.js';
 import { soakLines } from './soakReport.js';
 import type { GrowthShape } from './storeGrowth.js';
@@ -23,10 +33,10 @@ const minutes = (seconds: number): string => `${Math.floor(seconds / 60)} min ${
 const METHOD = [
   'Every HTTP server runs in its own child process on 127.0.0.1, on a fresh SQLite file (WAL, `synchronous=FULL`), ' +
     'with the four rate limits off; the load generator runs in the bench process. Helix runs with its default executor.',
-  'The floor (`bench/floorApp.ts`) is a bare Fastify server over Helix\'s own schema and pragmas that commits the same ' +
+  "The floor (`bench/floorApp.ts`) is a bare Fastify server over Helix's own schema and pragmas that commits the same " +
     'transactions and runs the same reads as Helix, as raw prepared better-sqlite3 statements: a constant bearer instead of ' +
     'an API-key lookup, no validation, no domain model, no query builder, and answers of the same shape and size. ' +
-    'Helix\'s distance from its floor is what Helix\'s own code costs. The MCP floor (`bench/mcpFloorApp.ts`) is a bare MCP SDK ' +
+    "Helix's distance from its floor is what Helix's own code costs. The MCP floor (`bench/mcpFloorApp.ts`) is a bare MCP SDK " +
     'server per request with one constant tool.',
   'Throughput phases use autocannon over keep-alive connections; Helix and its floor run in alternating rounds ' +
     '(AB BA AB), both up throughout, so outside load on a shared machine lands on both. Latencies are nearest-rank percentiles.',
@@ -36,21 +46,21 @@ const growthMethod = (shape: GrowthShape): string =>
   'The store is populated around Helix on purpose: raw better-sqlite3 inserts on a second connection to the same file, ' +
   `${shape.runsPerTransaction} runs per transaction with \`synchronous=OFF\` and a large page cache, each run a copy of one real run's row (its \`state\` ` +
   `JSON included) and its first ${shape.eventsPerRun} events under a new random-looking id. Only the reads are timed, and they go through ` +
-  'Helix\'s repositories on Helix\'s own connection and pragmas; the file is in the operating system\'s page cache, as a busy ' +
-  'server\'s would be. A size whose population is projected (from the smaller sizes\' rate) to pass the budget is skipped; ' +
+  "Helix's repositories on Helix's own connection and pragmas; the file is in the operating system's page cache, as a busy " +
+  "server's would be. A size whose population is projected (from the smaller sizes' rate) to pass the budget is skipped; " +
   'one that passes it anyway is cut short and reported as skipped. The database lives in a temporary directory and is deleted.';
 
 const REPLICAS_METHOD =
   'A fresh database is created on the server named by `HELIX_BENCH_POSTGRES_URL` (which must be on loopback) and dropped afterwards; two `helix` children ' +
   'serve it (`HELIX_DATABASE_URL`), the first one migrating it. Both are up throughout; the one-replica load goes to the first ' +
   'only, the two-replica load splits the same number of connections between them. PostgreSQL, both replicas and the load ' +
-  'generator share this machine\'s cores, so the ratio says what a second replica buys here, not on a machine with a core per process.';
+  "generator share this machine's cores, so the ratio says what a second replica buys here, not on a machine with a core per process.";
 
 const SOAK_METHOD =
   'A paced mix of real requests (not as fast as possible), with new runs started and continued as the store grows. ' +
-  'The server\'s VmRSS (from /proc/<pid>/status) is sampled at a fixed interval; the first third of the soak is start-up and ' +
+  "The server's VmRSS (from /proc/<pid>/status) is sampled at a fixed interval; the first third of the soak is start-up and " +
   `JIT warm-up, and RSS "levels off" when the last third's mean is less than ${GOALS.soakRssGrowthMax * 100}% above the middle third's. ` +
-  'The child runs Helix\'s TypeScript through tsx, as every bench server does, so its RSS includes the loader. ' +
+  "The child runs Helix's TypeScript through tsx, as every bench server does, so its RSS includes the loader. " +
   '`npm run soak [-- --minutes N]` runs the same code for up to an hour, sampling every 10 s.';
 
 export const renderPerformanceDoc = (f: BenchFigures): string => {
@@ -69,7 +79,10 @@ export const renderPerformanceDoc = (f: BenchFigures): string => {
       ['machine', ''],
       ['CPUs', `${f.cpus} x ${f.cpuModel}`],
       ['Node.js', f.node],
-      ['load average (1 min)', `${f.loadAverage.toFixed(2)} before the bench, ${f.loadAverageEnd.toFixed(2)} at its end`],
+      [
+        'load average (1 min)',
+        `${f.loadAverage.toFixed(2)} before the bench, ${f.loadAverageEnd.toFixed(2)} at its end`,
+      ],
       ['bench duration', minutes(f.seconds)],
       ['phases', f.phases.join(', ')],
     ]),
@@ -95,7 +108,9 @@ export const renderPerformanceDoc = (f: BenchFigures): string => {
     '',
     growthMethod(f.growthShape),
     '',
-    ...(f.growth === undefined ? ['Not measured in this run.'] : [markdownTable(growthRows(f.growth)), '', ...bullets(growthLines(f.growth))]),
+    ...(f.growth === undefined
+      ? ['Not measured in this run.']
+      : [markdownTable(growthRows(f.growth)), '', ...bullets(growthLines(f.growth))]),
     '',
     '## One replica vs two on PostgreSQL',
     '',
@@ -111,7 +126,9 @@ export const renderPerformanceDoc = (f: BenchFigures): string => {
     '',
     '## Library search',
     '',
-    ...(f.search === undefined ? ['Not measured in this run.'] : [markdownTable(searchRows(f.search)), ...section(bullets(searchSkipLines(f.search)))]),
+    ...(f.search === undefined
+      ? ['Not measured in this run.']
+      : [markdownTable(searchRows(f.search)), ...section(bullets(searchSkipLines(f.search)))]),
     ...(f.quality === undefined ? [] : section(bullets(qualityLines(f.quality)))),
     '',
     '## The run as JSON',

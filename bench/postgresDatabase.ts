@@ -24,7 +24,8 @@ export const unusableAdminUrl = (adminUrl: string): string | undefined => {
     return 'HELIX_BENCH_POSTGRES_URL is not a URL';
   }
   if (!/^postgres(ql)?:$/.test(url.protocol)) return 'HELIX_BENCH_POSTGRES_URL is not a postgres:// URL';
-  if (!LOOPBACK_HOSTS.has(url.hostname)) return `HELIX_BENCH_POSTGRES_URL names ${url.hostname}; the bench only talks to loopback`;
+  if (!LOOPBACK_HOSTS.has(url.hostname))
+    return `HELIX_BENCH_POSTGRES_URL names ${url.hostname}; the bench only talks to loopback`;
   return undefined;
 };
 
@@ -52,6 +53,9 @@ export const createScratchDatabase = async (adminUrl: string): Promise<ScratchDa
     url: url.toString(),
     serverVersion,
     // FORCE (PostgreSQL 13+) ends sessions a replica that failed to stop may have left behind.
-    drop: () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 };

@@ -39,7 +39,8 @@ const probe = async (target: TargetReady, route: ReadRoute, runId: string): Prom
   const response = await fetch(readUrl(target, route, runId), { headers: { authorization: `Bearer ${target.token}` } });
   const text = await response.text();
   const where = `${route} on ${target.url}`;
-  if (response.status !== 200) throw new Error(`${where}: expected HTTP 200, got ${response.status}: ${text.slice(0, 300)}`);
+  if (response.status !== 200)
+    throw new Error(`${where}: expected HTTP 200, got ${response.status}: ${text.slice(0, 300)}`);
   const body = JSON.parse(text) as { run_id?: unknown; events?: unknown };
   if (body.run_id !== runId) throw new Error(`${where}: not this run's answer: ${text.slice(0, 300)}`);
   if (route === 'events' && (!Array.isArray(body.events) || body.events.length !== EVENTS_PER_RUN)) {
@@ -50,7 +51,14 @@ const probe = async (target: TargetReady, route: ReadRoute, runId: string): Prom
 
 const readLoad = (target: TargetReady, route: ReadRoute, runId: string, connections: number): Load => {
   const url = readUrl(target, route, runId);
-  return (seconds) => autocannon({ url, connections, duration: seconds, method: 'GET', headers: { authorization: `Bearer ${target.token}` } });
+  return (seconds) =>
+    autocannon({
+      url,
+      connections,
+      duration: seconds,
+      method: 'GET',
+      headers: { authorization: `Bearer ${target.token}` },
+    });
 };
 
 const preparedRun = async (target: TargetReady): Promise<string> => {
@@ -66,12 +74,21 @@ export const measureReadThroughput = async (
   load: LoadShape,
 ): Promise<Record<ReadTarget, ReadThroughput>> => {
   const runIds = { helix: await preparedRun(targets.helix), floor: await preparedRun(targets.floor) };
-  const bytes = { helix: await probe(targets.helix, route, runIds.helix), floor: await probe(targets.floor, route, runIds.floor) };
+  const bytes = {
+    helix: await probe(targets.helix, route, runIds.helix),
+    floor: await probe(targets.floor, route, runIds.floor),
+  };
   const throughput = await measureAlternating(
     READ_TARGETS,
-    { helix: readLoad(targets.helix, route, runIds.helix, load.connections), floor: readLoad(targets.floor, route, runIds.floor, load.connections) },
+    {
+      helix: readLoad(targets.helix, route, runIds.helix, load.connections),
+      floor: readLoad(targets.floor, route, runIds.floor, load.connections),
+    },
     load,
   );
   for (const kind of READ_TARGETS) await probe(targets[kind], route, runIds[kind]);
-  return { helix: { ...throughput.helix, responseBytes: bytes.helix }, floor: { ...throughput.floor, responseBytes: bytes.floor } };
+  return {
+    helix: { ...throughput.helix, responseBytes: bytes.helix },
+    floor: { ...throughput.floor, responseBytes: bytes.floor },
+  };
 };

@@ -29,12 +29,24 @@ export type Replicas =
 export const REPLICAS_URL_VARIABLE = 'HELIX_BENCH_POSTGRES_URL';
 
 /** Two loads at once, read as one: successes and failures summed over the longer of the two durations. */
-const together = (a: Load, b: Load): Load => async (seconds) => {
-  const [x, y] = await Promise.all([a(seconds), b(seconds)]);
-  return { ...x, '2xx': x['2xx'] + y['2xx'], non2xx: x.non2xx + y.non2xx, errors: x.errors + y.errors, duration: Math.max(x.duration, y.duration) };
-};
+const together =
+  (a: Load, b: Load): Load =>
+  async (seconds) => {
+    const [x, y] = await Promise.all([a(seconds), b(seconds)]);
+    return {
+      ...x,
+      '2xx': x['2xx'] + y['2xx'],
+      non2xx: x.non2xx + y.non2xx,
+      errors: x.errors + y.errors,
+      duration: Math.max(x.duration, y.duration),
+    };
+  };
 
-export const measureReplicas = async (adminUrl: string | undefined, load: LoadShape, progress: (message: string) => void): Promise<Replicas> => {
+export const measureReplicas = async (
+  adminUrl: string | undefined,
+  load: LoadShape,
+  progress: (message: string) => void,
+): Promise<Replicas> => {
   if (adminUrl === undefined || adminUrl === '') return { kind: 'skipped', reason: `set ${REPLICAS_URL_VARIABLE}` };
   const unusable = unusableAdminUrl(adminUrl);
   if (unusable !== undefined) return { kind: 'skipped', reason: unusable };

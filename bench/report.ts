@@ -21,7 +21,18 @@ import type { GrowthShape, StoreGrowth } from './storeGrowth.js';
 import { metMark, sizeLabel, textTable, type Rows } from './tables.js';
 import type { LoadShape, Throughput } from './throughputRounds.js';
 
-export const PHASES = ['start', 'continue', 'inspect', 'events', 'mcp', 'search', 'quality', 'growth', 'replicas', 'soak'] as const;
+export const PHASES = [
+  'start',
+  'continue',
+  'inspect',
+  'events',
+  'mcp',
+  'search',
+  'quality',
+  'growth',
+  'replicas',
+  'soak',
+] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface BenchFigures {
@@ -65,14 +76,21 @@ export const headerLine = (f: BenchFigures): string =>
 export const describeShapes = (f: BenchFigures): string[] => {
   const lines: string[] = [];
   const autocannonShape = `${f.load.connections} connections, ${f.load.warmupSeconds} s warm-up + ${f.load.rounds} x ${f.load.roundSeconds} s measured per target, targets alternating`;
-  if (f.start !== undefined) lines.push(`start: POST /api/v1/agent-runs, a fresh Idempotency-Key each; ${autocannonShape}`);
+  if (f.start !== undefined)
+    lines.push(`start: POST /api/v1/agent-runs, a fresh Idempotency-Key each; ${autocannonShape}`);
   if (f.continueTurn !== undefined) {
-    lines.push(`continue: POST …/{id}/continue, 1 client, ${f.continueShape.warmupContinues} warm-up + ${f.continueShape.measuredContinues} measured turns per target, alternating`);
+    lines.push(
+      `continue: POST …/{id}/continue, 1 client, ${f.continueShape.warmupContinues} warm-up + ${f.continueShape.measuredContinues} measured turns per target, alternating`,
+    );
   }
   const readRun = 'one run per server, started and continued 10 times beforehand (41 events)';
   if (f.inspect !== undefined) lines.push(`inspect: GET /api/v1/agent-runs/{id}; ${readRun}; ${autocannonShape}`);
-  if (f.events !== undefined) lines.push(`events: GET /api/v1/agent-runs/{id}/events?after_seq=0&limit=50; ${readRun}; ${autocannonShape}`);
-  if (f.mcp !== undefined) lines.push(`mcp: tools/call helix_run_inspect beside REST inspect on the same server; ${autocannonShape}; one run inspected throughout; MCP floor = bare SDK Server per request, one constant tool`);
+  if (f.events !== undefined)
+    lines.push(`events: GET /api/v1/agent-runs/{id}/events?after_seq=0&limit=50; ${readRun}; ${autocannonShape}`);
+  if (f.mcp !== undefined)
+    lines.push(
+      `mcp: tools/call helix_run_inspect beside REST inspect on the same server; ${autocannonShape}; one run inspected throughout; MCP floor = bare SDK Server per request, one constant tool`,
+    );
   if (f.search !== undefined) {
     const s = f.searchShape;
     lines.push(
@@ -86,19 +104,27 @@ export const describeShapes = (f: BenchFigures): string[] => {
   return lines;
 };
 
-const ratioRow = (name: string, helix: number, floor: number, digits: number): string[] => [name, helix.toFixed(digits), floor.toFixed(digits), (helix / floor).toFixed(2)];
+const ratioRow = (name: string, helix: number, floor: number, digits: number): string[] => [
+  name,
+  helix.toFixed(digits),
+  floor.toFixed(digits),
+  (helix / floor).toFixed(2),
+];
 
 /** Every HTTP figure beside its floor from the same run. */
 export const serverRows = (f: BenchFigures): Rows => {
   const rows: string[][] = [['metric', 'helix', 'floor', 'helix/floor']];
-  if (f.start !== undefined) rows.push(ratioRow('start-run throughput (req/s)', f.start.helix.rps, f.start.floor.rps, 1));
+  if (f.start !== undefined)
+    rows.push(ratioRow('start-run throughput (req/s)', f.start.helix.rps, f.start.floor.rps, 1));
   if (f.continueTurn !== undefined) {
     const { helix, floor } = f.continueTurn;
     rows.push(ratioRow('continue latency p50 (ms)', helix.p50Ms, floor.p50Ms, 2));
     rows.push(ratioRow('continue latency p99 (ms)', helix.p99Ms, floor.p99Ms, 2));
   }
-  if (f.inspect !== undefined) rows.push(ratioRow('REST inspect GET agent-runs/{id} (req/s)', f.inspect.helix.rps, f.inspect.floor.rps, 1));
-  if (f.events !== undefined) rows.push(ratioRow('REST events GET …/{id}/events (req/s)', f.events.helix.rps, f.events.floor.rps, 1));
+  if (f.inspect !== undefined)
+    rows.push(ratioRow('REST inspect GET agent-runs/{id} (req/s)', f.inspect.helix.rps, f.inspect.floor.rps, 1));
+  if (f.events !== undefined)
+    rows.push(ratioRow('REST events GET …/{id}/events (req/s)', f.events.helix.rps, f.events.floor.rps, 1));
   if (f.mcp !== undefined) {
     const { mcpInspect, restInspect, mcpFloor } = f.mcp;
     rows.push(ratioRow('MCP tools/call helix_run_inspect (req/s)', mcpInspect.rps, mcpFloor.rps, 1));
@@ -108,14 +134,24 @@ export const serverRows = (f: BenchFigures): Rows => {
 };
 
 export const searchRows = (search: SearchLatency): Rows => {
-  const rows: string[][] = [['library search', 'passages', 'populate (s)', 'p50 (ms)', 'p99 (ms)', 'mean (ms)', 'empty']];
+  const rows: string[][] = [
+    ['library search', 'passages', 'populate (s)', 'p50 (ms)', 'p99 (ms)', 'mean (ms)', 'empty'],
+  ];
   for (const dialect of SEARCH_DIALECTS) {
     for (const size of search[dialect]) {
       const name = `${dialect === 'sqlite' ? 'SQLite FTS5' : 'PostgreSQL (PGlite)'} ${sizeLabel(size.passages)}`;
       if (size.kind === 'skipped') rows.push([name, String(size.passages), 'skipped', '-', '-', '-', '-']);
       else {
         const { latency } = size;
-        rows.push([name, String(size.passages), size.populateSeconds.toFixed(1), latency.p50Ms.toFixed(2), latency.p99Ms.toFixed(2), latency.meanMs.toFixed(2), String(size.emptyQueries)]);
+        rows.push([
+          name,
+          String(size.passages),
+          size.populateSeconds.toFixed(1),
+          latency.p50Ms.toFixed(2),
+          latency.p99Ms.toFixed(2),
+          latency.meanMs.toFixed(2),
+          String(size.emptyQueries),
+        ]);
       }
     }
   }
@@ -123,7 +159,9 @@ export const searchRows = (search: SearchLatency): Rows => {
 };
 
 export const searchSkipLines = (search: SearchLatency): string[] =>
-  SEARCH_DIALECTS.flatMap((d) => search[d].flatMap((s) => (s.kind === 'skipped' ? [`${d} ${sizeLabel(s.passages)} skipped: ${s.reason}`] : [])));
+  SEARCH_DIALECTS.flatMap((d) =>
+    search[d].flatMap((s) => (s.kind === 'skipped' ? [`${d} ${sizeLabel(s.passages)} skipped: ${s.reason}`] : [])),
+  );
 
 export const qualityLines = (q: SearchQuality): string[] => {
   const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
@@ -131,20 +169,29 @@ export const qualityLines = (q: SearchQuality): string[] => {
     `search quality: recall@${q.k} of ${q.queries} labelled questions over docs/ (${q.documents} documents), bench/fixtures/library-queries.json`,
     `  sqlite ${percent(q.recall.sqlite)}, pglite ${percent(q.recall.pglite)}`,
     ...[...new Set([...q.misses.sqlite, ...q.misses.pglite])].map(
-      (m) => `  missed (${[q.misses.sqlite.includes(m) ? 'sqlite' : '', q.misses.pglite.includes(m) ? 'pglite' : ''].filter((d) => d !== '').join(', ')}): ${m}`,
+      (m) =>
+        `  missed (${[q.misses.sqlite.includes(m) ? 'sqlite' : '', q.misses.pglite.includes(m) ? 'pglite' : ''].filter((d) => d !== '').join(', ')}): ${m}`,
     ),
   ];
 };
 
 export const roundLines = (f: BenchFigures): string[] => {
   const lines: string[] = [];
-  if (f.start !== undefined) lines.push(`start-run req/s per round: helix ${roundList(f.start.helix)}; floor ${roundList(f.start.floor)}`);
-  for (const [name, reads] of [['inspect', f.inspect], ['events', f.events]] as const) {
+  if (f.start !== undefined)
+    lines.push(`start-run req/s per round: helix ${roundList(f.start.helix)}; floor ${roundList(f.start.floor)}`);
+  for (const [name, reads] of [
+    ['inspect', f.inspect],
+    ['events', f.events],
+  ] as const) {
     if (reads === undefined) continue;
-    lines.push(`${name} req/s per round: helix ${roundList(reads.helix)}; floor ${roundList(reads.floor)} (answers of ${reads.helix.responseBytes} and ${reads.floor.responseBytes} bytes)`);
+    lines.push(
+      `${name} req/s per round: helix ${roundList(reads.helix)}; floor ${roundList(reads.floor)} (answers of ${reads.helix.responseBytes} and ${reads.floor.responseBytes} bytes)`,
+    );
   }
   if (f.mcp !== undefined) {
-    lines.push(`MCP-phase req/s per round: MCP ${roundList(f.mcp.mcpInspect)}; REST ${roundList(f.mcp.restInspect)}; MCP floor ${roundList(f.mcp.mcpFloor)}`);
+    lines.push(
+      `MCP-phase req/s per round: MCP ${roundList(f.mcp.mcpInspect)}; REST ${roundList(f.mcp.restInspect)}; MCP floor ${roundList(f.mcp.mcpFloor)}`,
+    );
   }
   return lines;
 };
@@ -153,15 +200,21 @@ export const goalLines = (f: BenchFigures): string[] => {
   const lines: string[] = [];
   if (f.start !== undefined) {
     const ratio = f.start.helix.rps / f.start.floor.rps;
-    lines.push(`goal: start throughput >= ${GOALS.startRatioMin}x floor: ${metMark(ratio >= GOALS.startRatioMin)} (${ratio.toFixed(2)}x)`);
+    lines.push(
+      `goal: start throughput >= ${GOALS.startRatioMin}x floor: ${metMark(ratio >= GOALS.startRatioMin)} (${ratio.toFixed(2)}x)`,
+    );
   }
   if (f.continueTurn !== undefined) {
     const overhead = f.continueTurn.helix.p50Ms - f.continueTurn.floor.p50Ms;
-    lines.push(`goal: continue overhead p50 <= ${GOALS.continueOverheadP50MaxMs} ms: ${metMark(overhead <= GOALS.continueOverheadP50MaxMs)} (${overhead.toFixed(2)} ms)`);
+    lines.push(
+      `goal: continue overhead p50 <= ${GOALS.continueOverheadP50MaxMs} ms: ${metMark(overhead <= GOALS.continueOverheadP50MaxMs)} (${overhead.toFixed(2)} ms)`,
+    );
   }
   if (f.mcp !== undefined) {
     const ratio = f.mcp.mcpInspect.rps / f.mcp.restInspect.rps;
-    lines.push(`goal: MCP inspect throughput >= ${GOALS.mcpRestRatioMin}x REST inspect: ${metMark(ratio >= GOALS.mcpRestRatioMin)} (${ratio.toFixed(2)}x)`);
+    lines.push(
+      `goal: MCP inspect throughput >= ${GOALS.mcpRestRatioMin}x REST inspect: ${metMark(ratio >= GOALS.mcpRestRatioMin)} (${ratio.toFixed(2)}x)`,
+    );
   }
   if (f.growth !== undefined) lines.push(growthGoalLine(f.growth));
   if (f.soak !== undefined) lines.push(soakGoalLine(f.soak));
@@ -172,11 +225,16 @@ export const warningLines = (f: BenchFigures): string[] => {
   const lines: string[] = [];
   // The servers and the load generator want the cores to themselves; a load average of one or
   // more before they start means something else is running.
-  if (f.loadAverage >= 1) lines.push(`warning: load average ${f.loadAverage.toFixed(2)} before start; other work on this machine makes these figures noisy`);
+  if (f.loadAverage >= 1)
+    lines.push(
+      `warning: load average ${f.loadAverage.toFixed(2)} before start; other work on this machine makes these figures noisy`,
+    );
   // The bench's own work ends with a load average near 1.5 on two cores; one well past the core
   // count means other work ran alongside the last phases.
   if (f.loadAverageEnd >= f.cpus + 1) {
-    lines.push(`warning: load average ${f.loadAverageEnd.toFixed(2)} at the end on ${f.cpus} cores; other work ran alongside the bench, and the later phases are noisy`);
+    lines.push(
+      `warning: load average ${f.loadAverageEnd.toFixed(2)} at the end on ${f.cpus} cores; other work ran alongside the bench, and the later phases are noisy`,
+    );
   }
   const loads: [string, Throughput | undefined][] = [
     ['helix start', f.start?.helix],
@@ -192,11 +250,13 @@ export const warningLines = (f: BenchFigures): string[] => {
     ['2-replica start', f.replicas?.kind === 'measured' ? f.replicas.throughput.two : undefined],
   ];
   for (const [name, t] of loads) {
-    if (t !== undefined && (t.non2xx > 0 || t.errors > 0)) lines.push(`warning: ${name} had ${t.non2xx} non-2xx responses and ${t.errors} connection errors`);
+    if (t !== undefined && (t.non2xx > 0 || t.errors > 0))
+      lines.push(`warning: ${name} had ${t.non2xx} non-2xx responses and ${t.errors} connection errors`);
   }
   for (const dialect of SEARCH_DIALECTS) {
     for (const size of f.search?.[dialect] ?? []) {
-      if (size.kind === 'measured' && size.emptyQueries > 0) lines.push(`warning: ${dialect} ${sizeLabel(size.passages)}: ${size.emptyQueries} queries found nothing`);
+      if (size.kind === 'measured' && size.emptyQueries > 0)
+        lines.push(`warning: ${dialect} ${sizeLabel(size.passages)}: ${size.emptyQueries} queries found nothing`);
     }
   }
   const soakFailed = f.soak === undefined ? 0 : Object.values(f.soak.counts.failed).reduce((sum, n) => sum + n, 0);
@@ -214,7 +274,9 @@ export const renderTable = (f: BenchFigures): string => {
   const lines = [
     headerLine(f),
     ...(f.phases.some((p) => SQLITE_SERVER_PHASES.includes(p))
-      ? ['SQLite WAL synchronous=FULL, HTTP on 127.0.0.1; each server in its own child process, load generator in this one']
+      ? [
+          'SQLite WAL synchronous=FULL, HTTP on 127.0.0.1; each server in its own child process, load generator in this one',
+        ]
       : []),
     ...describeShapes(f),
     ...section(servers.length > 1 ? [textTable(servers)] : []),

@@ -93,14 +93,21 @@ const parsePhases = (args: readonly string[]): Phase[] => {
     else throw new UsageError(`unknown argument ${arg}`);
   }
   if (only === undefined) return [...PHASES];
-  const names = only.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const names = only
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
   const unknown = names.filter((n) => !(PHASES as readonly string[]).includes(n));
-  if (unknown.length > 0 || names.length === 0) throw new UsageError(`unknown phase(s): ${unknown.join(', ') || '(none given)'}`);
+  if (unknown.length > 0 || names.length === 0)
+    throw new UsageError(`unknown phase(s): ${unknown.join(', ') || '(none given)'}`);
   return PHASES.filter((p) => names.includes(p));
 };
 
 /** Runs `measure` with the named servers up, and stops whichever started, whatever happens. */
-const withTargets = async <K extends TargetKind, T>(kinds: readonly K[], measure: (targets: Record<K, Target>) => Promise<T>): Promise<T> => {
+const withTargets = async <K extends TargetKind, T>(
+  kinds: readonly K[],
+  measure: (targets: Record<K, Target>) => Promise<T>,
+): Promise<T> => {
   const started: Target[] = [];
   try {
     // One after the other: two servers starting at once on two cores would slow each other's start-up only.
@@ -119,7 +126,9 @@ const main = async (phases: readonly Phase[]): Promise<void> => {
   const figures: { -readonly [K in keyof BenchFigures]?: BenchFigures[K] } = {};
 
   if (phases.includes('start')) {
-    progress(`measuring start-run throughput, helix and floor (${LOAD.rounds} alternating rounds of ${LOAD.roundSeconds} s each)…`);
+    progress(
+      `measuring start-run throughput, helix and floor (${LOAD.rounds} alternating rounds of ${LOAD.roundSeconds} s each)…`,
+    );
     const start = await withTargets(['helix', 'floor'], (targets) => measureStartThroughput(targets, LOAD));
     progress(`  helix ${start.helix.rps.toFixed(1)} req/s, floor ${start.floor.rps.toFixed(1)} req/s`);
     figures.start = start;
@@ -127,20 +136,28 @@ const main = async (phases: readonly Phase[]): Promise<void> => {
   if (phases.includes('continue')) {
     progress(`measuring continue latency, helix and floor (${CONTINUE.measuredContinues} alternating turns each)…`);
     const continueTurn = await withTargets(['helix', 'floor'], (targets) => measureContinueLatency(targets, CONTINUE));
-    progress(`  helix p50 ${continueTurn.helix.p50Ms.toFixed(2)} ms, floor p50 ${continueTurn.floor.p50Ms.toFixed(2)} ms`);
+    progress(
+      `  helix p50 ${continueTurn.helix.p50Ms.toFixed(2)} ms, floor p50 ${continueTurn.floor.p50Ms.toFixed(2)} ms`,
+    );
     figures.continueTurn = continueTurn;
   }
   for (const route of READ_ROUTES) {
     if (!phases.includes(route)) continue;
-    progress(`measuring ${route} throughput, helix and floor (${LOAD.rounds} alternating rounds of ${LOAD.roundSeconds} s each)…`);
+    progress(
+      `measuring ${route} throughput, helix and floor (${LOAD.rounds} alternating rounds of ${LOAD.roundSeconds} s each)…`,
+    );
     const reads = await withTargets(['helix', 'floor'], (targets) => measureReadThroughput(targets, route, LOAD));
     progress(`  helix ${reads.helix.rps.toFixed(1)} req/s, floor ${reads.floor.rps.toFixed(1)} req/s`);
     figures[route] = reads;
   }
   if (phases.includes('mcp')) {
-    progress(`measuring inspect throughput, MCP and REST on helix and the MCP floor (${LOAD.rounds} alternating rounds of ${LOAD.roundSeconds} s each)…`);
+    progress(
+      `measuring inspect throughput, MCP and REST on helix and the MCP floor (${LOAD.rounds} alternating rounds of ${LOAD.roundSeconds} s each)…`,
+    );
     const mcp = await withTargets(['helix', 'mcpFloor'], (targets) => measureMcpThroughput(targets, LOAD));
-    progress(`  MCP ${mcp.mcpInspect.rps.toFixed(1)} req/s, REST ${mcp.restInspect.rps.toFixed(1)} req/s, MCP floor ${mcp.mcpFloor.rps.toFixed(1)} req/s`);
+    progress(
+      `  MCP ${mcp.mcpInspect.rps.toFixed(1)} req/s, REST ${mcp.restInspect.rps.toFixed(1)} req/s, MCP floor ${mcp.mcpFloor.rps.toFixed(1)} req/s`,
+    );
     figures.mcp = mcp;
   }
   if (phases.includes('search')) {
@@ -152,7 +169,9 @@ const main = async (phases: readonly Phase[]): Promise<void> => {
     figures.quality = await measureSearchQuality(progress);
   }
   if (phases.includes('growth')) {
-    progress(`measuring store reads as the store grows to ${GROWTH.runCounts.join(', ')} runs (population budget ${GROWTH.populateBudgetSeconds} s)…`);
+    progress(
+      `measuring store reads as the store grows to ${GROWTH.runCounts.join(', ')} runs (population budget ${GROWTH.populateBudgetSeconds} s)…`,
+    );
     figures.growth = await measureStoreGrowth(GROWTH, progress);
   }
   if (phases.includes('replicas')) {
@@ -161,7 +180,9 @@ const main = async (phases: readonly Phase[]): Promise<void> => {
     if (figures.replicas.kind === 'skipped') progress(`  skipped: ${figures.replicas.reason}`);
   }
   if (phases.includes('soak')) {
-    progress(`soaking helix for ${SOAK.seconds} s at ${SOAK.requestsPerSecond} req/s, RSS every ${SOAK.sampleSeconds} s…`);
+    progress(
+      `soaking helix for ${SOAK.seconds} s at ${SOAK.requestsPerSecond} req/s, RSS every ${SOAK.sampleSeconds} s…`,
+    );
     figures.soak = await withTargets(['helix'], (targets) => measureSoak(targets.helix, SOAK, progress));
   }
 

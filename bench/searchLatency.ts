@@ -83,7 +83,11 @@ const timeQueries = async (store: Store, queries: readonly (readonly string[])[]
   return { samples, emptyQueries };
 };
 
-const measureDialect = async (dialect: SearchDialect, shape: SearchShape, progress: (message: string) => void): Promise<SizeResult[]> => {
+const measureDialect = async (
+  dialect: SearchDialect,
+  shape: SearchShape,
+  progress: (message: string) => void,
+): Promise<SizeResult[]> => {
   const corpus = syntheticCorpus(shape.seed);
   const queries = corpus.queries(shape.warmupQueries + shape.measuredQueries);
   const library = await openLibrary(dialect);
@@ -96,8 +100,9 @@ const measureDialect = async (dialect: SearchDialect, shape: SearchShape, progre
       const targetDocuments = Math.ceil(target / shape.passagesPerDocument);
       let overBudget = false;
       while (documents < targetDocuments && !overBudget) {
-        const batch = Array.from({ length: Math.min(shape.documentsPerTransaction, targetDocuments - documents) }, (_, i) =>
-          corpus.document(documents + i, shape.passagesPerDocument),
+        const batch = Array.from(
+          { length: Math.min(shape.documentsPerTransaction, targetDocuments - documents) },
+          (_, i) => corpus.document(documents + i, shape.passagesPerDocument),
         );
         await library.store.transaction(async (uow) => {
           for (const { document, passages } of batch) await uow.library.replaceDocument(document, passages);
@@ -106,24 +111,36 @@ const measureDialect = async (dialect: SearchDialect, shape: SearchShape, progre
         const elapsed = (performance.now() - started) / 1000;
         overBudget = elapsed > shape.populateBudgetSeconds && documents < targetDocuments;
         if (documents % (shape.documentsPerTransaction * 10) === 0 || documents === targetDocuments || overBudget) {
-          progress(`    ${dialect}: ${documents * shape.passagesPerDocument} passages indexed, ${elapsed.toFixed(1)} s`);
+          progress(
+            `    ${dialect}: ${documents * shape.passagesPerDocument} passages indexed, ${elapsed.toFixed(1)} s`,
+          );
         }
       }
       if (overBudget) {
         const reached = documents * shape.passagesPerDocument;
         const reason = `populating passed the ${shape.populateBudgetSeconds} s budget at ${reached} of ${target} passages`;
         progress(`    ${dialect}: ${target} passages skipped: ${reason}`);
-        for (const passages of shape.passageCounts.filter((n) => n >= target)) results.push({ kind: 'skipped', passages, reason });
+        for (const passages of shape.passageCounts.filter((n) => n >= target))
+          results.push({ kind: 'skipped', passages, reason });
         break;
       }
       const populateSeconds = (performance.now() - started) / 1000;
       const counted = await library.store.read.library.countPassages();
-      if (counted !== documents * shape.passagesPerDocument) throw new Error(`${dialect}: expected ${documents * shape.passagesPerDocument} passages, found ${counted}`);
+      if (counted !== documents * shape.passagesPerDocument)
+        throw new Error(`${dialect}: expected ${documents * shape.passagesPerDocument} passages, found ${counted}`);
       await timeQueries(library.store, queries.slice(0, shape.warmupQueries), shape.limit);
       const measured = await timeQueries(library.store, queries.slice(shape.warmupQueries), shape.limit);
       const latency = summarizeLatency(measured.samples);
-      progress(`    ${dialect} at ${counted} passages: p50 ${latency.p50Ms.toFixed(2)} ms, p99 ${latency.p99Ms.toFixed(2)} ms`);
-      results.push({ kind: 'measured', passages: counted, populateSeconds, latency, emptyQueries: measured.emptyQueries });
+      progress(
+        `    ${dialect} at ${counted} passages: p50 ${latency.p50Ms.toFixed(2)} ms, p99 ${latency.p99Ms.toFixed(2)} ms`,
+      );
+      results.push({
+        kind: 'measured',
+        passages: counted,
+        populateSeconds,
+        latency,
+        emptyQueries: measured.emptyQueries,
+      });
     }
   } finally {
     await library.close();
@@ -131,7 +148,10 @@ const measureDialect = async (dialect: SearchDialect, shape: SearchShape, progre
   return results;
 };
 
-export const measureSearchLatency = async (shape: SearchShape, progress: (message: string) => void): Promise<SearchLatency> => {
+export const measureSearchLatency = async (
+  shape: SearchShape,
+  progress: (message: string) => void,
+): Promise<SearchLatency> => {
   const sqlite = await measureDialect('sqlite', shape, progress);
   const postgres = await measureDialect('postgres', shape, progress);
   return { sqlite, postgres };

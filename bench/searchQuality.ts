@@ -46,12 +46,23 @@ const libraryPaths = (): string[] =>
     .map((name) => join('docs', name));
 
 const loadQueries = (): LabelledQuery[] =>
-  (JSON.parse(readFileSync(new URL('./fixtures/library-queries.json', import.meta.url), 'utf8')) as { queries: LabelledQuery[] }).queries;
+  (
+    JSON.parse(readFileSync(new URL('./fixtures/library-queries.json', import.meta.url), 'utf8')) as {
+      queries: LabelledQuery[];
+    }
+  ).queries;
 
 const isRelevant = (labels: readonly Label[], displayPath: string, heading: string | null): boolean =>
-  labels.some((l) => l.doc === displayPath && (l.heading === undefined || (heading ?? '').toLowerCase().includes(l.heading.toLowerCase())));
+  labels.some(
+    (l) =>
+      l.doc === displayPath &&
+      (l.heading === undefined || (heading ?? '').toLowerCase().includes(l.heading.toLowerCase())),
+  );
 
-const recallOf = async (store: Store, queries: readonly LabelledQuery[]): Promise<{ recall: number; misses: string[] }> => {
+const recallOf = async (
+  store: Store,
+  queries: readonly LabelledQuery[],
+): Promise<{ recall: number; misses: string[] }> => {
   const misses: string[] = [];
   for (const q of queries) {
     const hits = await store.read.library.search(contentTerms(q.query), K);
@@ -68,13 +79,22 @@ export const measureSearchQuality = async (progress: (line: string) => void): Pr
   try {
     await pglite.migrate();
     let documents = 0;
-    for (const [name, store] of [['sqlite', sqlite], ['pglite', pglite]] as const) {
+    for (const [name, store] of [
+      ['sqlite', sqlite],
+      ['pglite', pglite],
+    ] as const) {
       const report = await ingestPaths(store, libraryPaths(), Date.now);
       documents = report.added + report.unchanged + report.updated;
       progress(`  ${name}: indexed docs/ (${documents} documents, ${report.passages} passages)`);
     }
     const [s, p] = [await recallOf(sqlite, queries), await recallOf(pglite, queries)];
-    return { k: K, queries: queries.length, documents, recall: { sqlite: s.recall, pglite: p.recall }, misses: { sqlite: s.misses, pglite: p.misses } };
+    return {
+      k: K,
+      queries: queries.length,
+      documents,
+      recall: { sqlite: s.recall, pglite: p.recall },
+      misses: { sqlite: s.misses, pglite: p.misses },
+    };
   } finally {
     await sqlite.close();
     await pglite.close();

@@ -49,17 +49,25 @@ const mean = (values: readonly number[]): number => values.reduce((sum, v) => su
 
 /** Splits the samples into thirds of the soak's duration and compares the last two. */
 export const summarizeRss = (samples: readonly RssSample[], seconds: number) => {
-  const middle = samples.filter((s) => s.atSeconds >= seconds / 3 && s.atSeconds < (2 * seconds) / 3).map((s) => s.rssMb);
+  const middle = samples
+    .filter((s) => s.atSeconds >= seconds / 3 && s.atSeconds < (2 * seconds) / 3)
+    .map((s) => s.rssMb);
   const last = samples.filter((s) => s.atSeconds >= (2 * seconds) / 3).map((s) => s.rssMb);
-  if (middle.length === 0 || last.length === 0) throw new Error('soak: too few RSS samples to compare thirds; sample more often');
+  if (middle.length === 0 || last.length === 0)
+    throw new Error('soak: too few RSS samples to compare thirds; sample more often');
   const [middleMeanMb, lastMeanMb] = [mean(middle), mean(last)];
   const growth = lastMeanMb / middleMeanMb - 1;
   return { middleMeanMb, lastMeanMb, growth, levelsOff: growth < SOAK_GROWTH_MAX };
 };
 
-const totalOf = (counts: Readonly<Record<string, number>>): number => Object.values(counts).reduce((sum, n) => sum + n, 0);
+const totalOf = (counts: Readonly<Record<string, number>>): number =>
+  Object.values(counts).reduce((sum, n) => sum + n, 0);
 
-export const measureSoak = async (target: Target, shape: SoakShape, progress: (message: string) => void): Promise<Soak> => {
+export const measureSoak = async (
+  target: Target,
+  shape: SoakShape,
+  progress: (message: string) => void,
+): Promise<Soak> => {
   const samples: RssSample[] = [{ atSeconds: 0, rssMb: await readRssMb(target.pid) }];
   const load = startMixedLoad(target, shape);
   const started = performance.now();
@@ -70,12 +78,21 @@ export const measureSoak = async (target: Target, shape: SoakShape, progress: (m
       const sample = { atSeconds: i * shape.sampleSeconds, rssMb: await readRssMb(target.pid) };
       samples.push(sample);
       const counts = load.counts();
-      progress(`  soak ${sample.atSeconds} s: RSS ${sample.rssMb.toFixed(1)} MB, ${totalOf(counts.sent)} requests, ${totalOf(counts.failed)} failed, ${counts.dropped} not sent`);
+      progress(
+        `  soak ${sample.atSeconds} s: RSS ${sample.rssMb.toFixed(1)} MB, ${totalOf(counts.sent)} requests, ${totalOf(counts.failed)} failed, ${counts.dropped} not sent`,
+      );
     }
   } finally {
     await load.stop();
   }
   const counts = load.counts();
   const rss = samples.map((s) => s.rssMb);
-  return { shape, samples, firstMb: rss[0] ?? Number.NaN, peakMb: Math.max(...rss), ...summarizeRss(samples, shape.seconds), counts };
+  return {
+    shape,
+    samples,
+    firstMb: rss[0] ?? Number.NaN,
+    peakMb: Math.max(...rss),
+    ...summarizeRss(samples, shape.seconds),
+    counts,
+  };
 };

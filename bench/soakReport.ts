@@ -3,7 +3,8 @@ import { describeMix, MIXED_OPERATIONS } from './mixedLoad.js';
 import { SOAK_GROWTH_MAX, type Soak } from './soak.js';
 import { metMark, round } from './tables.js';
 
-const total = (counts: Readonly<Record<string, number>>): number => Object.values(counts).reduce((sum, n) => sum + n, 0);
+const total = (counts: Readonly<Record<string, number>>): number =>
+  Object.values(counts).reduce((sum, n) => sum + n, 0);
 
 export const describeSoak = (soak: Soak): string =>
   `soak: one helix child, ${soak.shape.seconds} s of mixed load at ${soak.shape.requestsPerSecond} req/s (at most ${soak.shape.maxInFlight} in flight; ` +
@@ -11,7 +12,9 @@ export const describeSoak = (soak: Soak): string =>
 
 export const soakLines = (soak: Soak): string[] => {
   const { counts } = soak;
-  const perOperation = MIXED_OPERATIONS.map((op) => `${op} ${counts.sent[op]}${counts.failed[op] > 0 ? ` (${counts.failed[op]} failed)` : ''}`).join(', ');
+  const perOperation = MIXED_OPERATIONS.map(
+    (op) => `${op} ${counts.sent[op]}${counts.failed[op] > 0 ? ` (${counts.failed[op]} failed)` : ''}`,
+  ).join(', ');
   return [
     `soak RSS (MB) every ${soak.shape.sampleSeconds} s: ${soak.samples.map((s) => s.rssMb.toFixed(1)).join(', ')}`,
     `soak RSS: first ${soak.firstMb.toFixed(1)} MB, peak ${soak.peakMb.toFixed(1)} MB, middle-third mean ${soak.middleMeanMb.toFixed(1)} MB, ` +

@@ -24,7 +24,9 @@ export const startLoad = (target: TargetReady, connections: number): Load => {
       headers: requestHeaders(target),
       body: START_BODY,
       // A reused key would be answered as a replay, which is not a start; every request gets its own.
-      requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': nextKey() } }) }],
+      requests: [
+        { setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': nextKey() } }) },
+      ],
     });
 };
 
@@ -32,4 +34,8 @@ export const measureStartThroughput = (
   targets: Readonly<Record<StartTarget, TargetReady>>,
   load: LoadShape,
 ): Promise<Record<StartTarget, StartThroughput>> =>
-  measureAlternating(START_TARGETS, { helix: startLoad(targets.helix, load.connections), floor: startLoad(targets.floor, load.connections) }, load);
+  measureAlternating(
+    START_TARGETS,
+    { helix: startLoad(targets.helix, load.connections), floor: startLoad(targets.floor, load.connections) },
+    load,
+  );

@@ -68,7 +68,8 @@ const fmix32 = (x: number): number => {
 };
 const hex8 = (n: number): string => n.toString(16).padStart(8, '0');
 /** `run_` + 22 characters, the length of Helix's own run ids. */
-const runIdOf = (index: number): string => `run_${hex8(fmix32(index))}${hex8(fmix32(index ^ 0x5bd1e995))}${index.toString(36).padStart(6, '0')}`;
+const runIdOf = (index: number): string =>
+  `run_${hex8(fmix32(index))}${hex8(fmix32(index ^ 0x5bd1e995))}${index.toString(36).padStart(6, '0')}`;
 const OWNERS = 1000;
 const ownerHashOf = (index: number): string => hex8(fmix32((index % OWNERS) + 0x9e3779b9)).repeat(8);
 
@@ -88,7 +89,9 @@ type Populate = (from: number, to: number, deadline: number) => Promise<number>;
 
 const populator = (db: Database.Database, template: RunTemplate, shape: GrowthShape): Populate => {
   const columns = Object.keys(template.run);
-  const insertRun = db.prepare(`insert into helix_agent_runs (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+  const insertRun = db.prepare(
+    `insert into helix_agent_runs (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+  );
   const events = template.events.slice(0, shape.eventsPerRun);
   // All of a run's events in one statement: a tenth of the statements, the same rows.
   const insertEvents = db.prepare(
@@ -101,7 +104,13 @@ const populator = (db: Database.Database, template: RunTemplate, shape: GrowthSh
     if (index < 0) throw new Error(`growth: the template run has no ${name} column`);
     return index;
   };
-  const [idAt, ownerAt, createdAt, updatedAt, lastSeqAt] = [at('run_id'), at('owner_hash'), at('created_at'), at('updated_at'), at('last_event_seq')];
+  const [idAt, ownerAt, createdAt, updatedAt, lastSeqAt] = [
+    at('run_id'),
+    at('owner_hash'),
+    at('created_at'),
+    at('updated_at'),
+    at('last_event_seq'),
+  ];
   const baseTime = Number(template.run.created_at);
   const batch = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
@@ -145,7 +154,8 @@ const timeReads = async (store: Store, runs: number, shape: GrowthShape) => {
     t0 = performance.now();
     const page = await store.read.events.list(runId, 0, shape.pageLimit);
     const listMs = performance.now() - t0;
-    if (run?.runId !== runId || page.length !== shape.eventsPerRun) throw new Error(`growth: run ${runId} read back wrong (${page.length} events)`);
+    if (run?.runId !== runId || page.length !== shape.eventsPerRun)
+      throw new Error(`growth: run ${runId} read back wrong (${page.length} events)`);
     if (i < shape.warmupSamples) continue;
     runGet.push(getMs);
     eventsList.push(listMs);
@@ -156,7 +166,12 @@ const timeReads = async (store: Store, runs: number, shape: GrowthShape) => {
 const fileBytes = async (path: string): Promise<number> => (await stat(path).catch(() => ({ size: 0 }))).size;
 
 /** Why the next size cannot be populated, or undefined when it can. */
-const reasonToSkip = async (dir: string, shape: GrowthShape, done: { runs: number; seconds: number; bytes: number }, target: number) => {
+const reasonToSkip = async (
+  dir: string,
+  shape: GrowthShape,
+  done: { runs: number; seconds: number; bytes: number },
+  target: number,
+) => {
   if (done.runs === 0) return undefined;
   const more = target - done.runs;
   // The rate falls as the indexes outgrow the cache (by about 1.4x from 100k to 1M runs), hence the margin.
@@ -166,13 +181,19 @@ const reasonToSkip = async (dir: string, shape: GrowthShape, done: { runs: numbe
   }
   const free = await statfs(dir).then((s) => s.bavail * s.bsize);
   const needed = (done.bytes / done.runs) * more * 1.5;
-  if (needed > free) return `needs about ${(needed / 1e9).toFixed(1)} GB on ${tmpdir()}, ${(free / 1e9).toFixed(1)} GB free`;
+  if (needed > free)
+    return `needs about ${(needed / 1e9).toFixed(1)} GB on ${tmpdir()}, ${(free / 1e9).toFixed(1)} GB free`;
   return undefined;
 };
 
-export const measureStoreGrowth = async (shape: GrowthShape, progress: (message: string) => void): Promise<StoreGrowth> => {
+export const measureStoreGrowth = async (
+  shape: GrowthShape,
+  progress: (message: string) => void,
+): Promise<StoreGrowth> => {
   const template = await captureRunTemplate(shape.eventsPerRun);
-  progress(`  template: a real run row (state ${String(template.run.state).length} characters) and ${template.events.length} of its events`);
+  progress(
+    `  template: a real run row (state ${String(template.run.state).length} characters) and ${template.events.length} of its events`,
+  );
   const dir = await mkdtemp(join(tmpdir(), 'helix-bench-growth-'));
   const path = join(dir, 'growth.db');
   const sizes: GrowthSize[] = [];
@@ -204,14 +225,27 @@ export const measureStoreGrowth = async (shape: GrowthShape, progress: (message:
         // The projection was wrong: stop here rather than run past the budget; larger sizes are not tried.
         const reason = `populating passed the ${shape.populateBudgetSeconds} s budget at ${reached} of ${runs} runs`;
         progress(`    ${runs} runs skipped: ${reason}`);
-        for (const skipped of shape.runCounts.filter((n) => n >= runs)) sizes.push({ kind: 'skipped', runs: skipped, events: skipped * shape.eventsPerRun, reason });
+        for (const skipped of shape.runCounts.filter((n) => n >= runs))
+          sizes.push({ kind: 'skipped', runs: skipped, events: skipped * shape.eventsPerRun, reason });
         break;
       }
       done.bytes = (await fileBytes(path)) + (await fileBytes(`${path}-wal`));
-      progress(`    ${runs} runs, ${events} events populated, ${done.seconds.toFixed(1)} s, ${(done.bytes / 1e6).toFixed(0)} MB`);
+      progress(
+        `    ${runs} runs, ${events} events populated, ${done.seconds.toFixed(1)} s, ${(done.bytes / 1e6).toFixed(0)} MB`,
+      );
       const { runGet, eventsList } = await timeReads(store, runs, shape);
-      progress(`    at ${runs} runs: runs.get p50 ${runGet.p50Ms.toFixed(3)} ms, events.list p50 ${eventsList.p50Ms.toFixed(3)} ms`);
-      sizes.push({ kind: 'measured', runs, events, populateSeconds: done.seconds, databaseBytes: done.bytes, runGet, eventsList });
+      progress(
+        `    at ${runs} runs: runs.get p50 ${runGet.p50Ms.toFixed(3)} ms, events.list p50 ${eventsList.p50Ms.toFixed(3)} ms`,
+      );
+      sizes.push({
+        kind: 'measured',
+        runs,
+        events,
+        populateSeconds: done.seconds,
+        databaseBytes: done.bytes,
+        runGet,
+        eventsList,
+      });
     }
   } finally {
     db?.close();
@@ -221,5 +255,9 @@ export const measureStoreGrowth = async (shape: GrowthShape, progress: (message:
   const measured = sizes.flatMap((s) => (s.kind === 'measured' ? [s] : []));
   const [first, last] = [measured[0], measured.at(-1)];
   if (first === undefined || last === undefined) throw new Error('growth: no size was measured');
-  return { sizes, runGetRatio: last.runGet.p50Ms / first.runGet.p50Ms, eventsListRatio: last.eventsList.p50Ms / first.eventsList.p50Ms };
+  return {
+    sizes,
+    runGetRatio: last.runGet.p50Ms / first.runGet.p50Ms,
+    eventsListRatio: last.eventsList.p50Ms / first.eventsList.p50Ms,
+  };
 };

@@ -16,7 +16,36 @@ const FUNCTION_WORDS = (
   'you were their one all we can her has there been if more when will would who so no what its about into than them ' +
   'only other some these may such also'
 ).split(' ');
-const ONSETS = ['b', 'br', 'c', 'ch', 'cl', 'd', 'dr', 'f', 'fl', 'g', 'gr', 'h', 'j', 'k', 'l', 'm', 'n', 'p', 'pl', 'pr', 'r', 's', 'sh', 'st', 't', 'tr', 'v', 'w'];
+const ONSETS = [
+  'b',
+  'br',
+  'c',
+  'ch',
+  'cl',
+  'd',
+  'dr',
+  'f',
+  'fl',
+  'g',
+  'gr',
+  'h',
+  'j',
+  'k',
+  'l',
+  'm',
+  'n',
+  'p',
+  'pl',
+  'pr',
+  'r',
+  's',
+  'sh',
+  'st',
+  't',
+  'tr',
+  'v',
+  'w',
+];
 const VOWELS = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'io', 'ou'];
 const CODAS = ['', '', 'n', 'r', 's', 't', 'l', 'm', 'nd', 'st', 'ck'];
 /** Mostly two syllables, as English content words are (about seven letters with a suffix). */
@@ -44,14 +73,16 @@ const seededRandom = (seed: number): (() => number) => {
   };
 };
 
-const between = (random: () => number, min: number, max: number): number => min + Math.floor(random() * (max - min + 1));
+const between = (random: () => number, min: number, max: number): number =>
+  min + Math.floor(random() * (max - min + 1));
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
 const buildVocabulary = (random: () => number): string[] => {
   const words = new Set(FUNCTION_WORDS);
   while (words.size < VOCABULARY_SIZE) {
     let word = '';
-    for (let s = pick(random, SYLLABLES); s > 0; s--) word += pick(random, ONSETS) + pick(random, VOWELS) + pick(random, CODAS);
+    for (let s = pick(random, SYLLABLES); s > 0; s--)
+      word += pick(random, ONSETS) + pick(random, VOWELS) + pick(random, CODAS);
     words.add(word + pick(random, SUFFIXES));
   }
   return [...words];
@@ -131,7 +162,16 @@ export const syntheticCorpus = (seed: number): SyntheticCorpus => {
       for (let ordinal = 0; ordinal < passagesPerDocument; ordinal++) {
         if (ordinal % SECTION_PASSAGES === 0) heading = title(nextContentWord, between(random, 2, 5));
         const text = passageText(nextWord, random);
-        passages.push({ passageId: `${docId}:${ordinal}`, docId, ordinal, heading, page: null, start: offset, end: offset + text.length, text });
+        passages.push({
+          passageId: `${docId}:${ordinal}`,
+          docId,
+          ordinal,
+          heading,
+          page: null,
+          start: offset,
+          end: offset + text.length,
+          text,
+        });
         // Passages are separated by a blank line in the document they were cut from.
         offset += text.length + 2;
       }
@@ -152,7 +192,9 @@ export const syntheticCorpus = (seed: number): SyntheticCorpus => {
     },
     queries(count) {
       const random = seededRandom(seed ^ 0x51f15eed);
-      return Array.from({ length: count }, () => Array.from({ length: between(random, 2, 5) }, () => vocabulary[queryRank(random)] as string));
+      return Array.from({ length: count }, () =>
+        Array.from({ length: between(random, 2, 5) }, () => vocabulary[queryRank(random)] as string),
+      );
     },
   };
 };

@@ -5,7 +5,9 @@ export type Rows = readonly (readonly string[])[];
 export const textTable = (rows: Rows): string => {
   const widths = rows[0]?.map((_, col) => Math.max(...rows.map((row) => row[col]?.length ?? 0))) ?? [];
   return rows
-    .map((row) => row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col] ?? 0) : cell.padStart(widths[col] ?? 0))).join('   '))
+    .map((row) =>
+      row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col] ?? 0) : cell.padStart(widths[col] ?? 0))).join('   '),
+    )
     .join('\n');
 };
 
@@ -13,7 +15,11 @@ export const markdownTable = (rows: Rows): string => {
   const [header, ...body] = rows;
   if (header === undefined) return '';
   const line = (row: readonly string[]) => `| ${row.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |`;
-  return [line(header), `|${header.map((_, col) => (col === 0 ? ' --- ' : ' ---: ')).join('|')}|`, ...body.map(line)].join('\n');
+  return [
+    line(header),
+    `|${header.map((_, col) => (col === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
+    ...body.map(line),
+  ].join('\n');
 };
 
 /** 10000 -> "10k", 1000000 -> "1M": sizes as the JSON keys and the tables name them. */

@@ -73,7 +73,10 @@ const readyLine = (child: ChildProcess): Promise<TargetReady> =>
   new Promise((resolve, reject) => {
     if (child.stdout === null) return reject(new Error('bench server has no stdout'));
     const lines = createInterface({ input: child.stdout });
-    const timer = setTimeout(() => fail(new Error(`bench server not ready after ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`bench server not ready after ${READY_TIMEOUT_MS} ms`)),
+      READY_TIMEOUT_MS,
+    );
     const onExit = (code: number | null) => fail(new Error(`bench server exited (code ${code}) before it was ready`));
     const fail = (err: Error) => {
       clearTimeout(timer);

@@ -36,7 +36,9 @@ export const measureAlternating = async <K extends string>(
   // The warm-up lets every server JIT its hot paths (and grow its WAL) before anything is counted.
   for (const name of order) await loads[name](shape.warmupSeconds);
 
-  const totals = new Map(order.map((name) => [name, { succeeded: 0, non2xx: 0, errors: 0, seconds: 0, roundRps: [] as number[] }]));
+  const totals = new Map(
+    order.map((name) => [name, { succeeded: 0, non2xx: 0, errors: 0, seconds: 0, roundRps: [] as number[] }]),
+  );
   for (let round = 0; round < shape.rounds; round++) {
     for (const name of round % 2 === 0 ? order : [...order].reverse()) {
       const result = await loads[name](shape.roundSeconds);

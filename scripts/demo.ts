@@ -25,23 +25,44 @@ say(`demo: embedded store ${database}`);
 const store = await openStore(database);
 say('demo: indexing docs/ into the research library …');
 // The user-facing docs say what Helix does; docs/spec/ is the contract as received, rooms and all.
-const userDocs = readdirSync('docs').filter((name) => name !== 'spec').map((name) => join('docs', name));
-const report = await ingestPaths(store, userDocs, Date.now, (p) => say(`  [${p.index}/${p.total}] ${p.outcome} ${p.path}${p.outcome === 'failed' ? `: ${p.reason}` : ` (${p.passages} passages)`}`));
+const userDocs = readdirSync('docs')
+  .filter((name) => name !== 'spec')
+  .map((name) => join('docs', name));
+const report = await ingestPaths(store, userDocs, Date.now, (p) =>
+  say(
+    `  [${p.index}/${p.total}] ${p.outcome} ${p.path}${p.outcome === 'failed' ? `: ${p.reason}` : ` (${p.passages} passages)`}`,
+  ),
+);
 say(`demo: library ready (${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged)`);
 
-const config = loadConfig({ HELIX_LOG_LEVEL: 'warn', HELIX_AGENT_DATABASE_SCOPES: 'research_library' }, { host: '127.0.0.1', port: 0, database });
+const config = loadConfig(
+  { HELIX_LOG_LEVEL: 'warn', HELIX_AGENT_DATABASE_SCOPES: 'research_library' },
+  { host: '127.0.0.1', port: 0, database },
+);
 const helix = await startHelix(config, { store, logger: createLogger('warn') });
 const { key, record } = await createApiKey(
   store,
-  { tenantId: 'demo', accountId: 'demo', scopes: ['helix.agent_runs.read', 'helix.agent_runs.write', 'helix.data.research_library.read'], label: 'npm run demo' },
+  {
+    tenantId: 'demo',
+    accountId: 'demo',
+    scopes: ['helix.agent_runs.read', 'helix.agent_runs.write', 'helix.data.research_library.read'],
+    label: 'npm run demo',
+  },
   Date.now(),
 );
 say(`demo: Helix listening on ${helix.url}; asking: "${QUESTION}"`);
 
 try {
-  const outcome = await askHelix(new HelixRestClient(helix.url, key), { objective: QUESTION, scopes: ['research_library'] }, {
-    onRun: (run) => say(`  ${run.budget.steps_used === 0 ? 'started' : `turn ${run.budget.steps_used}`}: ${run.completion_status} · ${run.evidence.count} evidence · terminal authority ${run.terminal_authority_status}`),
-  });
+  const outcome = await askHelix(
+    new HelixRestClient(helix.url, key),
+    { objective: QUESTION, scopes: ['research_library'] },
+    {
+      onRun: (run) =>
+        say(
+          `  ${run.budget.steps_used === 0 ? 'started' : `turn ${run.budget.steps_used}`}: ${run.completion_status} · ${run.evidence.count} evidence · terminal authority ${run.terminal_authority_status}`,
+        ),
+    },
+  );
   process.stdout.write(`\n${renderOutcome(outcome)}`);
   say(`demo: finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (outcome.run.completion_status !== 'completed') process.exitCode = 1;

@@ -31,7 +31,10 @@ const installSuite = (): { node: string; cli: string } => {
     log(`installing ${SUITE.conformance} and ${SUITE.node} into ${cacheDir} …`);
     mkdirSync(cacheDir, { recursive: true });
     writeFileSync(join(cacheDir, 'package.json'), '{"name":"helix-conformance-cache","private":true}\n');
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', SUITE.conformance, SUITE.node], { cwd: cacheDir, stdio: 'inherit' });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', SUITE.conformance, SUITE.node], {
+      cwd: cacheDir,
+      stdio: 'inherit',
+    });
   }
   return { node, cli };
 };
@@ -41,7 +44,13 @@ const startAuthProxy = (target: URL, token: string): Promise<Server> =>
   new Promise((resolveServer) => {
     const proxy = createServer((req, res) => {
       const upstream = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, authorization: `Bearer ${token}` } },
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, authorization: `Bearer ${token}` },
+        },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
           up.pipe(res);
@@ -62,9 +71,16 @@ const runScenario = (node: string, cli: string, url: string, scenario: string): 
 const main = async (): Promise<number> => {
   const { node, cli } = installSuite();
   const dir = mkdtempSync(join(tmpdir(), 'helix-conformance-'));
-  const config = loadConfig({ HELIX_LOG_LEVEL: 'silent' }, { port: 0, host: '127.0.0.1', database: join(dir, 'helix.db') });
+  const config = loadConfig(
+    { HELIX_LOG_LEVEL: 'silent' },
+    { port: 0, host: '127.0.0.1', database: join(dir, 'helix.db') },
+  );
   const helix = await startHelix(config, { logger: createLogger('silent') });
-  const { key } = await createApiKey(helix.store, { tenantId: 'conformance', accountId: 'conformance', scopes: ['helix.agent_runs.read', 'helix.agent_runs.write'] }, Date.now());
+  const { key } = await createApiKey(
+    helix.store,
+    { tenantId: 'conformance', accountId: 'conformance', scopes: ['helix.agent_runs.read', 'helix.agent_runs.write'] },
+    Date.now(),
+  );
   const proxy = await startAuthProxy(new URL(helix.url), key);
   const address = proxy.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/mcp`;
@@ -80,7 +96,9 @@ const main = async (): Promise<number> => {
     rmSync(dir, { recursive: true, force: true });
   }
   const passed = SCENARIOS.length - failed.length;
-  process.stdout.write(`\nmcp conformance: ${passed} passed, ${failed.length} failed${failed.length > 0 ? ` (${failed.join(', ')})` : ''}\n`);
+  process.stdout.write(
+    `\nmcp conformance: ${passed} passed, ${failed.length} failed${failed.length > 0 ? ` (${failed.join(', ')})` : ''}\n`,
+  );
   return failed.length === 0 ? 0 : 1;
 };
 

@@ -12,7 +12,11 @@
 import { guardedFetch, type ProbeContext } from './deploymentProbe/guardedFetch.js';
 import type { Check } from './deploymentProbe/report.js';
 import { runProbe } from './deploymentProbe/runProbe.js';
-import { authenticatedChecks, initializePassed, notConfiguredChecks } from './providerConformance/authenticatedChecks.js';
+import {
+  authenticatedChecks,
+  initializePassed,
+  notConfiguredChecks,
+} from './providerConformance/authenticatedChecks.js';
 import { readProbeConfig, REPORT_SCHEMA, SETTINGS, type ProbeConfig } from './providerConformance/config.js';
 import { discoveryChecks } from './deploymentProbe/discoveryChecks.js';
 import { providerChecks } from './providerConformance/providerChecks.js';
@@ -30,6 +34,12 @@ const runChecks = async (config: ProbeConfig): Promise<Check[]> => {
 };
 
 process.exitCode = await runProbe(
-  { name: 'mcp:provider-conformance', schema: REPORT_SCHEMA, title: 'mcp provider conformance', readConfig: readProbeConfig, runChecks },
+  {
+    name: 'mcp:provider-conformance',
+    schema: REPORT_SCHEMA,
+    title: 'mcp provider conformance',
+    readConfig: readProbeConfig,
+    runChecks,
+  },
   process.env,
 );

@@ -28,7 +28,8 @@ const parseMinutes = (args: readonly string[]): number | string => {
   }
   if (text === undefined) return DEFAULT_MINUTES;
   const minutes = Number(text);
-  if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_MINUTES) return `--minutes must be a whole number from 1 to ${MAX_MINUTES}, not ${JSON.stringify(text)}`;
+  if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_MINUTES)
+    return `--minutes must be a whole number from 1 to ${MAX_MINUTES}, not ${JSON.stringify(text)}`;
   return minutes;
 };
 
@@ -44,7 +45,9 @@ const shape: SoakShape = { seconds: minutes * 60, sampleSeconds: 10, requestsPer
 const main = async (): Promise<void> => {
   const date = new Date();
   const loadAtStart = loadavg()[0] ?? 0;
-  progress(`soak: ${minutes} min of mixed load at ${shape.requestsPerSecond} req/s, RSS every ${shape.sampleSeconds} s…`);
+  progress(
+    `soak: ${minutes} min of mixed load at ${shape.requestsPerSecond} req/s, RSS every ${shape.sampleSeconds} s…`,
+  );
   const target = await launchTarget('helix');
   const soak = await measureSoak(target, shape, progress).finally(() => target.stop());
   const processors = cpus();
@@ -55,7 +58,9 @@ const main = async (): Promise<void> => {
     soakGoalLine(soak),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  process.stdout.write(`${JSON.stringify({ soak: 'helix', date: date.toISOString(), node: process.version, cpus: processors.length, load_average: Number(loadAtStart.toFixed(2)), ...soakFields(soak) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ soak: 'helix', date: date.toISOString(), node: process.version, cpus: processors.length, load_average: Number(loadAtStart.toFixed(2)), ...soakFields(soak) })}\n`,
+  );
 };
 
 main().then(

@@ -33,7 +33,9 @@ export interface HelixConfig {
   /** Exact browser origins admitted in `Origin`; any loopback origin is added outside production. */
   readonly allowedOrigins: ReadonlySet<string>;
 
-  readonly localJwt: { readonly secret: string; readonly issuer: string; readonly audience: string | undefined } | undefined;
+  readonly localJwt:
+    | { readonly secret: string; readonly issuer: string; readonly audience: string | undefined }
+    | undefined;
   readonly logLevel: string;
   /** OpenTelemetry traces and metrics over OTLP/HTTP; off (the SDK never loaded) unless an endpoint is set. */
   readonly telemetry: TelemetryConfig;
@@ -54,7 +56,6 @@ export interface HelixConfig {
   readonly libraryLimits: DocumentLimits;
 }
 
-
 export interface HttpLimits {
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
@@ -69,7 +70,18 @@ export interface RateLimits {
   readonly mcpPerPrincipal: number;
 }
 
-export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
+export const ASYMMETRIC_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+] as const;
 
 export { ConfigError } from './config/env.js';
 export type { OAuthConfig } from './auth/oauthJwt.js';
@@ -90,13 +102,21 @@ const turnTimeout = (env: Env): number => {
 const localJwt = (env: Env, production: boolean): HelixConfig['localJwt'] => {
   if (value(env, 'HELIX_AGENT_ALLOW_LOCAL_HS256') !== '1') return undefined;
   if (production) {
-    throw new ConfigError('HELIX_AGENT_ALLOW_LOCAL_HS256=1 is refused in production (NODE_ENV=production); configure OAuth instead');
+    throw new ConfigError(
+      'HELIX_AGENT_ALLOW_LOCAL_HS256=1 is refused in production (NODE_ENV=production); configure OAuth instead',
+    );
   }
   const secret = value(env, 'HELIX_AGENT_LOCAL_JWT_SECRET');
   if (secret === undefined || secret.length < 32) {
-    throw new ConfigError('HELIX_AGENT_LOCAL_JWT_SECRET must have at least 32 characters when HELIX_AGENT_ALLOW_LOCAL_HS256=1');
+    throw new ConfigError(
+      'HELIX_AGENT_LOCAL_JWT_SECRET must have at least 32 characters when HELIX_AGENT_ALLOW_LOCAL_HS256=1',
+    );
   }
-  return { secret, issuer: value(env, 'HELIX_AGENT_LOCAL_JWT_ISSUER') ?? 'helix-local', audience: value(env, 'HELIX_AGENT_LOCAL_JWT_AUDIENCE') };
+  return {
+    secret,
+    issuer: value(env, 'HELIX_AGENT_LOCAL_JWT_ISSUER') ?? 'helix-local',
+    audience: value(env, 'HELIX_AGENT_LOCAL_JWT_AUDIENCE'),
+  };
 };
 
 const baseUrl = (env: Env): string | undefined => {
@@ -117,7 +137,13 @@ const baseUrl = (env: Env): string | undefined => {
 /** HELIX_AGENT_DATABASE_SCOPES: an unknown id is a typo that would silently admit nothing, so it stops start-up. */
 const enabledScopes = (env: Env): ReadonlySet<string> => {
   const raw = value(env, 'HELIX_AGENT_DATABASE_SCOPES');
-  const ids = raw === undefined ? [] : raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const ids =
+    raw === undefined
+      ? []
+      : raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
   const unknown = ids.filter((id) => !SCOPE_CATALOG.has(id));
   if (unknown.length > 0) {
     throw new ConfigError(
@@ -128,7 +154,9 @@ const enabledScopes = (env: Env): ReadonlySet<string> => {
   // scope_unavailable: say so at start-up instead of on every run.
   const sourceless = ids.filter((id) => (SOURCELESS_SCOPES as readonly string[]).includes(id));
   if (sourceless.length > 0) {
-    throw new ConfigError(`HELIX_AGENT_DATABASE_SCOPES enables ${sourceless.join(', ')}, which has no source in this build and cannot admit anything; remove it`);
+    throw new ConfigError(
+      `HELIX_AGENT_DATABASE_SCOPES enables ${sourceless.join(', ')}, which has no source in this build and cannot admit anything; remove it`,
+    );
   }
   return new Set(ids);
 };
@@ -170,7 +198,13 @@ const sources = (env: Env): SourcesConfig => ({
   },
 });
 
-const OAUTH_VARIABLES = ['HELIX_AGENT_OAUTH_ISSUER', 'HELIX_AGENT_OAUTH_AUDIENCE', 'HELIX_AGENT_OAUTH_JWKS_URL', 'HELIX_AGENT_OAUTH_PROVIDER', 'HELIX_AGENT_OAUTH_ALGORITHMS'] as const;
+const OAUTH_VARIABLES = [
+  'HELIX_AGENT_OAUTH_ISSUER',
+  'HELIX_AGENT_OAUTH_AUDIENCE',
+  'HELIX_AGENT_OAUTH_JWKS_URL',
+  'HELIX_AGENT_OAUTH_PROVIDER',
+  'HELIX_AGENT_OAUTH_ALGORITHMS',
+] as const;
 
 /**
  * The OAuth section is all or nothing: a half-configured verifier would either admit too much or
@@ -180,7 +214,9 @@ const oauth = (env: Env, production: boolean): OAuthConfig | undefined => {
   const missing = OAUTH_VARIABLES.filter((name) => value(env, name) === undefined);
   if (missing.length === OAUTH_VARIABLES.length) {
     if (production) {
-      throw new ConfigError(`production mode refuses to serve the protected resource without OAuth: set ${OAUTH_VARIABLES.join(', ')}`);
+      throw new ConfigError(
+        `production mode refuses to serve the protected resource without OAuth: set ${OAUTH_VARIABLES.join(', ')}`,
+      );
     }
     return undefined;
   }
@@ -188,14 +224,18 @@ const oauth = (env: Env, production: boolean): OAuthConfig | undefined => {
   const algorithms = list(env, 'HELIX_AGENT_OAUTH_ALGORITHMS');
   const refused = algorithms.filter((a) => !(ASYMMETRIC_ALGORITHMS as readonly string[]).includes(a));
   if (refused.length > 0) {
-    throw new ConfigError(`HELIX_AGENT_OAUTH_ALGORITHMS admits only asymmetric algorithms (${ASYMMETRIC_ALGORITHMS.join(', ')}); refused: ${refused.join(', ')}`);
+    throw new ConfigError(
+      `HELIX_AGENT_OAUTH_ALGORITHMS admits only asymmetric algorithms (${ASYMMETRIC_ALGORITHMS.join(', ')}); refused: ${refused.join(', ')}`,
+    );
   }
   const jwksUrl = endpoint(env, 'HELIX_AGENT_OAUTH_JWKS_URL')!;
-  if (production && !jwksUrl.startsWith('https:')) throw new ConfigError('HELIX_AGENT_OAUTH_JWKS_URL must be https in production');
+  if (production && !jwksUrl.startsWith('https:'))
+    throw new ConfigError('HELIX_AGENT_OAUTH_JWKS_URL must be https in production');
   const audience = value(env, 'HELIX_AGENT_OAUTH_AUDIENCE')!;
   if (production) canonicalAudience(audience);
   const provider = value(env, 'HELIX_AGENT_OAUTH_PROVIDER')!;
-  if (!/^[A-Za-z0-9._-]{1,100}$/.test(provider)) throw new ConfigError('HELIX_AGENT_OAUTH_PROVIDER must be 1-100 characters of [A-Za-z0-9._-]');
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(provider))
+    throw new ConfigError('HELIX_AGENT_OAUTH_PROVIDER must be 1-100 characters of [A-Za-z0-9._-]');
   return { issuer: value(env, 'HELIX_AGENT_OAUTH_ISSUER')!, audience, jwksUrl, provider, algorithms };
 };
 
@@ -209,10 +249,14 @@ const canonicalAudience = (audience: string): URL => {
   try {
     url = new URL(audience);
   } catch {
-    throw new ConfigError('HELIX_AGENT_OAUTH_AUDIENCE must be the canonical resource URL in production, e.g. https://helix.example.com/mcp');
+    throw new ConfigError(
+      'HELIX_AGENT_OAUTH_AUDIENCE must be the canonical resource URL in production, e.g. https://helix.example.com/mcp',
+    );
   }
   if (url.protocol !== 'https:' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw new ConfigError('HELIX_AGENT_OAUTH_AUDIENCE must be an https URL without fragment or credentials in production');
+    throw new ConfigError(
+      'HELIX_AGENT_OAUTH_AUDIENCE must be an https URL without fragment or credentials in production',
+    );
   }
   return url;
 };
@@ -222,11 +266,16 @@ const canonicalAudience = (audience: string): URL => {
  * metadata and challenge URLs: HELIX_PUBLIC_BASE_URL, else the audience's origin. The advertised
  * resource must live on that origin, or standard MCP clients refuse it.
  */
-const productionBaseUrl = (publicBaseUrl: string | undefined, oauthConfig: OAuthConfig | undefined): string | undefined => {
+const productionBaseUrl = (
+  publicBaseUrl: string | undefined,
+  oauthConfig: OAuthConfig | undefined,
+): string | undefined => {
   if (oauthConfig === undefined) return publicBaseUrl;
   const audienceOrigin = canonicalAudience(oauthConfig.audience).origin;
   if (publicBaseUrl !== undefined && publicBaseUrl !== audienceOrigin) {
-    throw new ConfigError(`HELIX_AGENT_OAUTH_AUDIENCE (${audienceOrigin}) and HELIX_PUBLIC_BASE_URL (${publicBaseUrl}) must share one origin`);
+    throw new ConfigError(
+      `HELIX_AGENT_OAUTH_AUDIENCE (${audienceOrigin}) and HELIX_PUBLIC_BASE_URL (${publicBaseUrl}) must share one origin`,
+    );
   }
   return audienceOrigin;
 };
@@ -239,7 +288,9 @@ const trustProxy = (env: Env): HelixConfig['trustProxy'] => {
     return parseTrustProxy(raw);
   } catch (err) {
     if (!(err instanceof TrustProxyError)) throw err;
-    throw new ConfigError(`TRUST_PROXY: ${err.message} (e.g. 10.0.0.5,10.0.1.0/24 or a hop count 1-${MAX_TRUSTED_HOPS})`);
+    throw new ConfigError(
+      `TRUST_PROXY: ${err.message} (e.g. 10.0.0.5,10.0.1.0/24 or a hop count 1-${MAX_TRUSTED_HOPS})`,
+    );
   }
 };
 
@@ -251,8 +302,13 @@ const trustProxy = (env: Env): HelixConfig['trustProxy'] => {
 const httpLimits = (env: Env): HttpLimits => {
   const headersTimeoutMs = integer(env, 'HELIX_HTTP_HEADERS_TIMEOUT_MS', 10_000, 1_000, 120_000);
   const requestTimeoutMs = integer(env, 'HELIX_HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000);
-  if (requestTimeoutMs < headersTimeoutMs) throw new ConfigError('HELIX_HTTP_REQUEST_TIMEOUT_MS must be at least HELIX_HTTP_HEADERS_TIMEOUT_MS');
-  return { headersTimeoutMs, requestTimeoutMs, maxConnectionsPerIp: integer(env, 'HELIX_HTTP_MAX_CONNECTIONS_PER_IP', 256, 0, 1_000_000) };
+  if (requestTimeoutMs < headersTimeoutMs)
+    throw new ConfigError('HELIX_HTTP_REQUEST_TIMEOUT_MS must be at least HELIX_HTTP_HEADERS_TIMEOUT_MS');
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    maxConnectionsPerIp: integer(env, 'HELIX_HTTP_MAX_CONNECTIONS_PER_IP', 256, 0, 1_000_000),
+  };
 };
 
 const rateLimits = (env: Env): RateLimits => ({

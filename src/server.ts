@@ -64,21 +64,37 @@ const newId = (prefix: string): string => `${prefix}_${randomBytes(16).toString(
  * (HELIX_MODEL_PROVIDER), else the offline extractive executor. Either way the outcome goes through
  * the same re-entry, terminal-authority and completion checks.
  */
-const defaultExecutor = (config: HelixConfig, store: Store, clock: Clock, logger: Logger, resolveHost: HostResolver): TurnExecutor => {
+const defaultExecutor = (
+  config: HelixConfig,
+  store: Store,
+  clock: Clock,
+  logger: Logger,
+  resolveHost: HostResolver,
+): TurnExecutor => {
   const codex = config.model.codex;
-  const codexBinding = { store: new FileCredentialDocumentStore({ home: codex.home }), ownerKey: codex.ownerKey, endpoints: codex.endpoints, version: HELIX_VERSION };
+  const codexBinding = {
+    store: new FileCredentialDocumentStore({ home: codex.home }),
+    ownerKey: codex.ownerKey,
+    endpoints: codex.endpoints,
+    version: HELIX_VERSION,
+  };
   const owners = ownerTransport({
     policy: config.model.ownerProviderPolicy,
     resolve: resolveHost,
     // Debug only: the owner sees `model_unreachable`, and what listens where is not for the info log either.
-    report: (error) => logger.debug({ model_error: { kind: error.kind, http_status: error.details.httpStatus, message: error.message } }, 'owner model provider unreachable'),
+    report: (error) =>
+      logger.debug(
+        { model_error: { kind: error.kind, http_status: error.details.httpStatus, message: error.message } },
+        'owner model provider unreachable',
+      ),
   });
   return new ModelExecutor({
     resolver: new OwnerModelResolver({
       store,
       secretBox: config.model.secretBox,
       operatorDefault: config.model.defaultProvider,
-      clientFor: (settings, source) => modelClientFor(settings, codexBinding, source === 'owner_registration' ? owners : undefined),
+      clientFor: (settings, source) =>
+        modelClientFor(settings, codexBinding, source === 'owner_registration' ? owners : undefined),
     }),
     fallback: new ExtractiveExecutor(),
     maxToolCalls: config.model.maxToolCalls,
@@ -112,12 +128,20 @@ const openRuntime = async (config: HelixConfig, options: StartOptions): Promise<
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   // A dropped idle connection is routine (restart, failover, an admin's pg_terminate_backend): log it, never crash.
-  const onConnectionError = (err: Error) => logger.warn({ err: { message: err.message } }, 'database connection lost; it is replaced on next use');
+  const onConnectionError = (err: Error) =>
+    logger.warn({ err: { message: err.message } }, 'database connection lost; it is replaced on next use');
   const store = options.store ?? (await openStore(config.database, { onConnectionError }));
   const instanceSecret = await loadInstanceSecret(store);
   const workerId = newId('wkr');
   const startedAt = clock.now();
-  await store.read.workers.upsert({ workerId, host: hostname(), pid: process.pid, startedAt, heartbeatAt: startedAt, stoppedAt: null });
+  await store.read.workers.upsert({
+    workerId,
+    host: hostname(),
+    pid: process.pid,
+    startedAt,
+    heartbeatAt: startedAt,
+    stoppedAt: null,
+  });
   return { logger, clock, store, instanceSecret, workerId, onConnectionError };
 };
 
@@ -127,7 +151,9 @@ const buildRunService = async (config: HelixConfig, options: StartOptions, rt: R
   const registry = registryOf(store, config.sources);
   // Replicas sharing PostgreSQL signal each other through LISTEN/NOTIFY; otherwise signals stay in-process.
   const notifier: RunNotifier =
-    options.store === undefined && isPostgresUrl(config.database) ? await PostgresRunNotifier.start(config.database, rt.onConnectionError) : new LocalRunNotifier();
+    options.store === undefined && isPostgresUrl(config.database)
+      ? await PostgresRunNotifier.start(config.database, rt.onConnectionError)
+      : new LocalRunNotifier();
   const turns = new ActiveTurns();
   const policies = new AccountPolicies(store, config.accountDefaults);
   const deps: RunServiceDeps = {
@@ -138,7 +164,11 @@ const buildRunService = async (config: HelixConfig, options: StartOptions, rt: R
     config: {
       turnTimeoutMs: config.turnTimeoutMs,
       receiptTtlMs: RECEIPT_TTL_MS,
-      scopes: { enabled: config.enabledScopes, available: registry.availableScopes(), capabilities: registry.capabilityIds() },
+      scopes: {
+        enabled: config.enabledScopes,
+        available: registry.availableScopes(),
+        capabilities: registry.capabilityIds(),
+      },
       instanceSecret: rt.instanceSecret,
       workerId: rt.workerId,
     },
@@ -148,7 +178,8 @@ const buildRunService = async (config: HelixConfig, options: StartOptions, rt: R
     policy: policies,
     newId,
     notifier,
-    onExecutorError: (err, runId) => logger.error({ run_id: runId, err: { message: (err as Error)?.message } }, 'executor failed'),
+    onExecutorError: (err, runId) =>
+      logger.error({ run_id: runId, err: { message: (err as Error)?.message } }, 'executor failed'),
   };
   return { service: new RunService(deps), turns, notifier, policies };
 };
@@ -157,7 +188,9 @@ const buildRunService = async (config: HelixConfig, options: StartOptions, rt: R
 const startHeartbeat = ({ store, clock, logger, workerId }: Runtime): NodeJS.Timeout => {
   const heartbeat = setInterval(() => {
     const now = clock.now();
-    void store.read.workers.heartbeat(workerId, now).catch((err: unknown) => logger.warn({ err: { message: (err as Error).message } }, 'heartbeat failed'));
+    void store.read.workers
+      .heartbeat(workerId, now)
+      .catch((err: unknown) => logger.warn({ err: { message: (err as Error).message } }, 'heartbeat failed'));
     void store.read.receipts.deleteExpired(now).catch(() => undefined);
   }, HEARTBEAT_INTERVAL_MS);
   heartbeat.unref();
@@ -171,8 +204,15 @@ const buildAuthenticator = (config: HelixConfig, { store, instanceSecret, clock 
       localJwt:
         config.localJwt === undefined
           ? undefined
-          : { secret: new TextEncoder().encode(config.localJwt.secret), issuer: config.localJwt.issuer, audience: config.localJwt.audience },
-      oauth: config.oauth === undefined ? undefined : { verify: createOAuthVerifier(config.oauth), provider: config.oauth.provider },
+          : {
+              secret: new TextEncoder().encode(config.localJwt.secret),
+              issuer: config.localJwt.issuer,
+              audience: config.localJwt.audience,
+            },
+      oauth:
+        config.oauth === undefined
+          ? undefined
+          : { verify: createOAuthVerifier(config.oauth), provider: config.oauth.provider },
       instanceSecret,
       requireLinkedAccounts: config.production,
     },
@@ -180,7 +220,12 @@ const buildAuthenticator = (config: HelixConfig, { store, instanceSecret, clock 
   );
 
 /** The HTTP facade's options: every surface, each backed by its service. */
-const appOptions = (config: HelixConfig, rt: Runtime, run: Awaited<ReturnType<typeof buildRunService>>, resolveHost: HostResolver): AppOptions => {
+const appOptions = (
+  config: HelixConfig,
+  rt: Runtime,
+  run: Awaited<ReturnType<typeof buildRunService>>,
+  resolveHost: HostResolver,
+): AppOptions => {
   const { store, instanceSecret, clock } = rt;
   return {
     service: run.service,
@@ -189,7 +234,11 @@ const appOptions = (config: HelixConfig, rt: Runtime, run: Awaited<ReturnType<ty
     bodyLimitBytes: config.bodyLimitBytes,
     mcpBodyLimitBytes: config.mcpBodyLimitBytes,
     identity: { publicBaseUrl: config.publicBaseUrl, resource: config.oauth?.audience ?? config.localJwt?.audience },
-    hostPolicy: { hosts: config.allowedHosts, origins: config.allowedOrigins, allowLoopbackOrigins: !config.production },
+    hostPolicy: {
+      hosts: config.allowedHosts,
+      origins: config.allowedOrigins,
+      allowLoopbackOrigins: !config.production,
+    },
     authorizationServers: config.oauth === undefined ? [] : [config.oauth.issuer],
     accounts: { store, now: () => clock.now(), secureCookies: config.production },
     providers: new ProviderService({
@@ -202,7 +251,12 @@ const appOptions = (config: HelixConfig, rt: Runtime, run: Awaited<ReturnType<ty
       policies: run.policies,
     }),
     subjects: new SubjectService({ store, instanceSecret, now: () => clock.now() }),
-    hardening: { rateLimits: config.rateLimits, trustProxy: config.trustProxy, httpLimits: config.httpLimits, requireHttps: config.production },
+    hardening: {
+      rateLimits: config.rateLimits,
+      trustProxy: config.trustProxy,
+      httpLimits: config.httpLimits,
+      requireHttps: config.production,
+    },
   };
 };
 
@@ -232,7 +286,10 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
     throw err;
   });
   const url = listeningUrl(app, config);
-  rt.logger.info({ url, database: describeLocation(config.database), dialect: rt.store.dialect, worker_id: rt.workerId }, 'helix listening');
+  rt.logger.info(
+    { url, database: describeLocation(config.database), dialect: rt.store.dialect, worker_id: rt.workerId },
+    'helix listening',
+  );
 
   return {
     url,

@@ -8,7 +8,14 @@ import { startTestHelix, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 // .ci/run installs Debian's chromium; elsewhere the page is still covered over HTTP by test/oauth.test.ts.
 describe.skipIf(!existsSync(CHROMIUM))('the account page in a real browser', () => {
@@ -21,7 +28,13 @@ describe.skipIf(!existsSync(CHROMIUM))('the account page in a real browser', () 
     accountId = (await createAccount(store, 'Alice <script>', Date.now())).accountId;
     const secret = await loadInstanceSecret(store);
     for (const subject of ['user-1', 'user-2']) {
-      await completeLink(store, secret, await issueLinkIntent(store, accountId, Date.now()), { issuer: 'https://login.example.com', tenantId: 'acme', provider: 'idp', subject }, Date.now());
+      await completeLink(
+        store,
+        secret,
+        await issueLinkIntent(store, accountId, Date.now()),
+        { issuer: 'https://login.example.com', tenantId: 'acme', provider: 'idp', subject },
+        Date.now(),
+      );
     }
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   });
@@ -43,7 +56,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the account page in a real browser', () 
 
     await page.locator('#bindings tr').first().getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(async () => page.locator('#bindings tr', { hasText: 'revoked' }).count()).toBe(1);
-    const active = (await h.testStore.store.read.bindings.listForAccount(accountId)).filter((b) => b.status === 'active');
+    const active = (await h.testStore.store.read.bindings.listForAccount(accountId)).filter(
+      (b) => b.status === 'active',
+    );
     expect(active).toHaveLength(1);
 
     await page.getByRole('button', { name: 'Sign out' }).click();

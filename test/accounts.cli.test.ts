@@ -15,15 +15,48 @@ describe('helix accounts', () => {
     const accountId = created.stdout.trimEnd().split('\n').at(-1)!;
     expect(accountId).toMatch(/^acct_[0-9a-f]{24}$/);
 
-    const link = ['accounts', 'link', '--account', accountId, '--issuer', 'https://login.example.com', '--tenant', 'acme-tenant', '--subject', 'subject-42', '--provider', 'idp', '--database', database];
+    const link = [
+      'accounts',
+      'link',
+      '--account',
+      accountId,
+      '--issuer',
+      'https://login.example.com',
+      '--tenant',
+      'acme-tenant',
+      '--subject',
+      'subject-42',
+      '--provider',
+      'idp',
+      '--database',
+      database,
+    ];
     const linked = await runCli(link);
     expect(linked.code, linked.stderr).toBe(0);
     expect(linked.stdout).toMatch(/linked: binding agent-binding:sha256:[0-9a-f]{64} \(active\)/);
     const again = await runCli(link);
     expect(again.stdout).toBe(linked.stdout); // an exact re-link returns the existing binding
 
-    const bob = (await runCli(['accounts', 'create', '--name', 'Bob', '--database', database])).stdout.trimEnd().split('\n').at(-1)!;
-    const stolen = await runCli(['accounts', 'link', '--account', bob, '--issuer', 'https://login.example.com', '--tenant', 'acme-tenant', '--subject', 'subject-42', '--provider', 'idp', '--database', database]);
+    const bob = (await runCli(['accounts', 'create', '--name', 'Bob', '--database', database])).stdout
+      .trimEnd()
+      .split('\n')
+      .at(-1)!;
+    const stolen = await runCli([
+      'accounts',
+      'link',
+      '--account',
+      bob,
+      '--issuer',
+      'https://login.example.com',
+      '--tenant',
+      'acme-tenant',
+      '--subject',
+      'subject-42',
+      '--provider',
+      'idp',
+      '--database',
+      database,
+    ]);
     expect(stolen.code).toBe(2);
     expect(stolen.stderr).toContain('already linked to another account');
 
@@ -37,7 +70,16 @@ describe('helix accounts', () => {
 
     const server = await startCliServer(database, { HELIX_LOG_LEVEL: 'warn' });
     try {
-      const linkLine = await runCli(['accounts', 'login-link', '--account', accountId, '--base-url', server.url, '--database', database]);
+      const linkLine = await runCli([
+        'accounts',
+        'login-link',
+        '--account',
+        accountId,
+        '--base-url',
+        server.url,
+        '--database',
+        database,
+      ]);
       const url = linkLine.stdout.trim();
       expect(url).toMatch(new RegExp(`^${server.url}/account/sign-in\\?code=[A-Za-z0-9_-]{43}$`));
       const signIn = await fetch(url, { redirect: 'manual' });
@@ -46,17 +88,37 @@ describe('helix accounts', () => {
       const page = await fetch(`${server.url}/account`, { headers: { cookie } });
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(await page.text()).toContain('Agent bindings of Alice');
-      const bindings = (await (await fetch(`${server.url}/api/account/session/agent-bindings`, { headers: { cookie } })).json()) as { oauth_ready: boolean; bindings: unknown[] };
+      const bindings = (await (
+        await fetch(`${server.url}/api/account/session/agent-bindings`, { headers: { cookie } })
+      ).json()) as { oauth_ready: boolean; bindings: unknown[] };
       expect(bindings.oauth_ready).toBe(true);
       expect(bindings.bindings).toHaveLength(1);
       // Signing in again rotates: the old cookie stops working.
-      const second = await fetch((await runCli(['accounts', 'login-link', '--account', accountId, '--base-url', server.url, '--database', database])).stdout.trim(), { redirect: 'manual', headers: { cookie } });
+      const second = await fetch(
+        (
+          await runCli([
+            'accounts',
+            'login-link',
+            '--account',
+            accountId,
+            '--base-url',
+            server.url,
+            '--database',
+            database,
+          ])
+        ).stdout.trim(),
+        { redirect: 'manual', headers: { cookie } },
+      );
       expect(second.status).toBe(303);
-      expect((await fetch(`${server.url}/api/account/session/agent-bindings`, { headers: { cookie } })).status).toBe(401);
+      expect((await fetch(`${server.url}/api/account/session/agent-bindings`, { headers: { cookie } })).status).toBe(
+        401,
+      );
       const disabled = await runCli(['accounts', 'disable', '--account', accountId, '--database', database]);
       expect(disabled.code).toBe(0);
       const newCookie = second.headers.get('set-cookie')!.split(';')[0]!;
-      expect((await fetch(`${server.url}/api/account/session/agent-bindings`, { headers: { cookie: newCookie } })).status).toBe(401);
+      expect(
+        (await fetch(`${server.url}/api/account/session/agent-bindings`, { headers: { cookie: newCookie } })).status,
+      ).toBe(401);
     } finally {
       await server.kill('SIGTERM');
     }

@@ -28,9 +28,59 @@ const LAYER_RULES: Readonly<Record<string, readonly string[]>> = {
   subjects: ['domain', 'api', 'auth', 'service', 'store'],
   config: ['domain', 'auth', 'model', 'outbound', 'providers', 'service', 'sources', 'store', 'telemetry', 'net'],
   client: ['api'],
-  http: ['domain', 'accounts', 'api', 'auth', 'config', 'outbound', 'providers', 'service', 'store', 'subjects', 'telemetry', 'version'],
-  cli: ['domain', 'accounts', 'api', 'auth', 'client', 'config', 'http', 'logger', 'model', 'providers', 'server', 'service', 'sources', 'store', 'subjects', 'telemetry', 'version'],
-  server: ['domain', 'accounts', 'api', 'auth', 'config', 'http', 'logger', 'model', 'notify', 'outbound', 'providers', 'service', 'solver', 'sources', 'store', 'subjects', 'telemetry', 'version'],
+  http: [
+    'domain',
+    'accounts',
+    'api',
+    'auth',
+    'config',
+    'outbound',
+    'providers',
+    'service',
+    'store',
+    'subjects',
+    'telemetry',
+    'version',
+  ],
+  cli: [
+    'domain',
+    'accounts',
+    'api',
+    'auth',
+    'client',
+    'config',
+    'http',
+    'logger',
+    'model',
+    'providers',
+    'server',
+    'service',
+    'sources',
+    'store',
+    'subjects',
+    'telemetry',
+    'version',
+  ],
+  server: [
+    'domain',
+    'accounts',
+    'api',
+    'auth',
+    'config',
+    'http',
+    'logger',
+    'model',
+    'notify',
+    'outbound',
+    'providers',
+    'service',
+    'solver',
+    'sources',
+    'store',
+    'subjects',
+    'telemetry',
+    'version',
+  ],
 };
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
@@ -42,14 +92,18 @@ const documentedRules = (markdown: string): Record<string, string[]> => {
   for (const line of markdown.split('\n')) {
     const layer = /^\| `src\/([a-z]+)(?:\/|\.ts)`/.exec(line)?.[1];
     if (layer === undefined) continue;
-    const last = line.split(' | ').at(-1)!.replace(/\s*\|\s*$/, '');
+    const last = line
+      .split(' | ')
+      .at(-1)!
+      .replace(/\s*\|\s*$/, '');
     rules[layer] = last === 'nothing' ? [] : last.split(', ');
   }
   return rules;
 };
 
 /** The Mermaid picture's edges, `a --> b`. */
-const documentedEdges = (markdown: string): string[] => [...markdown.matchAll(/^ {2}([a-z]+) --> ([a-z]+)$/gm)].map((m) => `${m[1]} --> ${m[2]}`).sort();
+const documentedEdges = (markdown: string): string[] =>
+  [...markdown.matchAll(/^ {2}([a-z]+) --> ([a-z]+)$/gm)].map((m) => `${m[1]} --> ${m[2]}`).sort();
 
 describe('the import structure of src/', () => {
   // src/config.ts and src/config/ are one layer, as are src/server.ts (the composition root) and its name.
@@ -66,7 +120,9 @@ describe('the import structure of src/', () => {
 
   it('docs/architecture.md shows exactly these rules, in its table and its picture', () => {
     const doc = readFileSync(ARCHITECTURE_DOC, 'utf8');
-    expect(documentedRules(doc)).toEqual(Object.fromEntries(Object.entries(rules).map(([layer, allowed]) => [layer, [...allowed]])));
+    expect(documentedRules(doc)).toEqual(
+      Object.fromEntries(Object.entries(rules).map(([layer, allowed]) => [layer, [...allowed]])),
+    );
     const edges = Object.entries(rules).flatMap(([layer, allowed]) => allowed.map((to) => `${layer} --> ${to}`));
     expect(documentedEdges(doc)).toEqual(edges.sort());
   });
@@ -75,9 +131,13 @@ describe('the import structure of src/', () => {
     const planted = new Map([...graph].map(([from, to]) => [from, new Set(to)]));
     planted.get('domain/run.ts')!.add('service/continueRun.ts');
     planted.get('service/continueRun.ts')!.add('domain/run.ts');
-    expect(ruleViolations(planted, rules)).toContain('domain/run.ts -> service/continueRun.ts: domain may not import service');
+    expect(ruleViolations(planted, rules)).toContain(
+      'domain/run.ts -> service/continueRun.ts: domain may not import service',
+    );
     expect(importCycles(planted).some((cycle) => cycle.includes('domain/run.ts'))).toBe(true);
     planted.set('gadgets/widget.ts', new Set());
-    expect(ruleViolations(planted, rules)).toContain('gadgets/widget.ts: its layer "gadgets" is not in the rules table');
+    expect(ruleViolations(planted, rules)).toContain(
+      'gadgets/widget.ts: its layer "gadgets" is not in the rules table',
+    );
   });
 });

@@ -7,7 +7,10 @@ import { storeFlavours } from './support/stores.js';
 const RUNS = '/api/v1/agent-runs';
 const SECRET = 'a-local-development-secret-of-40-chars!!';
 
-const localToken = (claims: Record<string, unknown>, options: { secret?: string; expiresIn?: string; issuer?: string } = {}) =>
+const localToken = (
+  claims: Record<string, unknown>,
+  options: { secret?: string; expiresIn?: string; issuer?: string } = {},
+) =>
   new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256' })
     .setIssuer(options.issuer ?? 'helix-local')
@@ -21,16 +24,21 @@ describe.each(storeFlavours())('authentication and ownership on $name', (flavour
   let owner: string;
   let runId: string;
   beforeAll(async () => {
-    h = await startTestHelix(flavour, { env: { HELIX_AGENT_ALLOW_LOCAL_HS256: '1', HELIX_AGENT_LOCAL_JWT_SECRET: SECRET } });
+    h = await startTestHelix(flavour, {
+      env: { HELIX_AGENT_ALLOW_LOCAL_HS256: '1', HELIX_AGENT_LOCAL_JWT_SECRET: SECRET },
+    });
     owner = await h.key();
-    runId = (await api(h.url, 'POST', RUNS, { token: owner, idempotencyKey: idemKey(), body: { objective: 'Owned' } })).body.run_id;
+    runId = (await api(h.url, 'POST', RUNS, { token: owner, idempotencyKey: idemKey(), body: { objective: 'Owned' } }))
+      .body.run_id;
   });
   afterAll(async () => h.close());
 
   it('no credentials: 401 with a bare Bearer challenge pointing at the resource metadata', async () => {
     const res = await api(h.url, 'GET', `${RUNS}/${runId}`);
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource"`);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource"`,
+    );
     expect(res.body).toMatchObject({ schema: 'helix.agent_api.error.v1', code: 'unauthorized', adr_code: -32000 });
   });
 
@@ -69,16 +77,28 @@ describe.each(storeFlavours())('authentication and ownership on $name', (flavour
       `Bearer error="insufficient_scope", scope="helix.agent_runs.write", resource_metadata="${h.url}/.well-known/oauth-protected-resource"`,
     );
     // Same tenant and account: the same owner, so the read-only key may read the run.
-    expect((await api(h.url, "GET", `${RUNS}/${runId}`, { token: reader })).status).toBe(200);
+    expect((await api(h.url, 'GET', `${RUNS}/${runId}`, { token: reader })).status).toBe(200);
   });
 
   it('ADR-0004 scopes map onto operations: run.cancel cancels but cannot start; run.read reads', async () => {
     const adr = await h.key('run.read run.cancel');
-    expect((await api(h.url, 'POST', RUNS, { token: adr, idempotencyKey: idemKey(), body: { objective: 'x' } })).status).toBe(403);
-    const mine = (await api(h.url, 'POST', RUNS, { token: await h.key('run.create run.read', 'tenant-a', 'account-a'), idempotencyKey: idemKey(), body: { objective: 'adr' } })).body;
+    expect(
+      (await api(h.url, 'POST', RUNS, { token: adr, idempotencyKey: idemKey(), body: { objective: 'x' } })).status,
+    ).toBe(403);
+    const mine = (
+      await api(h.url, 'POST', RUNS, {
+        token: await h.key('run.create run.read', 'tenant-a', 'account-a'),
+        idempotencyKey: idemKey(),
+        body: { objective: 'adr' },
+      })
+    ).body;
     expect(mine.version).toBe(1);
     expect((await api(h.url, 'GET', `${RUNS}/${mine.run_id}`, { token: adr })).status).toBe(200);
-    const cancel = await api(h.url, 'POST', `${RUNS}/${mine.run_id}/cancel`, { token: adr, idempotencyKey: idemKey(), body: { expected_version: 1 } });
+    const cancel = await api(h.url, 'POST', `${RUNS}/${mine.run_id}/cancel`, {
+      token: adr,
+      idempotencyKey: idemKey(),
+      body: { expected_version: 1 },
+    });
     expect(cancel.status).toBe(200);
     const wildcard = await h.key('aep:*');
     expect((await api(h.url, 'GET', `${RUNS}/${mine.run_id}`, { token: wildcard })).status).toBe(200);
@@ -95,8 +115,18 @@ describe.each(storeFlavours())('authentication and ownership on $name', (flavour
         ['POST', '/continue', { expected_version: 1, instruction: 'steal' }],
         ['POST', '/cancel', { expected_version: 1 }],
       ] as const) {
-        const theirs = await api(h.url, method, `${RUNS}/${runId}${suffix}`, { token, idempotencyKey: 'same-key-123', body, headers: { 'x-request-id': 'fixed-id' } });
-        const none = await api(h.url, method, `${RUNS}/run_doesnotexist1${suffix}`, { token, idempotencyKey: 'same-key-123', body, headers: { 'x-request-id': 'fixed-id' } });
+        const theirs = await api(h.url, method, `${RUNS}/${runId}${suffix}`, {
+          token,
+          idempotencyKey: 'same-key-123',
+          body,
+          headers: { 'x-request-id': 'fixed-id' },
+        });
+        const none = await api(h.url, method, `${RUNS}/run_doesnotexist1${suffix}`, {
+          token,
+          idempotencyKey: 'same-key-123',
+          body,
+          headers: { 'x-request-id': 'fixed-id' },
+        });
         expect(theirs.status, `${method} ${suffix}`).toBe(404);
         expect(theirs.text).toBe(none.text.replace('run_doesnotexist1', runId));
         expect(theirs.text).toBe(none.text);
@@ -119,15 +149,28 @@ describe.each(storeFlavours())('authentication and ownership on $name', (flavour
   it('local HS256 tokens work when enabled and are refused when forged, expired, unsigned or tenantless', async () => {
     const scope = 'helix.agent_runs.read helix.agent_runs.write';
     const good = await localToken({ tenant_id: 'tenant-jwt', scope });
-    const created = await api(h.url, 'POST', RUNS, { token: good, idempotencyKey: idemKey(), body: { objective: 'jwt' } });
+    const created = await api(h.url, 'POST', RUNS, {
+      token: good,
+      idempotencyKey: idemKey(),
+      body: { objective: 'jwt' },
+    });
     expect(created.status).toBe(201);
-    expect((await api(h.url, 'GET', `${RUNS}/${created.body.run_id}`, { token: await localToken({ orgId: 'tenant-jwt', scp: scope.split(' ') }) })).status).toBe(200);
+    expect(
+      (
+        await api(h.url, 'GET', `${RUNS}/${created.body.run_id}`, {
+          token: await localToken({ orgId: 'tenant-jwt', scp: scope.split(' ') }),
+        })
+      ).status,
+    ).toBe(200);
     const bad = [
       await localToken({ tenant_id: 'tenant-jwt', scope }, { secret: 'another-secret-that-is-long-enough-x' }),
       await localToken({ tenant_id: 'tenant-jwt', scope }, { expiresIn: '-5m' }),
       await localToken({ tenant_id: 'tenant-jwt', scope }, { issuer: 'https://evil.example' }),
       await localToken({ scope }),
-      new UnsecuredJWT({ tenant_id: 'tenant-jwt', scope, sub: 'user-1' }).setIssuer('helix-local').setExpirationTime('5m').encode(),
+      new UnsecuredJWT({ tenant_id: 'tenant-jwt', scope, sub: 'user-1' })
+        .setIssuer('helix-local')
+        .setExpirationTime('5m')
+        .encode(),
     ];
     for (const token of bad) {
       const res = await api(h.url, 'GET', `${RUNS}/${created.body.run_id}`, { token });
@@ -139,9 +182,15 @@ describe.each(storeFlavours())('authentication and ownership on $name', (flavour
 
 describe('configuration fails closed', () => {
   it('refuses local HS256 in production and a short secret anywhere', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', HELIX_AGENT_ALLOW_LOCAL_HS256: '1', HELIX_AGENT_LOCAL_JWT_SECRET: SECRET })).toThrow(ConfigError);
-    expect(() => loadConfig({ HELIX_AGENT_ALLOW_LOCAL_HS256: '1', HELIX_AGENT_LOCAL_JWT_SECRET: 'too-short' })).toThrow(/at least 32/);
-    expect(loadConfig({ HELIX_AGENT_ALLOW_LOCAL_HS256: '0', HELIX_AGENT_LOCAL_JWT_SECRET: 'x' }).localJwt).toBeUndefined();
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', HELIX_AGENT_ALLOW_LOCAL_HS256: '1', HELIX_AGENT_LOCAL_JWT_SECRET: SECRET }),
+    ).toThrow(ConfigError);
+    expect(() => loadConfig({ HELIX_AGENT_ALLOW_LOCAL_HS256: '1', HELIX_AGENT_LOCAL_JWT_SECRET: 'too-short' })).toThrow(
+      /at least 32/,
+    );
+    expect(
+      loadConfig({ HELIX_AGENT_ALLOW_LOCAL_HS256: '0', HELIX_AGENT_LOCAL_JWT_SECRET: 'x' }).localJwt,
+    ).toBeUndefined();
   });
 
   it('clamps the turn timeout to 1,000-900,000 ms and rejects non-numbers', () => {
@@ -153,6 +202,9 @@ describe('configuration fails closed', () => {
 
   it('refuses unknown logical scopes in HELIX_AGENT_DATABASE_SCOPES', () => {
     expect(() => loadConfig({ HELIX_AGENT_DATABASE_SCOPES: 'research_library,everything' })).toThrow(/everything/);
-    expect([...loadConfig({ HELIX_AGENT_DATABASE_SCOPES: ' research_library , public_web ' }).enabledScopes]).toEqual(['research_library', 'public_web']);
+    expect([...loadConfig({ HELIX_AGENT_DATABASE_SCOPES: ' research_library , public_web ' }).enabledScopes]).toEqual([
+      'research_library',
+      'public_web',
+    ]);
   });
 });

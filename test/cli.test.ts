@@ -24,14 +24,31 @@ describe.each(serverStoreFlavours())('helix CLI on $name', (flavour) => {
   });
 
   it('keys create prints the key alone on the last line; it works against a running server; list never shows it; revoke bites', async () => {
-    const created = await runCli(['keys', 'create', '--tenant', 'acme', '--account', 'alice', '--scopes', 'helix.agent_runs.read helix.agent_runs.write', '--label', 'ci', '--database', database]);
+    const created = await runCli([
+      'keys',
+      'create',
+      '--tenant',
+      'acme',
+      '--account',
+      'alice',
+      '--scopes',
+      'helix.agent_runs.read helix.agent_runs.write',
+      '--label',
+      'ci',
+      '--database',
+      database,
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const lines = created.stdout.trimEnd().split('\n');
     const key = lines.at(-1)!;
     expect(key).toMatch(/^hlx_[A-Za-z0-9_-]{43}$/);
     const keyId = /created (key_[0-9a-f]+)/.exec(created.stdout)![1]!;
 
-    const start = await api(server.url, 'POST', '/api/v1/agent-runs', { token: key, idempotencyKey: idemKey(), body: { objective: 'CLI key' } });
+    const start = await api(server.url, 'POST', '/api/v1/agent-runs', {
+      token: key,
+      idempotencyKey: idemKey(),
+      body: { objective: 'CLI key' },
+    });
     expect(start.status).toBe(201);
 
     const listed = await runCli(['keys', 'list'], { HELIX_DATABASE_URL: database });
@@ -49,17 +66,50 @@ describe.each(serverStoreFlavours())('helix CLI on $name', (flavour) => {
   });
 
   it('stores only the hash of a key', async () => {
-    const created = await runCli(['keys', 'create', '--tenant', 't', '--account', 'a', '--scopes', 'run.read', '--database', database]);
+    const created = await runCli([
+      'keys',
+      'create',
+      '--tenant',
+      't',
+      '--account',
+      'a',
+      '--scopes',
+      'run.read',
+      '--database',
+      database,
+    ]);
     const key = created.stdout.trimEnd().split('\n').at(-1)!;
     const rows = await testStore.store.read.apiKeys.list();
     expect(JSON.stringify(rows)).not.toContain(key);
   });
 
   it('refuses bad input with a clear message and a nonzero exit', async () => {
-    const badScope = await runCli(['keys', 'create', '--tenant', 't', '--account', 'a', '--scopes', 'root', '--database', database]);
+    const badScope = await runCli([
+      'keys',
+      'create',
+      '--tenant',
+      't',
+      '--account',
+      'a',
+      '--scopes',
+      'root',
+      '--database',
+      database,
+    ]);
     expect(badScope.code).toBe(2);
     expect(badScope.stderr).toContain('unknown scope(s): root');
-    const badTenant = await runCli(['keys', 'create', '--tenant', 'bad tenant', '--account', 'a', '--scopes', 'run.read', '--database', database]);
+    const badTenant = await runCli([
+      'keys',
+      'create',
+      '--tenant',
+      'bad tenant',
+      '--account',
+      'a',
+      '--scopes',
+      'run.read',
+      '--database',
+      database,
+    ]);
     expect(badTenant.code).toBe(2);
     const missing = await runCli(['keys', 'revoke', 'key_doesnotexist', '--database', database]);
     expect(missing.code).toBe(1);
@@ -82,7 +132,11 @@ describe('helix serve', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('creates and migrates a fresh database, answers /healthz once ready, and stops on SIGTERM', async () => {
-    const child = spawnTs('src/cli/main.ts', ['serve', '--port', '0', '--database', join(dir, 'fresh', 'helix.db')], {});
+    const child = spawnTs(
+      'src/cli/main.ts',
+      ['serve', '--port', '0', '--database', join(dir, 'fresh', 'helix.db')],
+      {},
+    );
     const lines = createInterface({ input: child.stdout! });
     let url = '';
     for await (const line of lines) {
@@ -113,11 +167,15 @@ describe('helix serve', () => {
       HELIX_AGENT_OAUTH_AUDIENCE: 'https://helix.example/mcp',
     });
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain('the OAuth configuration is incomplete: set HELIX_AGENT_OAUTH_JWKS_URL, HELIX_AGENT_OAUTH_PROVIDER, HELIX_AGENT_OAUTH_ALGORITHMS');
+    expect(res.stderr).toContain(
+      'the OAuth configuration is incomplete: set HELIX_AGENT_OAUTH_JWKS_URL, HELIX_AGENT_OAUTH_PROVIDER, HELIX_AGENT_OAUTH_ALGORITHMS',
+    );
   });
 
   it('stops with a clear message on bad configuration', async () => {
-    const res = await runCli(['serve', '--port', '0', '--database', join(dir, 'y.db')], { HELIX_AGENT_TURN_TIMEOUT_MS: 'soon' });
+    const res = await runCli(['serve', '--port', '0', '--database', join(dir, 'y.db')], {
+      HELIX_AGENT_TURN_TIMEOUT_MS: 'soon',
+    });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('HELIX_AGENT_TURN_TIMEOUT_MS');
   });

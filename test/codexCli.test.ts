@@ -27,7 +27,9 @@ afterEach(async () => {
 
 describe('helix login/logout codex and helix auth status', () => {
   // Seven CLI processes in a row: each pays the tsx start-up, slow on a loaded machine.
-  it('logs in with a device code, reports status, and logs out, never printing secrets', { timeout: 90_000 }, async () => {
+  it('logs in with a device code, reports status, and logs out, never printing secrets', {
+    timeout: 90_000,
+  }, async () => {
     auth.device.pendingPolls = 1;
     const login = await runCli(['login', 'codex', '--device'], env);
     expect(login.stderr).toBe('');
@@ -41,11 +43,15 @@ describe('helix login/logout codex and helix auth status', () => {
     expect((await stat(join(home, 'codex'))).mode & 0o777).toBe(0o700);
     const stored = JSON.parse(await readFile(path, 'utf8')) as { tokens: Record<string, string>; account_id: string };
     expect(stored.account_id).toBe(auth.accountId);
-    expect(auth.grants('authorization_code')[0]?.fields['redirect_uri']).toBe(`${auth.origin}/deviceauth/callback`);
+    expect(auth.grants('authorization_code')[0]?.fields.redirect_uri).toBe(`${auth.origin}/deviceauth/callback`);
 
     const json = await runCli(['auth', 'status', '--json'], env);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ provider: 'codex-subscription', state: 'logged-in', document_version: 2 });
+    expect(JSON.parse(json.stdout)).toEqual({
+      provider: 'codex-subscription',
+      state: 'logged-in',
+      document_version: 2,
+    });
     const text = await runCli(['auth', 'status'], env);
     expect(text.stdout).toContain('codex-subscription: logged in (owner local)');
 
@@ -56,8 +62,13 @@ describe('helix login/logout codex and helix auth status', () => {
     const after = await runCli(['auth', 'status', '--json'], env);
     expect(JSON.parse(after.stdout)).toMatchObject({ state: 'logged-out', document_version: null });
 
-    const secrets = [stored.tokens['access_token']!, stored.tokens['refresh_token']!, stored.tokens['id_token']!, stored.account_id];
-    const expiry = stored.tokens['expires_at']!;
+    const secrets = [
+      stored.tokens.access_token!,
+      stored.tokens.refresh_token!,
+      stored.tokens.id_token!,
+      stored.account_id,
+    ];
+    const expiry = stored.tokens.expires_at!;
     for (const run of [login, json, text, logout, again, after]) {
       for (const secret of secrets) {
         expect(run.stdout).not.toContain(secret);
@@ -70,7 +81,9 @@ describe('helix login/logout codex and helix auth status', () => {
   it('keeps logins apart by --owner and refuses an owner that is not a file name', { timeout: 60_000 }, async () => {
     const login = await runCli(['login', 'codex', '--device', '--owner', 'team-a'], env);
     expect(login.code).toBe(0);
-    expect(JSON.parse((await runCli(['auth', 'status', '--json', '--owner', 'team-a'], env)).stdout)).toMatchObject({ state: 'logged-in' });
+    expect(JSON.parse((await runCli(['auth', 'status', '--json', '--owner', 'team-a'], env)).stdout)).toMatchObject({
+      state: 'logged-in',
+    });
     expect(JSON.parse((await runCli(['auth', 'status', '--json'], env)).stdout)).toMatchObject({ state: 'logged-out' });
     const bad = await runCli(['auth', 'status', '--owner', '../x'], env);
     expect(bad.code).toBe(2);
@@ -81,24 +94,44 @@ describe('helix login/logout codex and helix auth status', () => {
     const login = await runCli(['login', 'codex', '--device'], env);
     expect(login.code).toBe(1);
     expect(login.stderr).toContain('device login is not enabled');
-    const remote = await runCli(['login', 'codex', '--device'], { ...env, HELIX_CODEX_TEST_ORIGIN: 'https://auth.example.com' });
+    const remote = await runCli(['login', 'codex', '--device'], {
+      ...env,
+      HELIX_CODEX_TEST_ORIGIN: 'https://auth.example.com',
+    });
     expect(remote.code).toBe(2);
     expect(remote.stderr).toContain('loopback');
   });
 
-  it('says when the stored login needs a reconnect, with the reason and nothing else', { timeout: 60_000 }, async () => {
+  it('says when the stored login needs a reconnect, with the reason and nothing else', {
+    timeout: 60_000,
+  }, async () => {
     const tokens = await auth.mint({ expiresInSeconds: 3600 });
     const login = documentFromLogin(
-      { idToken: tokens.id_token, accessToken: tokens.access_token, refreshToken: tokens.refresh_token, expiresAt: Date.now() + 3_600_000, accountId: auth.accountId },
+      {
+        idToken: tokens.id_token,
+        accessToken: tokens.access_token,
+        refreshToken: tokens.refresh_token,
+        expiresAt: Date.now() + 3_600_000,
+        accountId: auth.accountId,
+      },
       Date.now(),
     );
-    await new FileCredentialDocumentStore({ home }).mutate('local', async () => ({ next: documentAfterTerminalRefresh(login, 'refresh_token_reused', Date.now()), result: undefined }));
+    await new FileCredentialDocumentStore({ home }).mutate('local', async () => ({
+      next: documentAfterTerminalRefresh(login, 'refresh_token_reused', Date.now()),
+      result: undefined,
+    }));
     const text = await runCli(['auth', 'status'], env);
     expect(text.stdout).toContain('reconnect required (refresh_token_reused');
     expect(text.stdout).toContain('helix login codex');
     const json = await runCli(['auth', 'status', '--json'], env);
-    expect(JSON.parse(json.stdout)).toEqual({ provider: 'codex-subscription', state: 'reconnect-required', reason: 'refresh_token_reused', document_version: 2 });
-    for (const secret of [tokens.access_token, tokens.refresh_token, tokens.id_token, auth.accountId]) expect(text.stdout + json.stdout).not.toContain(secret);
+    expect(JSON.parse(json.stdout)).toEqual({
+      provider: 'codex-subscription',
+      state: 'reconnect-required',
+      reason: 'refresh_token_reused',
+      document_version: 2,
+    });
+    for (const secret of [tokens.access_token, tokens.refresh_token, tokens.id_token, auth.accountId])
+      expect(text.stdout + json.stdout).not.toContain(secret);
   });
 });
 
@@ -136,7 +169,13 @@ const startCli = (args: readonly string[], env: Record<string, string>): LiveCli
       };
       child.stdout.on('data', check);
       check();
-      void exitCode.then((code) => reject(new Error(`the CLI exited with ${code} before printing ${String(pattern)}; stdout: ${stdout}; stderr: ${stderr}`)));
+      void exitCode.then((code) =>
+        reject(
+          new Error(
+            `the CLI exited with ${code} before printing ${String(pattern)}; stdout: ${stdout}; stderr: ${stderr}`,
+          ),
+        ),
+      );
     });
   const cli = { child, stdout: () => stdout, stderr: () => stderr, printed, exitCode };
   live.push(cli);
@@ -180,8 +219,16 @@ const closeServer = async (server: Server): Promise<void> => {
 const documentPath = () => join(home, 'codex', 'local.json');
 
 const expectNoSecretsPrinted = async (cli: LiveCli): Promise<void> => {
-  const stored = JSON.parse(await readFile(documentPath(), 'utf8')) as { tokens: Record<string, string>; account_id: string };
-  const secrets = [stored.tokens['access_token']!, stored.tokens['refresh_token']!, stored.tokens['id_token']!, stored.account_id];
+  const stored = JSON.parse(await readFile(documentPath(), 'utf8')) as {
+    tokens: Record<string, string>;
+    account_id: string;
+  };
+  const secrets = [
+    stored.tokens.access_token!,
+    stored.tokens.refresh_token!,
+    stored.tokens.id_token!,
+    stored.account_id,
+  ];
   expect(stored.account_id).toBe(auth.accountId);
   for (const secret of secrets) expect(cli.stdout() + cli.stderr()).not.toContain(secret);
 };
@@ -197,9 +244,12 @@ describe.sequential('helix login codex with a browser (PKCE and the loopback cal
     await Promise.all(blockers.splice(0).map(closeServer));
   });
 
-  it('prints the authorize URL, takes the browser back on the callback, and stores the login', { timeout: 60_000 }, async (ctx) => {
+  it('prints the authorize URL, takes the browser back on the callback, and stores the login', {
+    timeout: 60_000,
+  }, async (ctx) => {
     const free1455 = await canBind(1455);
-    if (!free1455 && !(await canBind(1457))) ctx.skip('127.0.0.1:1455 and 1457 are both in use on this machine; no callback port is left to test');
+    if (!free1455 && !(await canBind(1457)))
+      ctx.skip('127.0.0.1:1455 and 1457 are both in use on this machine; no callback port is left to test');
     const port = free1455 ? 1455 : 1457;
     const cli = startCli(['login', 'codex', '--no-browser'], env);
     const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
@@ -218,8 +268,8 @@ describe.sequential('helix login codex with a browser (PKCE and the loopback cal
       id_token_add_organizations: 'true',
       codex_cli_simplified_flow: 'true',
     });
-    expect(query['state']).toMatch(/^[\w-]{32,}$/);
-    expect(query['code_challenge']).toMatch(/^[\w-]{43}$/);
+    expect(query.state).toMatch(/^[\w-]{32,}$/);
+    expect(query.code_challenge).toMatch(/^[\w-]{43}$/);
     expect(cli.stdout()).toContain(`http://localhost:${port}/auth/callback`);
 
     const callback = await authorizeInBrowser(authorizeUrl);
@@ -232,18 +282,26 @@ describe.sequential('helix login codex with a browser (PKCE and the loopback cal
     expect(cli.stderr()).toBe('');
     expect(cli.stdout()).toContain('Logged in to Codex (ChatGPT subscription) for owner local');
     expect((await stat(documentPath())).mode & 0o777).toBe(0o600);
-    expect(auth.grants('authorization_code')[0]?.fields['redirect_uri']).toBe(`http://localhost:${port}/auth/callback`);
+    expect(auth.grants('authorization_code')[0]?.fields.redirect_uri).toBe(`http://localhost:${port}/auth/callback`);
     await expectNoSecretsPrinted(cli);
 
     const status = await runCli(['auth', 'status', '--json'], env);
-    expect(JSON.parse(status.stdout)).toEqual({ provider: 'codex-subscription', state: 'logged-in', document_version: 2 });
+    expect(JSON.parse(status.stdout)).toEqual({
+      provider: 'codex-subscription',
+      state: 'logged-in',
+      document_version: 2,
+    });
   });
 
   it('asks a login still holding 1455 to cancel, then falls back to 1457', { timeout: 60_000 }, async (ctx) => {
     const holder = await occupy(1455);
-    if (holder === undefined) return ctx.skip('127.0.0.1:1455 is already in use on this machine by another program; the fallback cannot be staged');
+    if (holder === undefined)
+      return ctx.skip(
+        '127.0.0.1:1455 is already in use on this machine by another program; the fallback cannot be staged',
+      );
     blockers.push(holder.server);
-    if (!(await canBind(1457))) ctx.skip('127.0.0.1:1457 is in use on this machine by another program; there is nothing to fall back to');
+    if (!(await canBind(1457)))
+      ctx.skip('127.0.0.1:1457 is in use on this machine by another program; there is nothing to fall back to');
 
     const cli = startCli(['login', 'codex', '--no-browser'], env);
     const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
@@ -256,7 +314,7 @@ describe.sequential('helix login codex with a browser (PKCE and the loopback cal
     expect(page.status).toBe(200);
     await page.body?.cancel();
     expect(await cli.exitCode).toBe(0);
-    expect(auth.grants('authorization_code')[0]?.fields['redirect_uri']).toBe('http://localhost:1457/auth/callback');
+    expect(auth.grants('authorization_code')[0]?.fields.redirect_uri).toBe('http://localhost:1457/auth/callback');
     await expectNoSecretsPrinted(cli);
   });
 
@@ -274,11 +332,13 @@ describe.sequential('helix login codex with a browser (PKCE and the loopback cal
     expect(await cli.exitCode).toBe(0);
     expect(cli.stdout()).toContain('Logged in to Codex');
     expect((await stat(documentPath())).mode & 0o777).toBe(0o600);
-    expect(auth.grants('authorization_code')[0]?.fields['redirect_uri']).toBe('http://localhost:1455/auth/callback');
+    expect(auth.grants('authorization_code')[0]?.fields.redirect_uri).toBe('http://localhost:1455/auth/callback');
     await expectNoSecretsPrinted(cli);
   });
 
-  it('with --paste refuses a redirect URL whose state is not its own, and an empty paste', { timeout: 60_000 }, async () => {
+  it('with --paste refuses a redirect URL whose state is not its own, and an empty paste', {
+    timeout: 60_000,
+  }, async () => {
     const cli = startCli(['login', 'codex', '--paste'], env);
     const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
     const forged = new URL(await authorizeInBrowser(authorizeUrl));
@@ -313,8 +373,11 @@ describe.sequential('helix login codex with a browser (PKCE and the loopback cal
     await expect(stat(documentPath())).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('fails with the entitlement message when the issuer denies an account without Codex', { timeout: 60_000 }, async (ctx) => {
-    if (!(await canBind(1455)) && !(await canBind(1457))) ctx.skip('127.0.0.1:1455 and 1457 are both in use on this machine; no callback port is left to test');
+  it('fails with the entitlement message when the issuer denies an account without Codex', {
+    timeout: 60_000,
+  }, async (ctx) => {
+    if (!(await canBind(1455)) && !(await canBind(1457)))
+      ctx.skip('127.0.0.1:1455 and 1457 are both in use on this machine; no callback port is left to test');
     auth.authorize = { kind: 'error', error: 'access_denied', description: 'missing_codex_entitlement' };
     const cli = startCli(['login', 'codex', '--no-browser'], env);
     const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
@@ -323,7 +386,9 @@ describe.sequential('helix login codex with a browser (PKCE and the loopback cal
     expect(page.status).toBe(400);
     expect(await page.text()).toContain('no Codex entitlement');
     expect(await cli.exitCode).toBe(1);
-    expect(cli.stderr()).toContain('helix: login failed: this account has no Codex entitlement: sign in with a ChatGPT plan that includes Codex');
+    expect(cli.stderr()).toContain(
+      'helix: login failed: this account has no Codex entitlement: sign in with a ChatGPT plan that includes Codex',
+    );
     expect(auth.grants('authorization_code')).toHaveLength(0);
     await expect(stat(documentPath())).rejects.toMatchObject({ code: 'ENOENT' });
   });

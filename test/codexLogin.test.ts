@@ -75,7 +75,9 @@ describe('browser login', () => {
       const port = await freePort();
       const login = await start({ ports: [port] });
       expect(login.port).toBe(port);
-      expect(new URL(login.authorizeUrl).searchParams.get('redirect_uri')).toBe(`http://localhost:${port}/auth/callback`);
+      expect(new URL(login.authorizeUrl).searchParams.get('redirect_uri')).toBe(
+        `http://localhost:${port}/auth/callback`,
+      );
       const callback = await authorizeInBrowser(login.authorizeUrl);
       const before = Date.now();
       const [page, tokens] = await Promise.all([visit(callback), login.waitForCallback()]);
@@ -85,13 +87,23 @@ describe('browser login', () => {
       expect(tokens.expiresAt).toBeGreaterThanOrEqual(before + 3_600_000);
 
       const [exchange] = auth.grants('authorization_code');
-      expect(Object.keys(exchange!.fields).sort()).toEqual(['client_id', 'code', 'code_verifier', 'grant_type', 'redirect_uri']);
-      expect(exchange!.fields['redirect_uri']).toBe(`http://localhost:${port}/auth/callback`);
+      expect(Object.keys(exchange!.fields).sort()).toEqual([
+        'client_id',
+        'code',
+        'code_verifier',
+        'grant_type',
+        'redirect_uri',
+      ]);
+      expect(exchange!.fields.redirect_uri).toBe(`http://localhost:${port}/auth/callback`);
 
       const store = new FileCredentialDocumentStore({ home });
       await saveCodexLogin(store, 'local', tokens);
       expect((await stat(store.pathOf('local'))).mode & 0o777).toBe(0o600);
-      expect(await codexAuthStatus(store, 'local')).toEqual({ provider: 'codex-subscription', state: 'logged-in', document_version: 2 });
+      expect(await codexAuthStatus(store, 'local')).toEqual({
+        provider: 'codex-subscription',
+        state: 'logged-in',
+        document_version: 2,
+      });
     } finally {
       await rm(home, { recursive: true, force: true });
     }
@@ -131,7 +143,9 @@ describe('browser login', () => {
     const login = await start({ ports: [busy.port, fallback] });
     expect(busy.paths).toEqual(['/cancel']);
     expect(login.port).toBe(fallback);
-    expect(new URL(login.authorizeUrl).searchParams.get('redirect_uri')).toBe(`http://localhost:${fallback}/auth/callback`);
+    expect(new URL(login.authorizeUrl).searchParams.get('redirect_uri')).toBe(
+      `http://localhost:${fallback}/auth/callback`,
+    );
     const callback = await authorizeInBrowser(login.authorizeUrl);
     const [, tokens] = await Promise.all([visit(callback), login.waitForCallback()]);
     expect(tokens.accountId).toBe(auth.accountId);
@@ -146,7 +160,9 @@ describe('browser login', () => {
     expect(new URL(redirected).port).toBe(String(busy.port));
     const tokens = await login.completeWithPastedUrl(`  ${redirected}\n`);
     expect(tokens.accountId).toBe(auth.accountId);
-    expect(auth.grants('authorization_code')[0]?.fields['redirect_uri']).toBe(`http://localhost:${busy.port}/auth/callback`);
+    expect(auth.grants('authorization_code')[0]?.fields.redirect_uri).toBe(
+      `http://localhost:${busy.port}/auth/callback`,
+    );
   });
 
   it('in paste mode binds nothing and names the first preferred port', async () => {
@@ -154,7 +170,9 @@ describe('browser login', () => {
     expect(login.port).toBeUndefined();
     expect(new URL(login.authorizeUrl).searchParams.get('redirect_uri')).toBe('http://localhost:1455/auth/callback');
     await expect(login.completeWithPastedUrl('not a url')).rejects.toMatchObject({ code: 'invalid_callback' });
-    await expect(login.completeWithPastedUrl('http://localhost:1455/auth/callback?code=abc&state=forged')).rejects.toMatchObject({ code: 'state_mismatch' });
+    await expect(
+      login.completeWithPastedUrl('http://localhost:1455/auth/callback?code=abc&state=forged'),
+    ).rejects.toMatchObject({ code: 'state_mismatch' });
     expect(auth.grants('authorization_code')).toHaveLength(0);
   });
 

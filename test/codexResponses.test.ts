@@ -10,7 +10,13 @@ import { abortableSleep } from '../src/model/retry.js';
 import { CodexResponsesClient } from '../src/model/codex/codexResponses.js';
 import type { CodexAccess, CodexCredentialSource } from '../src/model/codex/credentials.js';
 import { CODEX_ORIGINATOR } from '../src/model/codex/endpoints.js';
-import { generate, type ModelItem, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '../src/model/port.js';
+import {
+  generate,
+  type ModelItem,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamEvent,
+} from '../src/model/port.js';
 import {
   readResponsesFixture,
   startResponsesFixtureServer,
@@ -59,7 +65,13 @@ const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
   model: 'gpt-5.1-codex',
   instructions: 'You are Helix.',
   input: [{ type: 'message', role: 'user', text: 'How is the WAL checkpointed?' }],
-  tools: [{ name: 'search_library', description: 'Search', parameters: { type: 'object', properties: { query: { type: 'string' } } } }],
+  tools: [
+    {
+      name: 'search_library',
+      description: 'Search',
+      parameters: { type: 'object', properties: { query: { type: 'string' } } },
+    },
+  ],
   cacheKey: 'run_01J9FIXTURE',
   reasoningEffort: 'medium',
   signal: new AbortController().signal,
@@ -76,7 +88,12 @@ describe('Codex subscription Responses transport', () => {
     server.script(RESPONSES, { sse: 'text.sse' }, { sse: 'text.sse' });
     const response = await generate(client, request());
     expect(textOf(response)).toBe('The WAL file is checkpointed.');
-    expect(response.usage).toMatchObject({ inputTokens: 1200, cachedInputTokens: 1024, outputTokens: 40, totalTokens: 1240 });
+    expect(response.usage).toMatchObject({
+      inputTokens: 1200,
+      cachedInputTokens: 1024,
+      outputTokens: 40,
+      totalTokens: 1240,
+    });
     await generate(client, request());
 
     const [first, second] = server.requestsTo(RESPONSES);
@@ -107,8 +124,14 @@ describe('Codex subscription Responses transport', () => {
       reasoning: { effort: 'medium', summary: 'auto' },
       prompt_cache_key: 'run_01J9FIXTURE',
     });
-    expect(body['tools']).toEqual([
-      { type: 'function', name: 'search_library', description: 'Search', parameters: { type: 'object', properties: { query: { type: 'string' } } }, strict: null },
+    expect(body.tools).toEqual([
+      {
+        type: 'function',
+        name: 'search_library',
+        description: 'Search',
+        parameters: { type: 'object', properties: { query: { type: 'string' } } },
+        strict: null,
+      },
     ]);
     expect(body).not.toHaveProperty('max_output_tokens');
   });
@@ -117,16 +140,27 @@ describe('Codex subscription Responses transport', () => {
     server.script(RESPONSES, { sse: 'function-call.sse' }, { sse: 'text.sse' });
     const first = await generate(client, request());
     const call = first.output[0];
-    expect(call).toMatchObject({ type: 'function_call', callId: 'call_fixture_01', itemId: 'fc_fixture_01', name: 'search_library' });
+    expect(call).toMatchObject({
+      type: 'function_call',
+      callId: 'call_fixture_01',
+      itemId: 'fc_fixture_01',
+      name: 'search_library',
+    });
     const input: ModelItem[] = [
       ...request().input,
       ...first.output,
       { type: 'function_call_output', callId: 'call_fixture_01', output: '3 passages found' },
     ];
     await generate(client, request({ input }));
-    expect(bodyOf(1)['input']).toEqual([
+    expect(bodyOf(1).input).toEqual([
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'How is the WAL checkpointed?' }] },
-      { type: 'function_call', id: 'fc_fixture_01', call_id: 'call_fixture_01', name: 'search_library', arguments: '{"query":"sqlite wal checkpoint"}' },
+      {
+        type: 'function_call',
+        id: 'fc_fixture_01',
+        call_id: 'call_fixture_01',
+        name: 'search_library',
+        arguments: '{"query":"sqlite wal checkpoint"}',
+      },
       { type: 'function_call_output', call_id: 'call_fixture_01', output: '3 passages found' },
     ]);
   });
@@ -140,7 +174,7 @@ describe('Codex subscription Responses transport', () => {
       .filter((line) => line.startsWith('data: '))
       .map((line) => JSON.parse(line.slice(6)) as { type: string; item?: { type: string } })
       .find((event) => event.type === 'response.output_item.done' && event.item?.type === 'reasoning')?.item;
-    expect((bodyOf(1)['input'] as unknown[])[1]).toEqual(streamed);
+    expect((bodyOf(1).input as unknown[])[1]).toEqual(streamed);
   });
 
   it.each(['done-terminal.sse', 'populated-output.sse'])('%s completes without double counting', async (sse) => {
@@ -206,7 +240,10 @@ describe('Codex subscription Responses transport', () => {
   it('unsupported_parameter is typed with the parameter and not looped', async () => {
     server.script(RESPONSES, { sse: 'error-unsupported-parameter.sse' }, { sse: 'text.sse' });
     const error = await rejectsWithModelError(generate(client, request()));
-    expect(error).toMatchObject({ kind: 'unsupported_parameter', details: { param: 'reasoning.summary', retryable: false } });
+    expect(error).toMatchObject({
+      kind: 'unsupported_parameter',
+      details: { param: 'reasoning.summary', retryable: false },
+    });
     expect(error.message).toContain('reasoning.summary');
     expect(server.requestsTo(RESPONSES)).toHaveLength(1);
   });
@@ -215,7 +252,10 @@ describe('Codex subscription Responses transport', () => {
     server.script(RESPONSES, { json: { detail: 'Unauthorized' }, status: 401 }, { sse: 'text.sse' });
     expect(textOf(await generate(client, request()))).toBe('The WAL file is checkpointed.');
     expect(credentials.rejected).toEqual([FIRST]);
-    expect(server.requestsTo(RESPONSES).map((r) => r.headers.authorization)).toEqual(['Bearer access-token-one', 'Bearer access-token-two']);
+    expect(server.requestsTo(RESPONSES).map((r) => r.headers.authorization)).toEqual([
+      'Bearer access-token-one',
+      'Bearer access-token-two',
+    ]);
   });
 
   it('a second 401 is an auth failure, without echoing the token', async () => {
@@ -232,7 +272,9 @@ describe('Codex subscription Responses transport', () => {
     server.script(
       RESPONSES,
       { json: { error: { message: quoted, type: 'invalid_request_error' } }, status: 400 },
-      { sseText: `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'invalid_prompt', message: quoted })}\n\n` },
+      {
+        sseText: `event: error\ndata: ${JSON.stringify({ type: 'error', code: 'invalid_prompt', message: quoted })}\n\n`,
+      },
     );
     for (let i = 0; i < 2; i += 1) {
       const error = await rejectsWithModelError(generate(client, request()));
@@ -301,9 +343,19 @@ describe('Codex transport: a cancel stops everything', () => {
     try {
       const store = new FileCredentialDocumentStore({ home });
       // Opaque (non-JWT) tokens, so the stored expiry decides: it has passed, so access() must refresh.
-      await saveCodexLogin(store, 'local', { idToken: 'id-old', accessToken: 'access-old', refreshToken: 'rt-old', expiresAt: Date.now() - 60_000, accountId: 'acct-fixture' });
+      await saveCodexLogin(store, 'local', {
+        idToken: 'id-old',
+        accessToken: 'access-old',
+        refreshToken: 'rt-old',
+        expiresAt: Date.now() - 60_000,
+        accountId: 'acct-fixture',
+      });
       const real = new CodexResponsesClient({
-        credentials: new CodexCredentials({ store, ownerKey: 'local', endpoints: { issuer: issuerOrigin, api: server.origin } }),
+        credentials: new CodexCredentials({
+          store,
+          ownerKey: 'local',
+          endpoints: { issuer: issuerOrigin, api: server.origin },
+        }),
         endpoints: { issuer: issuerOrigin, api: server.origin },
         version: '0.1.0',
         retry: { sleep: async () => undefined },
@@ -349,7 +401,15 @@ describe('Codex model discovery', () => {
   });
 
   it('keeps provider order, maps capabilities, and sends the same identity', async () => {
-    server.script(MODELS, { json: { models: [entry('gpt-5.1-codex'), entry('gpt-5.1-codex-mini', { supports_parallel_tool_calls: false }), entry('internal-probe', { visibility: 'hide' })] } });
+    server.script(MODELS, {
+      json: {
+        models: [
+          entry('gpt-5.1-codex'),
+          entry('gpt-5.1-codex-mini', { supports_parallel_tool_calls: false }),
+          entry('internal-probe', { visibility: 'hide' }),
+        ],
+      },
+    });
     const models = await client.listModels(new AbortController().signal);
     expect(models.map((m) => m.id)).toEqual(['gpt-5.1-codex', 'gpt-5.1-codex-mini']);
     expect(models[0]).toEqual({
@@ -365,7 +425,11 @@ describe('Codex model discovery', () => {
     const [recorded] = server.requestsTo(MODELS);
     expect(recorded?.method).toBe('GET');
     expect(recorded?.query.get('client_version')).toBe('0.0.0');
-    expect(recorded?.headers).toMatchObject({ authorization: 'Bearer access-token-one', 'chatgpt-account-id': 'acct-fixture', originator: CODEX_ORIGINATOR });
+    expect(recorded?.headers).toMatchObject({
+      authorization: 'Bearer access-token-one',
+      'chatgpt-account-id': 'acct-fixture',
+      originator: CODEX_ORIGINATOR,
+    });
   });
 
   it('a body without the top-level models array is an error', async () => {

@@ -30,9 +30,18 @@ describe.skipIf(!canMount())('disk full under the SQLite store', () => {
   let token: string;
   beforeAll(async () => {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mountpoint]);
-    const config = loadConfig({ HELIX_LOG_LEVEL: 'silent', HELIX_AGENT_IP_RATE_LIMIT: '0', HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0' }, { host: '127.0.0.1', port: 0, database: join(mountpoint, 'helix.db') });
+    const config = loadConfig(
+      { HELIX_LOG_LEVEL: 'silent', HELIX_AGENT_IP_RATE_LIMIT: '0', HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0' },
+      { host: '127.0.0.1', port: 0, database: join(mountpoint, 'helix.db') },
+    );
     helix = await startHelix(config, { logger: createLogger('silent') });
-    token = (await createApiKey(helix.store, { tenantId: 't', accountId: 'a', scopes: ['helix.agent_runs.read', 'helix.agent_runs.write'] }, Date.now())).key;
+    token = (
+      await createApiKey(
+        helix.store,
+        { tenantId: 't', accountId: 'a', scopes: ['helix.agent_runs.read', 'helix.agent_runs.write'] },
+        Date.now(),
+      )
+    ).key;
     // Leave about 96 KiB free: a few runs fit, then the file system is full.
     const { bavail, bsize } = statfsSync(mountpoint);
     writeFileSync(join(mountpoint, 'filler'), Buffer.alloc(Math.max(0, bavail * bsize - 96 * 1024)));
@@ -50,7 +59,11 @@ describe.skipIf(!canMount())('disk full under the SQLite store', () => {
     const acknowledged: string[] = [];
     let full: { status: number; body: any; headers: Headers } | undefined;
     for (let i = 0; i < 500 && full === undefined; i++) {
-      const res = await api(helix.url, 'POST', '/api/v1/agent-runs', { token, idempotencyKey: idemKey('full'), body: { objective: `fill ${i} ${'x'.repeat(2000)}` } });
+      const res = await api(helix.url, 'POST', '/api/v1/agent-runs', {
+        token,
+        idempotencyKey: idemKey('full'),
+        body: { objective: `fill ${i} ${'x'.repeat(2000)}` },
+      });
       if (res.status === 201) acknowledged.push(res.body.run_id);
       else full = res;
     }
@@ -65,8 +78,13 @@ describe.skipIf(!canMount())('disk full under the SQLite store', () => {
     }
 
     rmSync(join(mountpoint, 'filler'));
-    const after = await api(helix.url, 'POST', '/api/v1/agent-runs', { token, idempotencyKey: idemKey('space'), body: { objective: 'space is back' } });
+    const after = await api(helix.url, 'POST', '/api/v1/agent-runs', {
+      token,
+      idempotencyKey: idemKey('space'),
+      body: { objective: 'space is back' },
+    });
     expect(after.status).toBe(201);
-    for (const runId of acknowledged) expect((await api(helix.url, 'GET', `/api/v1/agent-runs/${runId}`, { token })).status).toBe(200);
+    for (const runId of acknowledged)
+      expect((await api(helix.url, 'GET', `/api/v1/agent-runs/${runId}`, { token })).status).toBe(200);
   });
 });

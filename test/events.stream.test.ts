@@ -7,7 +7,10 @@ import { storeFlavours } from './support/stores.js';
 const RUNS = '/api/v1/agent-runs';
 
 /** Reads an SSE response into parsed frames until `until` says stop (or the stream ends). */
-const readFrames = async (response: Response, until: (frames: { id?: string; event?: string; data?: string }[]) => boolean) => {
+const readFrames = async (
+  response: Response,
+  until: (frames: { id?: string; event?: string; data?: string }[]) => boolean,
+) => {
   const frames: { id?: string; event?: string; data?: string; comment?: boolean }[] = [];
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
@@ -42,14 +45,21 @@ describe.each(storeFlavours())('event waiting and streaming on $name', (flavour)
   });
   afterAll(async () => h.close());
 
-  const startRun = async () => (await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'stream' } })).body as { run_id: string };
+  const startRun = async () =>
+    (await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'stream' } })).body as {
+      run_id: string;
+    };
 
   it('a long poll returns as soon as a new event commits, not at its bound', async () => {
     const run = await startRun();
     const began = Date.now();
     const poll = api(h.url, 'GET', `${RUNS}/${run.run_id}/events?after_seq=1&wait_ms=20000`, { token });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await api(h.url, 'POST', `${RUNS}/${run.run_id}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'go' } });
+    await api(h.url, 'POST', `${RUNS}/${run.run_id}/continue`, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { expected_version: 1, instruction: 'go' },
+    });
     const res = await poll;
     expect(res.status).toBe(200);
     expect(res.body.events[0].seq).toBe(2);
@@ -61,29 +71,54 @@ describe.each(storeFlavours())('event waiting and streaming on $name', (flavour)
 
   it('streams events as SSE with id = seq, live, and ends after the terminal event', async () => {
     const run = await startRun();
-    const response = await fetch(`${h.url}${RUNS}/${run.run_id}/events/stream`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`${h.url}${RUNS}/${run.run_id}/events/stream`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-store');
     const reading = readFrames(response, (frames) => frames.some((f) => f.event === 'end'));
-    await api(h.url, 'POST', `${RUNS}/${run.run_id}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'go' } });
-    await api(h.url, 'POST', `${RUNS}/${run.run_id}/cancel`, { token, idempotencyKey: idemKey(), body: { expected_version: 3 } });
+    await api(h.url, 'POST', `${RUNS}/${run.run_id}/continue`, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { expected_version: 1, instruction: 'go' },
+    });
+    await api(h.url, 'POST', `${RUNS}/${run.run_id}/cancel`, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { expected_version: 3 },
+    });
     const frames = await reading;
     const events = frames.filter((f) => f.event !== 'end');
     expect(events.map((f) => Number(f.id))).toEqual(events.map((_, i) => i + 1));
     expect(events[0]?.event).toBe('run.started');
     expect(events.at(-1)?.event).toBe('run.cancelled');
-    expect(JSON.parse(events[0]!.data!)).toMatchObject({ schema: 'helix.agent_run.event.v1', seq: 1, answer_authority: false });
+    expect(JSON.parse(events[0]!.data!)).toMatchObject({
+      schema: 'helix.agent_run.event.v1',
+      seq: 1,
+      answer_authority: false,
+    });
     expect(frames.at(-1)?.event).toBe('end');
   });
 
   it('resumes after Last-Event-ID (or after_seq) without repeating events', async () => {
     const run = await startRun();
-    await api(h.url, 'POST', `${RUNS}/${run.run_id}/cancel`, { token, idempotencyKey: idemKey(), body: { expected_version: 1 } });
-    const resumed = await fetch(`${h.url}${RUNS}/${run.run_id}/events/stream`, { headers: { authorization: `Bearer ${token}`, 'last-event-id': '1' } });
+    await api(h.url, 'POST', `${RUNS}/${run.run_id}/cancel`, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { expected_version: 1 },
+    });
+    const resumed = await fetch(`${h.url}${RUNS}/${run.run_id}/events/stream`, {
+      headers: { authorization: `Bearer ${token}`, 'last-event-id': '1' },
+    });
     const frames = await readFrames(resumed, (f) => f.some((x) => x.event === 'end'));
     expect(frames.map((f) => f.event)).toEqual(['run.cancelled', 'end']);
-    const viaQuery = await readFrames(await fetch(`${h.url}${RUNS}/${run.run_id}/events/stream?after_seq=2`, { headers: { authorization: `Bearer ${token}` } }), (f) => f.some((x) => x.event === 'end'));
+    const viaQuery = await readFrames(
+      await fetch(`${h.url}${RUNS}/${run.run_id}/events/stream?after_seq=2`, {
+        headers: { authorization: `Bearer ${token}` },
+      }),
+      (f) => f.some((x) => x.event === 'end'),
+    );
     expect(viaQuery.map((f) => f.event)).toEqual(['end']);
   });
 
@@ -96,7 +131,9 @@ describe.each(storeFlavours())('event waiting and streaming on $name', (flavour)
     const stranger = await h.key(undefined, 'tenant-z', 'account-z');
     expect((await api(h.url, 'GET', path, { token: stranger })).status).toBe(404);
     // ADR-0004's stream.subscribe admits the stream (same owner as the run); run.create does not.
-    const subscriber = await fetch(`${h.url}${RUNS}/${run.run_id}/events/stream`, { headers: { authorization: `Bearer ${await h.key('stream.subscribe')}` } });
+    const subscriber = await fetch(`${h.url}${RUNS}/${run.run_id}/events/stream`, {
+      headers: { authorization: `Bearer ${await h.key('stream.subscribe')}` },
+    });
     expect(subscriber.status).toBe(200);
     await subscriber.body?.cancel();
     expect((await api(h.url, 'GET', path, { token: await h.key('run.create') })).status).toBe(403);

@@ -33,8 +33,11 @@ const ERROR_SCHEMA = 'helix.agent_api.error.v1';
  */
 const PROTOTYPE_REACHING_KEYS = ['__proto__', 'constructor', 'prototype'];
 const reachesPrototype = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null &&
-  Object.keys(value).some((k) => PROTOTYPE_REACHING_KEYS.includes(k) || reachesPrototype((value as Record<string, unknown>)[k]));
+  typeof value === 'object' &&
+  value !== null &&
+  Object.keys(value).some(
+    (k) => PROTOTYPE_REACHING_KEYS.includes(k) || reachesPrototype((value as Record<string, unknown>)[k]),
+  );
 const INVALID_ENVELOPE_TEXT = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}';
 const ENVELOPE_KEYS = ['jsonrpc', 'id', 'method', 'params'];
 const SUCCESS_SCHEMAS = ['helix.agent_run.v1', 'helix.agent_run.evidence_bundle.v1', 'helix.agent_run.event.v1.page'];
@@ -61,13 +64,15 @@ const TOOL_ARGUMENTS = {
 type ToolName = keyof typeof TOOL_ARGUMENTS;
 const TOOLS = Object.keys(TOOL_ARGUMENTS) as ToolName[];
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Every string in a JSON value (keys included) that is credential-shaped: what must not come back. */
 const credentialsIn = (value: unknown): string[] => {
   if (typeof value === 'string') return isCredentialShaped(value) ? [value] : [];
   if (Array.isArray(value)) return value.flatMap(credentialsIn);
-  if (isPlainObject(value)) return Object.entries(value).flatMap(([k, v]) => [...(isCredentialShaped(k) ? [k] : []), ...credentialsIn(v)]);
+  if (isPlainObject(value))
+    return Object.entries(value).flatMap(([k, v]) => [...(isCredentialShaped(k) ? [k] : []), ...credentialsIn(v)]);
   return [];
 };
 
@@ -77,7 +82,11 @@ const validArguments = (tool: ToolName): JsonObject => {
     case 'helix_run_start':
       return { idempotency_key: idemKey('mcp-fuzz'), request: { objective: 'fuzzed start' } };
     case 'helix_run_continue':
-      return { run_id: REAL_RUN, idempotency_key: idemKey('mcp-fuzz'), request: { expected_version: 999, instruction: 'look' } };
+      return {
+        run_id: REAL_RUN,
+        idempotency_key: idemKey('mcp-fuzz'),
+        request: { expected_version: 999, instruction: 'look' },
+      };
     case 'helix_run_cancel':
       return { run_id: REAL_RUN, idempotency_key: idemKey('mcp-fuzz'), request: { expected_version: 999 } };
     case 'helix_run_list_events':
@@ -103,7 +112,11 @@ describe('MCP fuzz: POST /mcp over real HTTP', () => {
   beforeAll(async () => {
     h = await startTestHelix(storeFlavours()[0]!, { env: NO_RATE_LIMITS });
     token = await h.key();
-    const started = await api(h.url, 'POST', '/api/v1/agent-runs', { token, idempotencyKey: idemKey('mcp-fuzz'), body: { objective: 'A run the MCP fuzzer reads and changes' } });
+    const started = await api(h.url, 'POST', '/api/v1/agent-runs', {
+      token,
+      idempotencyKey: idemKey('mcp-fuzz'),
+      body: { objective: 'A run the MCP fuzzer reads and changes' },
+    });
     expect(started.status).toBe(201);
     realRunId = started.body.run_id;
   });
@@ -112,7 +125,11 @@ describe('MCP fuzz: POST /mcp over real HTTP', () => {
   });
 
   const postRaw = (text: string, headers: Record<string, string> = {}): Promise<ApiResponse> =>
-    api(h.url, 'POST', '/mcp', { token, rawBody: text, headers: { accept: 'application/json, text/event-stream', ...headers } });
+    api(h.url, 'POST', '/mcp', {
+      token,
+      rawBody: text,
+      headers: { accept: 'application/json, text/event-stream', ...headers },
+    });
   const postMcp = (body: Json, headers: Record<string, string> = {}): Promise<ApiResponse> =>
     postRaw(JSON.stringify(body).replaceAll(REAL_RUN, realRunId).replaceAll(FRESH_KEY, idemKey('mcp-fuzz')), headers);
 
@@ -136,7 +153,11 @@ describe('MCP fuzz: POST /mcp over real HTTP', () => {
     expect(result, response.text).toBeDefined();
     expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
     if (result.isError === true) {
-      expect(result.structuredContent).toMatchObject({ schema: ERROR_SCHEMA, code: expect.any(String), status: expect.any(Number) });
+      expect(result.structuredContent).toMatchObject({
+        schema: ERROR_SCHEMA,
+        code: expect.any(String),
+        status: expect.any(Number),
+      });
     } else {
       expect(SUCCESS_SCHEMAS).toContain(result.structuredContent.schema);
     }
@@ -176,7 +197,13 @@ describe('MCP fuzz: POST /mcp over real HTTP', () => {
   const paramsValue: fc.Arbitrary<Json> = fc.oneof(
     fc.jsonValue({ maxDepth: 3 }),
     fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
-    fc.record({ name: fc.oneof(fc.constantFrom(...TOOLS), fc.string({ maxLength: 20 })), arguments: fc.jsonValue({ maxDepth: 3 }) }, { requiredKeys: [] }),
+    fc.record(
+      {
+        name: fc.oneof(fc.constantFrom(...TOOLS), fc.string({ maxLength: 20 })),
+        arguments: fc.jsonValue({ maxDepth: 3 }),
+      },
+      { requiredKeys: [] },
+    ),
     embeddedCredential.map(({ value }) => ({ name: 'helix_run_inspect', arguments: { run_id: value } })),
   );
 
@@ -186,7 +213,15 @@ describe('MCP fuzz: POST /mcp over real HTTP', () => {
       weight: 8,
       arbitrary: fc
         .tuple(
-          fc.record({ jsonrpc: fc.oneof(fc.constant('2.0'), fc.constant('2.0'), fc.jsonValue({ maxDepth: 1 })), id: idValue, method: methodValue, params: paramsValue }, { requiredKeys: [] }),
+          fc.record(
+            {
+              jsonrpc: fc.oneof(fc.constant('2.0'), fc.constant('2.0'), fc.jsonValue({ maxDepth: 1 })),
+              id: idValue,
+              method: methodValue,
+              params: paramsValue,
+            },
+            { requiredKeys: [] },
+          ),
           fc.array(fc.tuple(unknownKey(ENVELOPE_KEYS), fc.jsonValue({ maxDepth: 1 })), { maxLength: 2 }),
         )
         .map(([known, extra]) => extra.reduce<JsonObject>((acc, [k, v]) => withKey(acc, k, v), known as JsonObject)),
@@ -198,12 +233,28 @@ describe('MCP fuzz: POST /mcp over real HTTP', () => {
         .record({
           jsonrpc: fc.constant('2.0'),
           id: fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.string({ maxLength: 20 })),
-          method: fc.constantFrom('tools/list', 'tools/call', 'initialize', 'ping', 'notifications/initialized', 'resources/list', 'completion/complete'),
+          method: fc.constantFrom(
+            'tools/list',
+            'tools/call',
+            'initialize',
+            'ping',
+            'notifications/initialized',
+            'resources/list',
+            'completion/complete',
+          ),
           params: fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
         })
         .map((r) => r as Json),
     },
-    { weight: 1, arbitrary: fc.oneof(fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }), fc.string(), fc.integer(), fc.constant(null)) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }),
+        fc.string(),
+        fc.integer(),
+        fc.constant(null),
+      ),
+    },
   );
 
   it('any JSON-RPC envelope: never a 5xx, always JSON, nothing credential-shaped echoed; an unknown key, a credential anywhere or a non-object gets the one static refusal', async () => {
@@ -240,7 +291,11 @@ describe('MCP fuzz: POST /mcp over real HTTP', () => {
           return s.trim() !== '';
         }
       }),
-      fc.integer({ min: 65, max: 3000 }).map((depth) => `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`),
+      fc
+        .integer({ min: 65, max: 3000 })
+        .map(
+          (depth) => `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`,
+        ),
       credentialShaped.map((credential) => `{"jsonrpc":"2.0","id":"${credential}",`),
     );
     await fc.assert(
@@ -260,34 +315,73 @@ describe('MCP fuzz: POST /mcp over real HTTP', () => {
       arbitrary: fc
         .record(
           {
-            run_id: fc.oneof(fc.constant(REAL_RUN), routableRunIdSegment.map(decodeURIComponent), fc.jsonValue({ maxDepth: 1 })),
-            idempotency_key: fc.oneof(fc.constant(FRESH_KEY), fc.constantFrom('fuzz-mcp-shared-0001', 'short', 'has space'), fc.jsonValue({ maxDepth: 1 })),
+            run_id: fc.oneof(
+              fc.constant(REAL_RUN),
+              routableRunIdSegment.map(decodeURIComponent),
+              fc.jsonValue({ maxDepth: 1 }),
+            ),
+            idempotency_key: fc.oneof(
+              fc.constant(FRESH_KEY),
+              fc.constantFrom('fuzz-mcp-shared-0001', 'short', 'has space'),
+              fc.jsonValue({ maxDepth: 1 }),
+            ),
             request: fc.oneof(
               validStartRequest,
-              fc.record({ expected_version: fc.oneof(fc.integer({ min: 0, max: 8 }), fc.jsonValue({ maxDepth: 1 })), instruction: fc.string({ maxLength: 20 }), reason: fc.string({ maxLength: 20 }) }, { requiredKeys: [] }).map((r) => r as Json),
+              fc
+                .record(
+                  {
+                    expected_version: fc.oneof(fc.integer({ min: 0, max: 8 }), fc.jsonValue({ maxDepth: 1 })),
+                    instruction: fc.string({ maxLength: 20 }),
+                    reason: fc.string({ maxLength: 20 }),
+                  },
+                  { requiredKeys: [] },
+                )
+                .map((r) => r as Json),
               fc.jsonValue({ maxDepth: 2 }),
             ),
-            after_seq: fc.oneof(fc.integer({ min: -2, max: 20 }), fc.constantFrom('1', '1e9', '0x10', '-1', '١٢', '9'.repeat(20)), fc.jsonValue({ maxDepth: 1 })),
-            limit: fc.oneof(fc.integer({ min: -2, max: 300 }), fc.constantFrom('10', '1e9', '0x10', ''), fc.jsonValue({ maxDepth: 1 })),
+            after_seq: fc.oneof(
+              fc.integer({ min: -2, max: 20 }),
+              fc.constantFrom('1', '1e9', '0x10', '-1', '١٢', '9'.repeat(20)),
+              fc.jsonValue({ maxDepth: 1 }),
+            ),
+            limit: fc.oneof(
+              fc.integer({ min: -2, max: 300 }),
+              fc.constantFrom('10', '1e9', '0x10', ''),
+              fc.jsonValue({ maxDepth: 1 }),
+            ),
           },
           { requiredKeys: [] },
         )
         .map((r) => r as Json),
     },
-    { weight: 2, arbitrary: fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }) },
+    {
+      weight: 2,
+      arbitrary: fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+    },
     { weight: 1, arbitrary: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined)) },
-    { weight: 1, arbitrary: embeddedCredential.map(({ value }): Json => ({ run_id: REAL_RUN, [value.slice(0, 60)]: 1, note: value })) },
+    {
+      weight: 1,
+      arbitrary: embeddedCredential.map(
+        ({ value }): Json => ({ run_id: REAL_RUN, [value.slice(0, 60)]: 1, note: value }),
+      ),
+    },
   );
 
   it('tools/call with arbitrary arguments to each of the six tools: a result or an isError helix.agent_api.error.v1, never a 5xx or an echo', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...TOOLS), toolArguments, fc.integer({ min: 1, max: 1_000_000 }), async (tool, args, id) => {
-        const response = await postMcp(toolCall(id, tool, args));
-        expectWellFormed(response, credentialsIn(args));
-        if (args !== undefined && (!isPlainObject(args) || containsCredential(args) || reachesPrototype(args))) return expectInvalidEnvelope(response);
-        expectToolResult(response);
-        expect(response.body.id).toBe(id);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...TOOLS),
+        toolArguments,
+        fc.integer({ min: 1, max: 1_000_000 }),
+        async (tool, args, id) => {
+          const response = await postMcp(toolCall(id, tool, args));
+          expectWellFormed(response, credentialsIn(args));
+          if (args !== undefined && (!isPlainObject(args) || containsCredential(args) || reachesPrototype(args)))
+            return expectInvalidEnvelope(response);
+          expectToolResult(response);
+          expect(response.body.id).toBe(id);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -315,20 +409,26 @@ describe('MCP fuzz: POST /mcp over real HTTP', () => {
   it('an unknown argument to any tool is refused with isError invalid_request', async () => {
     const ordinaryKeys = unknownKey([]).filter((k) => !(PROTOTYPE_KEYS as readonly string[]).includes(k));
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...TOOLS).chain((tool) => unknownArgument(tool, ordinaryKeys)), expectUnknownArgumentRefused),
+      fc.asyncProperty(
+        fc.constantFrom(...TOOLS).chain((tool) => unknownArgument(tool, ordinaryKeys)),
+        expectUnknownArgumentRefused,
+      ),
       { numRuns: 150 },
     );
   });
 
   /**
-    * Regression: ToolCatalog.call tests argument names with `k in tool.input.shape`,
+   * Regression: ToolCatalog.call tests argument names with `k in tool.input.shape`,
    * and a zod shape is a plain object, so every Object.prototype member name (`toString`,
    * `constructor`, `__proto__`, `hasOwnProperty`, …) passes as a known argument and is silently
    * ignored: helix_run_start with `{"toString":1}` next to valid arguments creates a run.
    */
   it('an unknown argument named like an Object.prototype member is refused too', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...TOOLS).chain((tool) => unknownArgument(tool, fc.constantFrom(...PROTOTYPE_KEYS))), expectUnknownArgumentRefused),
+      fc.asyncProperty(
+        fc.constantFrom(...TOOLS).chain((tool) => unknownArgument(tool, fc.constantFrom(...PROTOTYPE_KEYS))),
+        expectUnknownArgumentRefused,
+      ),
       { numRuns: 60, examples: [[{ tool: 'helix_run_start', key: 'toString', value: 1 }]] },
     );
   });
@@ -336,27 +436,65 @@ describe('MCP fuzz: POST /mcp over real HTTP', () => {
   it('an unknown field inside a tool request is refused with isError invalid_request', async () => {
     const tools = ['helix_run_start', 'helix_run_continue', 'helix_run_cancel'] as const;
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...tools), unknownKey(['objective', 'constraints', 'database_scope', 'completion_contract', 'budget', 'expected_version', 'instruction', 'answers', 'reason']), async (tool, key) => {
-        const args = validArguments(tool);
-        const response = await postMcp(toolCall(1, tool, { ...args, request: withKey(args.request as JsonObject, key, 1) }));
-        expectWellFormed(response, []);
-        if (response.status === 400) {
-          // A prototype-reaching key is refused by the envelope preflight, before any tool runs.
-          expect(response.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
-          return;
-        }
-        const result = expectToolResult(response);
-        expect(result.isError).toBe(true);
-        expect(result.structuredContent.code).toBe('invalid_request');
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...tools),
+        unknownKey([
+          'objective',
+          'constraints',
+          'database_scope',
+          'completion_contract',
+          'budget',
+          'expected_version',
+          'instruction',
+          'answers',
+          'reason',
+        ]),
+        async (tool, key) => {
+          const args = validArguments(tool);
+          const response = await postMcp(
+            toolCall(1, tool, { ...args, request: withKey(args.request as JsonObject, key, 1) }),
+          );
+          expectWellFormed(response, []);
+          if (response.status === 400) {
+            // A prototype-reaching key is refused by the envelope preflight, before any tool runs.
+            expect(response.body).toEqual({
+              jsonrpc: '2.0',
+              id: null,
+              error: { code: -32600, message: 'Invalid Request' },
+            });
+            return;
+          }
+          const result = expectToolResult(response);
+          expect(result.isError).toBe(true);
+          expect(result.structuredContent.code).toBe('invalid_request');
+        },
+      ),
       { numRuns: 100 },
     );
   });
 
   /** Where a credential-shaped value is planted in one MCP request. */
-  type Placement = { readonly where: 'id' | 'method' | 'tool-name' | 'argument-key' | 'argument-value' | 'x-request-id' | 'mcp-session-id'; readonly credential: string };
+  type Placement = {
+    readonly where:
+      | 'id'
+      | 'method'
+      | 'tool-name'
+      | 'argument-key'
+      | 'argument-value'
+      | 'x-request-id'
+      | 'mcp-session-id';
+    readonly credential: string;
+  };
   const placement: fc.Arbitrary<Placement> = fc.record({
-    where: fc.constantFrom('id' as const, 'method' as const, 'tool-name' as const, 'argument-key' as const, 'argument-value' as const, 'x-request-id' as const, 'mcp-session-id' as const),
+    where: fc.constantFrom(
+      'id' as const,
+      'method' as const,
+      'tool-name' as const,
+      'argument-key' as const,
+      'argument-value' as const,
+      'x-request-id' as const,
+      'mcp-session-id' as const,
+    ),
     credential: credentialShaped,
   });
 
@@ -372,7 +510,9 @@ describe('MCP fuzz: POST /mcp over real HTTP', () => {
       case 'argument-key':
         return postMcp(toolCall(1, 'helix_run_inspect', withKey({ run_id: REAL_RUN }, p.credential, 1)));
       case 'argument-value':
-        return postMcp(toolCall(1, 'helix_run_start', { idempotency_key: idemKey(), request: { objective: p.credential } }));
+        return postMcp(
+          toolCall(1, 'helix_run_start', { idempotency_key: idemKey(), request: { objective: p.credential } }),
+        );
       case 'x-request-id':
         return postMcp(inspect, { 'x-request-id': p.credential });
       case 'mcp-session-id':
@@ -386,20 +526,24 @@ describe('MCP fuzz: POST /mcp over real HTTP', () => {
         const response = await sendWithPlacement(p);
         expectWellFormed(response, [p.credential]);
         expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
-        if (['id', 'method', 'tool-name', 'argument-key', 'argument-value'].includes(p.where)) expectInvalidEnvelope(response);
+        if (['id', 'method', 'tool-name', 'argument-key', 'argument-value'].includes(p.where))
+          expectInvalidEnvelope(response);
       }),
       { numRuns: 150 },
     );
   });
 
   /**
-    * Regression: mcpRoute forwards MCP-Protocol-Version to the SDK transport, whose 400
+   * Regression: mcpRoute forwards MCP-Protocol-Version to the SDK transport, whose 400
    * for an unsupported version quotes the header verbatim ("Unsupported protocol version: <value>").
    */
   it('never echoes a credential-shaped MCP-Protocol-Version header', async () => {
     await fc.assert(
       fc.asyncProperty(credentialShaped, async (credential) => {
-        const response = await postMcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-protocol-version': credential });
+        const response = await postMcp(
+          { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+          { 'mcp-protocol-version': credential },
+        );
         expectWellFormed(response, [credential]);
       }),
       { numRuns: 30, examples: [[FIXED_KEY]] },

@@ -80,44 +80,82 @@ const setField = (body: JsonObject, field: string, value: Json): JsonObject => {
   const [outer, inner] = field.split('.') as [string, string | undefined];
   if (inner === undefined) return withKey(body, outer, value);
   const current = body[outer];
-  const parent = current !== null && typeof current === 'object' && !Array.isArray(current) ? (current as JsonObject) : {};
+  const parent =
+    current !== null && typeof current === 'object' && !Array.isArray(current) ? (current as JsonObject) : {};
   return withKey(body, outer, withKey(parent, inner, value));
 };
 
 /** A mutation that must turn a valid start request into a 400 `invalid_request`. */
 type Mutation =
-  | { readonly kind: 'unknown_field'; readonly where: 'top' | 'completion_contract' | 'budget'; readonly key: string; readonly value: Json }
+  | {
+      readonly kind: 'unknown_field';
+      readonly where: 'top' | 'completion_contract' | 'budget';
+      readonly key: string;
+      readonly value: Json;
+    }
   | { readonly kind: 'wrong_type'; readonly field: Field; readonly value: Json }
   | { readonly kind: 'out_of_range'; readonly field: NumericField; readonly value: number | typeof INFINITY_MARKER }
   | { readonly kind: 'over_limit'; readonly field: Field; readonly value: Json }
-  | { readonly kind: 'deep'; readonly field: Field | 'unknown'; readonly depth: number; readonly shape: 'array' | 'object' }
+  | {
+      readonly kind: 'deep';
+      readonly field: Field | 'unknown';
+      readonly depth: number;
+      readonly shape: 'array' | 'object';
+    }
   | { readonly kind: 'not_an_object'; readonly raw: string };
 
 const distinctScopes = (n: number): Json[] => Array.from({ length: n }, (_, i) => `scope_${i}`);
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.oneof(
-    fc.record({ kind: fc.constant('unknown_field' as const), where: fc.constant('top' as const), key: unknownKey(START_KEYS), value: fc.jsonValue({ maxDepth: 2 }) }),
-    fc.record({ kind: fc.constant('unknown_field' as const), where: fc.constant('completion_contract' as const), key: unknownKey(CONTRACT_KEYS), value: fc.jsonValue({ maxDepth: 2 }) }),
-    fc.record({ kind: fc.constant('unknown_field' as const), where: fc.constant('budget' as const), key: unknownKey(BUDGET_KEYS), value: fc.jsonValue({ maxDepth: 2 }) }),
+    fc.record({
+      kind: fc.constant('unknown_field' as const),
+      where: fc.constant('top' as const),
+      key: unknownKey(START_KEYS),
+      value: fc.jsonValue({ maxDepth: 2 }),
+    }),
+    fc.record({
+      kind: fc.constant('unknown_field' as const),
+      where: fc.constant('completion_contract' as const),
+      key: unknownKey(CONTRACT_KEYS),
+      value: fc.jsonValue({ maxDepth: 2 }),
+    }),
+    fc.record({
+      kind: fc.constant('unknown_field' as const),
+      where: fc.constant('budget' as const),
+      key: unknownKey(BUDGET_KEYS),
+      value: fc.jsonValue({ maxDepth: 2 }),
+    }),
   ),
   fc.constantFrom(...FIELDS).chain((field) => {
     const allowed: readonly JsonType[] = FIELD_TYPES[field];
-    const wrongItems = allowed.includes('array') ? [fc.array(jsonOfOtherType(['string']), { minLength: 1, maxLength: 3 })] : [];
-    return fc.record({ kind: fc.constant('wrong_type' as const), field: fc.constant(field), value: fc.oneof(jsonOfOtherType(allowed), ...wrongItems) });
+    const wrongItems = allowed.includes('array')
+      ? [fc.array(jsonOfOtherType(['string']), { minLength: 1, maxLength: 3 })]
+      : [];
+    return fc.record({
+      kind: fc.constant('wrong_type' as const),
+      field: fc.constant(field),
+      value: fc.oneof(jsonOfOtherType(allowed), ...wrongItems),
+    });
   }),
   fc.constantFrom(...(Object.keys(NUMERIC_BOUNDS) as NumericField[])).chain((field) =>
     fc.record({
       kind: fc.constant('out_of_range' as const),
       field: fc.constant(field),
-      value: fc.oneof({ weight: 9, arbitrary: outOfRangeNumber(NUMERIC_BOUNDS[field]) }, { weight: 1, arbitrary: fc.constant(INFINITY_MARKER) }),
+      value: fc.oneof(
+        { weight: 9, arbitrary: outOfRangeNumber(NUMERIC_BOUNDS[field]) },
+        { weight: 1, arbitrary: fc.constant(INFINITY_MARKER) },
+      ),
     }),
   ),
   fc.oneof(
     fc.record({
       kind: fc.constant('over_limit' as const),
       field: fc.constant<Field>('objective'),
-      value: fc.oneof(fc.integer({ min: 4001, max: 6000 }).map((n) => 'o'.repeat(n)), fc.constantFrom('', ' ', '\t\n  ', '\u3000')),
+      value: fc.oneof(
+        fc.integer({ min: 4001, max: 6000 }).map((n) => 'o'.repeat(n)),
+        fc.constantFrom('', ' ', '\t\n  ', '\u3000'),
+      ),
     }),
     fc.record({
       kind: fc.constant('over_limit' as const),
@@ -156,7 +194,20 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({
     kind: fc.constant('not_an_object' as const),
     raw: fc.oneof(
-      fc.constantFrom('null', '[]', '[{}]', '"x"', '1', 'true', '{"objective":"x"', '{"objective":"x",}', "{'objective':'x'}", '{"objective":"x"}{}', 'NaN', ' '),
+      fc.constantFrom(
+        'null',
+        '[]',
+        '[{}]',
+        '"x"',
+        '1',
+        'true',
+        '{"objective":"x"',
+        '{"objective":"x",}',
+        "{'objective':'x'}",
+        '{"objective":"x"}{}',
+        'NaN',
+        ' ',
+      ),
       fc.string({ maxLength: 40 }).filter((s) => !s.trim().startsWith('{')),
     ),
   }),
@@ -165,14 +216,17 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 const applyMutation = (base: JsonObject, m: Mutation): string => {
   switch (m.kind) {
     case 'unknown_field':
-      return serialize(m.where === 'top' ? withKey(base, m.key, m.value) : setField(base, `${m.where}.${m.key}`, m.value));
+      return serialize(
+        m.where === 'top' ? withKey(base, m.key, m.value) : setField(base, `${m.where}.${m.key}`, m.value),
+      );
     case 'wrong_type':
     case 'over_limit':
     case 'out_of_range':
       return serialize(setField(base, m.field, m.value));
     case 'deep': {
       const marker = '__helix_fuzz_deep__';
-      const withMarker = m.field === 'unknown' ? withKey(base, 'nested_unknown', marker) : setField(base, m.field, marker);
+      const withMarker =
+        m.field === 'unknown' ? withKey(base, 'nested_unknown', marker) : setField(base, m.field, marker);
       return serialize(withMarker).replace(`"${marker}"`, nestedJsonText(m.depth, m.shape));
     }
     case 'not_an_object':
@@ -193,7 +247,11 @@ describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matri
   beforeAll(async () => {
     h = await startTestHelix(storeFlavours()[0]!, { env: NO_RATE_LIMITS });
     token = await h.key();
-    const started = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey('fuzz'), body: { objective: 'A run the fuzzer may continue and cancel' } });
+    const started = await api(h.url, 'POST', RUNS, {
+      token,
+      idempotencyKey: idemKey('fuzz'),
+      body: { objective: 'A run the fuzzer may continue and cancel' },
+    });
     expect(started.status).toBe(201);
     sharedRunId = started.body.run_id;
   });
@@ -211,8 +269,15 @@ describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matri
         expect(run.objective).toBe((request.objective as string).trim());
         expect(run.constraints).toEqual(((request.constraints ?? []) as string[]).map((c) => c.trim()));
         expect(run.database_scope).toEqual([]);
-        expect(run.completion_contract).toEqual({ ...CONTRACT_DEFAULTS, ...(request.completion_contract as JsonObject | undefined) });
-        expect(run.budget).toMatchObject({ ...BUDGET_DEFAULTS, ...(request.budget as JsonObject | undefined), steps_used: 0 });
+        expect(run.completion_contract).toEqual({
+          ...CONTRACT_DEFAULTS,
+          ...(request.completion_contract as JsonObject | undefined),
+        });
+        expect(run.budget).toMatchObject({
+          ...BUDGET_DEFAULTS,
+          ...(request.budget as JsonObject | undefined),
+          steps_used: 0,
+        });
         expect(response.headers.get('location')).toBe(`${RUNS}/${run.run_id}`);
       }),
       { numRuns: 100 },
@@ -234,7 +299,10 @@ describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matri
         numRuns: 200,
         examples: [
           [{ objective: 'x' }, { kind: 'unknown_field', where: 'top', key: 'version', value: 7 }],
-          [{ objective: 'x' }, { kind: 'unknown_field', where: 'top', key: '__proto__', value: { status: 'completed' } }],
+          [
+            { objective: 'x' },
+            { kind: 'unknown_field', where: 'top', key: '__proto__', value: { status: 'completed' } },
+          ],
           [{ objective: 'x' }, { kind: 'unknown_field', where: 'budget', key: 'constructor', value: 1 }],
           [{ objective: 'x' }, { kind: 'wrong_type', field: 'completion_contract', value: [] }],
           [{ objective: 'x' }, { kind: 'out_of_range', field: 'budget.max_steps', value: INFINITY_MARKER }],
@@ -246,16 +314,41 @@ describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matri
 
   /** Where a credential-shaped value is planted in one request. */
   type Placement =
-    | { readonly where: 'x-request-id' | 'idempotency-key' | 'authorization' | 'unknown-key' | 'path'; readonly credential: string }
-    | { readonly where: 'unknown-value' | 'refused-field' | 'instruction' | 'answer' | 'query-value' | 'query-key'; readonly credential: string; readonly value: string };
+    | {
+        readonly where: 'x-request-id' | 'idempotency-key' | 'authorization' | 'unknown-key' | 'path';
+        readonly credential: string;
+      }
+    | {
+        readonly where: 'unknown-value' | 'refused-field' | 'instruction' | 'answer' | 'query-value' | 'query-key';
+        readonly credential: string;
+        readonly value: string;
+      };
 
   const placement: fc.Arbitrary<Placement> = fc.oneof(
-    fc.record({ where: fc.constantFrom('x-request-id' as const, 'idempotency-key' as const, 'authorization' as const, 'unknown-key' as const), credential: credentialShaped }),
+    fc.record({
+      where: fc.constantFrom(
+        'x-request-id' as const,
+        'idempotency-key' as const,
+        'authorization' as const,
+        'unknown-key' as const,
+      ),
+      credential: credentialShaped,
+    }),
     // Segments the router refuses by itself have their own property below.
-    fc.record({ where: fc.constant('path' as const), credential: credentialShaped.filter((c) => encodeURIComponent(c).length <= ROUTER_MAX_PARAM_LENGTH) }),
+    fc.record({
+      where: fc.constant('path' as const),
+      credential: credentialShaped.filter((c) => encodeURIComponent(c).length <= ROUTER_MAX_PARAM_LENGTH),
+    }),
     embeddedCredential.chain(({ credential, value }) =>
       fc.record({
-        where: fc.constantFrom('unknown-value' as const, 'refused-field' as const, 'instruction' as const, 'answer' as const, 'query-value' as const, 'query-key' as const),
+        where: fc.constantFrom(
+          'unknown-value' as const,
+          'refused-field' as const,
+          'instruction' as const,
+          'answer' as const,
+          'query-value' as const,
+          'query-key' as const,
+        ),
         credential: fc.constant(credential),
         value: fc.constant(value),
       }),
@@ -268,20 +361,46 @@ describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matri
       case 'x-request-id':
         return api(h.url, 'GET', run, { token, headers: { 'x-request-id': p.credential } });
       case 'idempotency-key':
-        return api(h.url, 'POST', RUNS, { token, idempotencyKey: p.credential, body: { objective: 'Keyed by a credential-shaped key' } });
+        return api(h.url, 'POST', RUNS, {
+          token,
+          idempotencyKey: p.credential,
+          body: { objective: 'Keyed by a credential-shaped key' },
+        });
       case 'authorization':
-        return api(h.url, 'GET', run, { headers: { authorization: p.credential.startsWith('Bearer ') ? p.credential : `Bearer ${p.credential}` } });
+        return api(h.url, 'GET', run, {
+          headers: { authorization: p.credential.startsWith('Bearer ') ? p.credential : `Bearer ${p.credential}` },
+        });
       case 'unknown-key':
-        return api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), rawBody: serialize(withKey({ objective: 'x' }, p.credential, 1)) });
+        return api(h.url, 'POST', RUNS, {
+          token,
+          idempotencyKey: idemKey(),
+          rawBody: serialize(withKey({ objective: 'x' }, p.credential, 1)),
+        });
       case 'unknown-value':
-        return api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'x', budget: { max_steps: 3, note: p.value } } });
+        return api(h.url, 'POST', RUNS, {
+          token,
+          idempotencyKey: idemKey(),
+          body: { objective: 'x', budget: { max_steps: 3, note: p.value } },
+        });
       case 'refused-field':
         // The field is valid, a sibling is not: the refusal must not carry the field back.
-        return api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: p.value, constraints: [p.value], budget: { max_steps: p.value } } });
+        return api(h.url, 'POST', RUNS, {
+          token,
+          idempotencyKey: idemKey(),
+          body: { objective: p.value, constraints: [p.value], budget: { max_steps: p.value } },
+        });
       case 'instruction':
-        return api(h.url, 'POST', `${run}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 999, instruction: p.value } });
+        return api(h.url, 'POST', `${run}/continue`, {
+          token,
+          idempotencyKey: idemKey(),
+          body: { expected_version: 999, instruction: p.value },
+        });
       case 'answer':
-        return api(h.url, 'POST', `${run}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 999, answers: [{ question_id: p.value, value: p.value }] } });
+        return api(h.url, 'POST', `${run}/continue`, {
+          token,
+          idempotencyKey: idemKey(),
+          body: { expected_version: 999, answers: [{ question_id: p.value, value: p.value }] },
+        });
       case 'query-value':
         return api(h.url, 'GET', `${run}/events${encodeQuery([['limit', p.value]])}`, { token });
       case 'query-key':
@@ -309,9 +428,18 @@ describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matri
     const path = `${RUNS}/${segment}${op === 'inspect' ? '' : `/${op}`}`;
     return op === 'inspect' || op === 'events'
       ? api(h.url, 'GET', path, { token })
-      : api(h.url, 'POST', path, { token, idempotencyKey: idemKey(), body: op === 'continue' ? { expected_version: 1, instruction: 'go' } : { expected_version: 1 } });
+      : api(h.url, 'POST', path, {
+          token,
+          idempotencyKey: idemKey(),
+          body: op === 'continue' ? { expected_version: 1, instruction: 'go' } : { expected_version: 1 },
+        });
   };
-  const segmentOperation = fc.constantFrom('events' as const, 'continue' as const, 'cancel' as const, 'inspect' as const);
+  const segmentOperation = fc.constantFrom(
+    'events' as const,
+    'continue' as const,
+    'cancel' as const,
+    'inspect' as const,
+  );
   const expectInVocabulary = (response: ApiResponse, status: number, codes: readonly string[]) => {
     expect(response.status, response.text).toBe(status);
     expect(response.body?.schema, response.text).toBe(ERROR_SCHEMA);
@@ -321,7 +449,7 @@ describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matri
   };
 
   /**
-    * Regression: a run-id segment over the router's 100-character parameter limit
+   * Regression: a run-id segment over the router's 100-character parameter limit
    * (FST_ERR_MAX_PARAM_LENGTH, 414) or with a malformed escape (FST_ERR_BAD_URL, 400) is answered by
    * Fastify's default framework-error reply, outside Helix's error handler and onRequest hook: the
    * body quotes the whole request path, credential included, without the error schema, and the
@@ -331,12 +459,18 @@ describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matri
     const planted = fc.oneof(hlxKey, jwtLike).chain((credential) =>
       fc.record({
         credential: fc.constant(credential),
-        segment: fc.constantFrom(`${credential}%ZZ`, `run_${credential}%`, `run_${credential}${'x'.repeat(ROUTER_MAX_PARAM_LENGTH)}`),
+        segment: fc.constantFrom(
+          `${credential}%ZZ`,
+          `run_${credential}%`,
+          `run_${credential}${'x'.repeat(ROUTER_MAX_PARAM_LENGTH)}`,
+        ),
         op: segmentOperation,
       }),
     );
     await fc.assert(
-      fc.asyncProperty(planted, async ({ credential, segment, op }) => expectNothingEchoed(await sendToSegment(segment, op), credential)),
+      fc.asyncProperty(planted, async ({ credential, segment, op }) =>
+        expectNothingEchoed(await sendToSegment(segment, op), credential),
+      ),
       {
         numRuns: 50,
         examples: [
@@ -347,7 +481,10 @@ describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matri
     );
   });
 
-  type Target = { readonly kind: 'shared' } | { readonly kind: 'fresh' } | { readonly kind: 'segment'; readonly segment: string };
+  type Target =
+    | { readonly kind: 'shared' }
+    | { readonly kind: 'fresh' }
+    | { readonly kind: 'segment'; readonly segment: string };
   type Operation =
     | { readonly op: 'continue'; readonly body: Json; readonly key: string | null }
     | { readonly op: 'cancel'; readonly body: Json; readonly key: string | null }
@@ -368,7 +505,13 @@ describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matri
   );
   const answers: fc.Arbitrary<Json> = fc.oneof(
     { weight: 3, arbitrary: fc.constant<Json>([]) },
-    { weight: 1, arbitrary: fc.array(fc.record({ question_id: fc.string({ maxLength: 20 }), value: fc.jsonValue({ maxDepth: 2 }) }), { minLength: 1, maxLength: 3 }) },
+    {
+      weight: 1,
+      arbitrary: fc.array(
+        fc.record({ question_id: fc.string({ maxLength: 20 }), value: fc.jsonValue({ maxDepth: 2 }) }),
+        { minLength: 1, maxLength: 3 },
+      ),
+    },
     { weight: 1, arbitrary: fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1, maxLength: 3 }) },
     { weight: 1, arbitrary: jsonOfOtherType(['array']) },
   );
@@ -380,23 +523,53 @@ describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matri
   const idempotencyKeyValue: fc.Arbitrary<string | null> = fc.oneof(
     { weight: 8, arbitrary: fc.constant(null) },
     { weight: 2, arbitrary: fc.constant('fuzz-shared-key-0001') },
-    { weight: 1, arbitrary: fc.constantFrom('', 'short', 'has a space', '\tleading-tab', 'k'.repeat(201), 'é-latin1-key') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('', 'short', 'has a space', '\tleading-tab', 'k'.repeat(201), 'é-latin1-key'),
+    },
   );
   const mutationBody = (optional: Record<string, fc.Arbitrary<Json>>): fc.Arbitrary<Json> =>
     fc.oneof(
-      { weight: 8, arbitrary: fc.record({ expected_version: expectedVersion, ...optional }, { requiredKeys: ['expected_version'] }).map((r) => r as Json) },
-      { weight: 1, arbitrary: fc.record({ expected_version: expectedVersion, ...optional }, { requiredKeys: [] }).map((r) => r as Json) },
-      { weight: 1, arbitrary: fc.tuple(fc.record({ expected_version: expectedVersion }), unknownKey([...Object.keys(optional), 'expected_version']), fc.jsonValue({ maxDepth: 1 })).map(([r, k, v]) => withKey(r, k, v)) },
+      {
+        weight: 8,
+        arbitrary: fc
+          .record({ expected_version: expectedVersion, ...optional }, { requiredKeys: ['expected_version'] })
+          .map((r) => r as Json),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .record({ expected_version: expectedVersion, ...optional }, { requiredKeys: [] })
+          .map((r) => r as Json),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(
+            fc.record({ expected_version: expectedVersion }),
+            unknownKey([...Object.keys(optional), 'expected_version']),
+            fc.jsonValue({ maxDepth: 1 }),
+          )
+          .map(([r, k, v]) => withKey(r, k, v)),
+      },
       { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
     );
 
   const operation: fc.Arbitrary<Operation> = fc.oneof(
-    fc.record({ op: fc.constant('continue' as const), body: mutationBody({ instruction: text, answers }), key: idempotencyKeyValue }),
+    fc.record({
+      op: fc.constant('continue' as const),
+      body: mutationBody({ instruction: text, answers }),
+      key: idempotencyKeyValue,
+    }),
     fc.record({ op: fc.constant('cancel' as const), body: mutationBody({ reason: text }), key: idempotencyKeyValue }),
     fc.record({ op: fc.constant('events' as const), query: queryPairs }),
   );
 
-  const ALLOWED: Record<Operation['op'], readonly number[]> = { continue: [200, 400, 404, 409, 422], cancel: [200, 400, 404, 409, 422], events: [200, 400, 404] };
+  const ALLOWED: Record<Operation['op'], readonly number[]> = {
+    continue: [200, 400, 404, 409, 422],
+    cancel: [200, 400, 404, 409, 422],
+    events: [200, 400, 404],
+  };
 
   /** What the events endpoint must answer: the run id is checked first, then the query, then ownership. */
   const expectedEventsStatus = (t: Target, query: Operation & { op: 'events' }): number => {
@@ -417,14 +590,22 @@ describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matri
         let segment: string;
         if (t.kind === 'shared') segment = sharedRunId;
         else if (t.kind === 'fresh') {
-          const started = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey('fresh'), body: { objective: 'fresh fuzz target' } });
+          const started = await api(h.url, 'POST', RUNS, {
+            token,
+            idempotencyKey: idemKey('fresh'),
+            body: { objective: 'fresh fuzz target' },
+          });
           segment = started.body.run_id;
         } else segment = t.segment;
         const base = `${RUNS}/${segment}`;
         const response =
           o.op === 'events'
             ? await api(h.url, 'GET', `${base}/events${encodeQuery(o.query)}`, { token })
-            : await api(h.url, 'POST', `${base}/${o.op}`, { token, idempotencyKey: o.key ?? idemKey(o.op), rawBody: serialize(o.body) });
+            : await api(h.url, 'POST', `${base}/${o.op}`, {
+                token,
+                idempotencyKey: o.key ?? idemKey(o.op),
+                rawBody: serialize(o.body),
+              });
         expect(ALLOWED[o.op], `${response.status} ${response.text}`).toContain(response.status);
         if (response.status >= 400) expect(response.body?.schema, response.text).toBe(ERROR_SCHEMA);
         if (o.op === 'events') {
@@ -445,13 +626,15 @@ describe('REST fuzz: run endpoints over real HTTP (docs/spec/security-test-matri
   });
 
   /**
-    * Regression: RUN_ID_PATTERN admits run ids of up to 204 characters, but the router
+   * Regression: RUN_ID_PATTERN admits run ids of up to 204 characters, but the router
    * refuses a path parameter over 100 with its own 414 (FST_ERR_MAX_PARAM_LENGTH) before any hook
    * runs: not the error vocabulary, no X-Request-Id, no Cache-Control: no-store.
    */
   it('a well-formed run id longer than 100 characters is a 404 not_found in the error vocabulary', async () => {
     await fc.assert(
-      fc.asyncProperty(overLongRunIdSegment, segmentOperation, async (segment, op) => expectInVocabulary(await sendToSegment(segment, op), 404, ['not_found'])),
+      fc.asyncProperty(overLongRunIdSegment, segmentOperation, async (segment, op) =>
+        expectInVocabulary(await sendToSegment(segment, op), 404, ['not_found']),
+      ),
       { numRuns: 50, examples: [[`run_${'a'.repeat(97)}`, 'events']] },
     );
   });

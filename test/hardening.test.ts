@@ -14,7 +14,12 @@ const BAD_KEY = `hlx_${'A'.repeat(43)}`;
 const TOOLS_LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
 
 /** Matrix #35/#36 need limits of a handful of requests; everything else keeps its defaults. */
-const OFF = { HELIX_AGENT_IP_RATE_LIMIT: '0', HELIX_MCP_IP_RATE_LIMIT: '0', HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0', HELIX_MCP_PRINCIPAL_RATE_LIMIT: '0' };
+const OFF = {
+  HELIX_AGENT_IP_RATE_LIMIT: '0',
+  HELIX_MCP_IP_RATE_LIMIT: '0',
+  HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',
+  HELIX_MCP_PRINCIPAL_RATE_LIMIT: '0',
+};
 
 /** Production needs complete OAuth settings; nothing is fetched from these URLs unless a JWT is presented. */
 const PRODUCTION = PRODUCTION_ENV;
@@ -47,7 +52,10 @@ const statuses = async (n: number, send: (i: number) => Promise<{ status: number
 };
 
 const badTokenFrom = (h: TestHelix, forwardedFor?: string): Promise<ApiResponse> =>
-  api(h.url, 'GET', MISSING_RUN, { token: BAD_KEY, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } });
+  api(h.url, 'GET', MISSING_RUN, {
+    token: BAD_KEY,
+    headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+  });
 
 describe('per-IP pre-auth limits (docs/spec/security-test-matrix.md #35)', () => {
   it('a burst of bad tokens from one address is refused with 429 and Retry-After once over the limit', async () => {
@@ -104,7 +112,11 @@ describe('per-principal limits (docs/spec/security-test-matrix.md #36)', () => {
   it('one principal over its REST limit gets 429 while another principal still gets 200', async () => {
     const h = await start({ HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '3' });
     const [a, b] = [await h.key(), await h.key()];
-    const created = await api(h.url, 'POST', RUNS, { token: a, idempotencyKey: idemKey(), body: { objective: 'Rate limits' } });
+    const created = await api(h.url, 'POST', RUNS, {
+      token: a,
+      idempotencyKey: idemKey(),
+      body: { objective: 'Rate limits' },
+    });
     expect(created.status).toBe(201);
     const run = `${RUNS}/${created.body.run_id}`;
     expect(await statuses(2, () => api(h.url, 'GET', run, { token: a }))).toEqual([200, 200]);
@@ -151,10 +163,17 @@ describe('HTTPS in production', () => {
     const viaProxy = await api(h.url, 'GET', MISSING_RUN, { headers: { 'x-forwarded-proto': 'https' } });
     expect(viaProxy.status).toBe(401); // reached authentication
     expect(viaProxy.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="https:\/\/helix\.example\//);
-    expect((await api(h.url, 'GET', '/.well-known/oauth-protected-resource', { headers: { 'x-forwarded-proto': 'https' } })).status).toBe(200);
+    expect(
+      (await api(h.url, 'GET', '/.well-known/oauth-protected-resource', { headers: { 'x-forwarded-proto': 'https' } }))
+        .status,
+    ).toBe(200);
     expect((await rawMcp(h.url, TOOLS_LIST, { 'x-forwarded-proto': 'https' })).status).toBe(401);
     expect((await api(h.url, 'GET', MISSING_RUN, { headers: { 'x-forwarded-proto': 'http' } })).status).toBe(403);
-    expect((await api(h.url, 'GET', MISSING_RUN)).body).toMatchObject({ status: 403, code: 'https_required', message: HTTPS_REQUIRED });
+    expect((await api(h.url, 'GET', MISSING_RUN)).body).toMatchObject({
+      status: 403,
+      code: 'https_required',
+      message: HTTPS_REQUIRED,
+    });
   });
 
   it('outside production plain HTTP is served', async () => {
@@ -168,7 +187,10 @@ describe('TRUST_PROXY configuration', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(ConfigError);
     expect(() => loadConfig({ TRUST_PROXY: '9' })).toThrow(/hop count must be 1-5/);
     expect(() => loadConfig({ TRUST_PROXY: 'proxy.internal' })).toThrow(/not an address or CIDR/);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.5,10.0.1.0/24' }).trustProxy).toEqual({ kind: 'addresses', entries: ['10.0.0.5', '10.0.1.0/24'] });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5,10.0.1.0/24' }).trustProxy).toEqual({
+      kind: 'addresses',
+      entries: ['10.0.0.5', '10.0.1.0/24'],
+    });
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ kind: 'hops', hops: 1 });
   });
 

@@ -35,7 +35,11 @@ describe.each(storeFlavours())('idempotency on $name', (flavour) => {
     const key = idemKey('replay');
     const first = await api(h.url, 'POST', RUNS, { token, idempotencyKey: key, body: { objective: 'Replay me' } });
     // Key order and explicit defaults do not make it a different request.
-    const again = await api(h.url, 'POST', RUNS, { token, idempotencyKey: key, body: { budget: { max_steps: 12 }, objective: 'Replay me' } });
+    const again = await api(h.url, 'POST', RUNS, {
+      token,
+      idempotencyKey: key,
+      body: { budget: { max_steps: 12 }, objective: 'Replay me' },
+    });
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotency-replayed')).toBe('true');
@@ -67,16 +71,28 @@ describe.each(storeFlavours())('idempotency on $name', (flavour) => {
   it('keys are scoped by operation: the same key may start a run and cancel it', async () => {
     const key = idemKey('per-op');
     const started = await api(h.url, 'POST', RUNS, { token, idempotencyKey: key, body: { objective: 'Ops' } });
-    const cancelled = await api(h.url, 'POST', `${RUNS}/${started.body.run_id}/cancel`, { token, idempotencyKey: key, body: { expected_version: 1 } });
+    const cancelled = await api(h.url, 'POST', `${RUNS}/${started.body.run_id}/cancel`, {
+      token,
+      idempotencyKey: key,
+      body: { expected_version: 1 },
+    });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.lifecycle_status).toBe('cancelled');
   });
 
   it('a request refused by validation is not stored: the corrected request under the same key is processed', async () => {
     const key = idemKey('fixme');
-    const bad = await api(h.url, 'POST', RUNS, { token, idempotencyKey: key, body: { objective: 'x', budget: { max_steps: 99 } } });
+    const bad = await api(h.url, 'POST', RUNS, {
+      token,
+      idempotencyKey: key,
+      body: { objective: 'x', budget: { max_steps: 99 } },
+    });
     expect(bad.status).toBe(400);
-    const good = await api(h.url, 'POST', RUNS, { token, idempotencyKey: key, body: { objective: 'x', budget: { max_steps: 9 } } });
+    const good = await api(h.url, 'POST', RUNS, {
+      token,
+      idempotencyKey: key,
+      body: { objective: 'x', budget: { max_steps: 9 } },
+    });
     expect(good.status).toBe(201);
     expect(good.headers.get('idempotency-replayed')).toBe('false');
   });
@@ -84,24 +100,42 @@ describe.each(storeFlavours())('idempotency on $name', (flavour) => {
   it('a state refusal (stale version) is not stored either', async () => {
     const started = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'Stale' } });
     const key = idemKey('stale');
-    const stale = await api(h.url, 'POST', `${RUNS}/${started.body.run_id}/cancel`, { token, idempotencyKey: key, body: { expected_version: 5 } });
+    const stale = await api(h.url, 'POST', `${RUNS}/${started.body.run_id}/cancel`, {
+      token,
+      idempotencyKey: key,
+      body: { expected_version: 5 },
+    });
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ code: 'version_conflict', current_version: 1 });
-    const fixed = await api(h.url, 'POST', `${RUNS}/${started.body.run_id}/cancel`, { token, idempotencyKey: idemKey('stale2'), body: { expected_version: 1 } });
+    const fixed = await api(h.url, 'POST', `${RUNS}/${started.body.run_id}/cancel`, {
+      token,
+      idempotencyKey: idemKey('stale2'),
+      body: { expected_version: 1 },
+    });
     expect(fixed.status).toBe(200);
   });
 
   it('the same key while the first continue is still running is idempotency_in_progress (409), then replays', async () => {
-    const started = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'In progress' } });
+    const started = await api(h.url, 'POST', RUNS, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { objective: 'In progress' },
+    });
     const runId = started.body.run_id;
     const key = idemKey('busy');
     const body = { expected_version: 1, instruction: 'slow turn' };
     const first = api(h.url, 'POST', `${RUNS}/${runId}/continue`, { token, idempotencyKey: key, body });
-    await waitFor(async () => (await api(h.url, 'GET', `${RUNS}/${runId}`, { token })).body.lifecycle_status === 'running');
+    await waitFor(
+      async () => (await api(h.url, 'GET', `${RUNS}/${runId}`, { token })).body.lifecycle_status === 'running',
+    );
     const second = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, { token, idempotencyKey: key, body });
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({ code: 'idempotency_in_progress', run_id: runId });
-    const otherKey = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 2, instruction: 'x' } });
+    const otherKey = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { expected_version: 2, instruction: 'x' },
+    });
     expect(otherKey.status).toBe(409);
     expect(otherKey.body).toMatchObject({ code: 'run_busy', current_version: 2 });
     gated.release();

@@ -26,11 +26,17 @@ describe.each(storeFlavours())('NUL characters on $name', (flavour) => {
     for (const body of [{ objective: 'before\u0000after' }, { objective: 'ok', constraints: ['a\u0000b'] }]) {
       const res = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body });
       expect(res.status, res.text).toBe(400);
-      expect(res.body).toMatchObject({ code: 'invalid_request', issues: [{ message: 'must not contain NUL characters' }] });
+      expect(res.body).toMatchObject({
+        code: 'invalid_request',
+        issues: [{ message: 'must not contain NUL characters' }],
+      });
     }
     const client = await connectMcp(h.url, token);
     cleanups.push(() => client.close());
-    const result = (await client.callTool({ name: 'helix_run_start', arguments: { idempotency_key: idemKey(), request: { objective: 'x\u0000y' } } })) as {
+    const result = (await client.callTool({
+      name: 'helix_run_start',
+      arguments: { idempotency_key: idemKey(), request: { objective: 'x\u0000y' } },
+    })) as {
       isError?: boolean;
       structuredContent?: { code: string };
     };
@@ -57,7 +63,11 @@ describe('an unexpected failure inside an MCP tool call', () => {
       logger: createLogger('info', { write: (line: string) => void lines.push(line) }),
     });
     cleanups.push(() => helix.close());
-    const { key } = await createApiKey(testStore.store, { tenantId: 't', accountId: 'a', scopes: ALL_RUN_SCOPES.split(' ') }, Date.now());
+    const { key } = await createApiKey(
+      testStore.store,
+      { tenantId: 't', accountId: 'a', scopes: ALL_RUN_SCOPES.split(' ') },
+      Date.now(),
+    );
 
     const client = await connectMcp(helix.url, key);
     cleanups.push(() => client.close());
@@ -67,9 +77,15 @@ describe('an unexpected failure inside an MCP tool call', () => {
       structuredContent?: Record<string, unknown>;
     };
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ code: 'internal_error', message: 'An internal error occurred.', status: 500 });
+    expect(result.structuredContent).toMatchObject({
+      code: 'internal_error',
+      message: 'An internal error occurred.',
+      status: 500,
+    });
     expect(JSON.stringify(result)).not.toContain('xyz_secret_detail');
-    const logged = lines.map((l) => JSON.parse(l) as { msg: string; request_id?: string; err?: { message: string } }).find((l) => l.msg === 'unhandled error in an MCP tool call');
+    const logged = lines
+      .map((l) => JSON.parse(l) as { msg: string; request_id?: string; err?: { message: string } })
+      .find((l) => l.msg === 'unhandled error in an MCP tool call');
     expect(logged?.err?.message).toBe(DRIVER_TEXT);
     expect(logged?.request_id).toMatch(/^req_/);
 

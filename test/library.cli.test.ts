@@ -9,7 +9,14 @@ const writePdf = async (path: string): Promise<void> => {
   const doc = await PDFDocument.create();
   doc.setTitle('Thermal report');
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  doc.addPage().drawText('The thermal expansion coefficient of the bracket is twelve parts per million.', { x: 40, y: 700, size: 11, font });
+  doc
+    .addPage()
+    .drawText('The thermal expansion coefficient of the bracket is twelve parts per million.', {
+      x: 40,
+      y: 700,
+      size: 11,
+      font,
+    });
   writeFileSync(path, await doc.save());
 };
 
@@ -19,20 +26,37 @@ describe('helix library and helix ask', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'helix-lib-cli-'));
     database = join(dir, 'helix.db');
-    writeFileSync(join(dir, 'notes.md'), '# Bracket notes\n\nThe bracket is machined from 6061 aluminium and anodized.\n');
+    writeFileSync(
+      join(dir, 'notes.md'),
+      '# Bracket notes\n\nThe bracket is machined from 6061 aluminium and anodized.\n',
+    );
     writeFileSync(join(dir, 'slides.pptx'), 'not a supported format');
     await writePdf(join(dir, 'thermal.pdf'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('adds with progress, re-adding unchanged files is a no-op, a changed file replaces its passages', async () => {
-    const first = await runCli(['library', 'add', join(dir, 'notes.md'), join(dir, 'thermal.pdf'), '--database', database]);
+    const first = await runCli([
+      'library',
+      'add',
+      join(dir, 'notes.md'),
+      join(dir, 'thermal.pdf'),
+      '--database',
+      database,
+    ]);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/\[1\/2\] added\s+\S*notes\.md \(1 passages\)/);
     expect(first.stderr).toMatch(/\[2\/2\] added\s+\S*thermal\.pdf/);
     expect(first.stdout).toContain('2 added, 0 updated, 0 unchanged, 0 failed');
 
-    const again = await runCli(['library', 'add', join(dir, 'notes.md'), join(dir, 'thermal.pdf'), '--database', database]);
+    const again = await runCli([
+      'library',
+      'add',
+      join(dir, 'notes.md'),
+      join(dir, 'thermal.pdf'),
+      '--database',
+      database,
+    ]);
     expect(again.stdout).toContain('0 added, 0 updated, 2 unchanged, 0 failed');
 
     writeFileSync(join(dir, 'notes.md'), '# Bracket notes\n\nThe bracket is now cast in titanium.\n');
@@ -47,7 +71,16 @@ describe('helix library and helix ask', () => {
   it('refuses a document over a limit with a line naming the limit and how to raise it, indexes the rest, and exits 1', async () => {
     const database = join(dir, 'limits.db');
     writeFileSync(join(dir, 'long.md'), `# Long\n\n${'A sentence about drift. '.repeat(40)}\n`);
-    const res = await runCli(['library', 'add', join(dir, 'long.md'), join(dir, 'notes.md'), '--database', database, '--max-text-chars', '200']);
+    const res = await runCli([
+      'library',
+      'add',
+      join(dir, 'long.md'),
+      join(dir, 'notes.md'),
+      '--database',
+      database,
+      '--max-text-chars',
+      '200',
+    ]);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(
       /\[1\/2\] refused {3}\S*long\.md: Refused "\S*long\.md": more than 200 characters of text \(the textChars limit; stopped at \d+\); raise it with --max-text-chars or HELIX_LIBRARY_MAX_TEXT_CHARS\n/,
@@ -64,21 +97,40 @@ describe('helix library and helix ask', () => {
     const database = join(dir, 'env-limits.db');
     const twoSections = join(dir, 'two.md');
     writeFileSync(twoSections, '# One\n\nfirst\n\n# Two\n\nsecond\n');
-    const refused = await runCli(['library', 'add', twoSections, '--database', database], { HELIX_LIBRARY_MAX_PASSAGES: '1' });
+    const refused = await runCli(['library', 'add', twoSections, '--database', database], {
+      HELIX_LIBRARY_MAX_PASSAGES: '1',
+    });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/refused {3}\S*two\.md: .*more than 1 passages \(the passages limit; stopped at 2\); raise it with --max-passages or HELIX_LIBRARY_MAX_PASSAGES/);
+    expect(refused.stderr).toMatch(
+      /refused {3}\S*two\.md: .*more than 1 passages \(the passages limit; stopped at 2\); raise it with --max-passages or HELIX_LIBRARY_MAX_PASSAGES/,
+    );
     // The option wins over the environment.
-    const added = await runCli(['library', 'add', twoSections, '--database', database, '--max-passages', '2'], { HELIX_LIBRARY_MAX_PASSAGES: '1' });
+    const added = await runCli(['library', 'add', twoSections, '--database', database, '--max-passages', '2'], {
+      HELIX_LIBRARY_MAX_PASSAGES: '1',
+    });
     expect(added.stdout).toContain('1 added');
 
-    const badEnvironment = await runCli(['library', 'add', twoSections, '--database', database], { HELIX_LIBRARY_MAX_PASSAGES: 'many' });
-    expect(badEnvironment).toMatchObject({ code: 2, stderr: 'helix: configuration error: HELIX_LIBRARY_MAX_PASSAGES must be a whole number (got a non-numeric value)\n' });
+    const badEnvironment = await runCli(['library', 'add', twoSections, '--database', database], {
+      HELIX_LIBRARY_MAX_PASSAGES: 'many',
+    });
+    expect(badEnvironment).toMatchObject({
+      code: 2,
+      stderr:
+        'helix: configuration error: HELIX_LIBRARY_MAX_PASSAGES must be a whole number (got a non-numeric value)\n',
+    });
     const badOption = await runCli(['library', 'add', twoSections, '--database', database, '--max-pdf-pages', '0']);
     expect(badOption).toMatchObject({ code: 2, stderr: 'helix: --max-pdf-pages must be between 1 and 100000\n' });
   });
 
   it('refuses unsupported files with a reason and a nonzero exit, indexing the rest', async () => {
-    const res = await runCli(['library', 'add', join(dir, 'slides.pptx'), join(dir, 'missing.md'), '--database', database]);
+    const res = await runCli([
+      'library',
+      'add',
+      join(dir, 'slides.pptx'),
+      join(dir, 'missing.md'),
+      '--database',
+      database,
+    ]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('".pptx" files are not supported');
     expect(res.stderr).toContain('no such file or directory');
@@ -88,14 +140,31 @@ describe('helix library and helix ask', () => {
     let server: ServerProcess;
     let key: string;
     beforeAll(async () => {
-      server = await startCliServer(database, { HELIX_AGENT_DATABASE_SCOPES: 'research_library', HELIX_LOG_LEVEL: 'warn' });
-      const created = await runCli(['keys', 'create', '--tenant', 't', '--account', 'a', '--scopes', 'helix.agent_runs.read helix.agent_runs.write helix.data.research_library.read', '--database', database]);
+      server = await startCliServer(database, {
+        HELIX_AGENT_DATABASE_SCOPES: 'research_library',
+        HELIX_LOG_LEVEL: 'warn',
+      });
+      const created = await runCli([
+        'keys',
+        'create',
+        '--tenant',
+        't',
+        '--account',
+        'a',
+        '--scopes',
+        'helix.agent_runs.read helix.agent_runs.write helix.data.research_library.read',
+        '--database',
+        database,
+      ]);
       key = created.stdout.trimEnd().split('\n').at(-1)!;
     });
     afterAll(async () => server.kill('SIGTERM'));
 
     it('helix ask answers with cited sources from the PDF, showing each turn', async () => {
-      const res = await runCli(['ask', 'What is the thermal expansion coefficient of the bracket?', '--url', server.url], { HELIX_TOKEN: key });
+      const res = await runCli(
+        ['ask', 'What is the thermal expansion coefficient of the bracket?', '--url', server.url],
+        { HELIX_TOKEN: key },
+      );
       expect(res.code, res.stderr).toBe(0);
       expect(res.stderr).toMatch(/turn 1: completed · \d+ evidence/);
       expect(res.stdout).toContain('twelve parts per million. [1]');
@@ -104,7 +173,9 @@ describe('helix library and helix ask', () => {
     });
 
     it('helix ask says so when the library cannot answer, and exits nonzero', async () => {
-      const res = await runCli(['ask', 'Who won the 1998 football world cup?', '--url', server.url], { HELIX_TOKEN: key });
+      const res = await runCli(['ask', 'Who won the 1998 football world cup?', '--url', server.url], {
+        HELIX_TOKEN: key,
+      });
       expect(res.code).toBe(4);
       expect(res.stdout).toContain('No authorized answer (needs_more_evidence, no further progress possible)');
     });
@@ -118,7 +189,10 @@ describe('helix library and helix ask', () => {
     it('removing a document takes it out of search', async () => {
       const removed = await runCli(['library', 'remove', join(dir, 'thermal.pdf'), '--database', database]);
       expect(removed.code, removed.stderr).toBe(0);
-      const res = await runCli(['ask', 'What is the thermal expansion coefficient of the bracket?', '--url', server.url], { HELIX_TOKEN: key });
+      const res = await runCli(
+        ['ask', 'What is the thermal expansion coefficient of the bracket?', '--url', server.url],
+        { HELIX_TOKEN: key },
+      );
       expect(res.stdout).not.toContain('twelve parts per million');
     });
   });

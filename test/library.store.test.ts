@@ -3,8 +3,28 @@ import type { LibraryDocumentRecord, LibraryPassageRecord } from '../src/store/p
 import { storeFlavours, type TestStore } from './support/stores.js';
 
 const doc = (id: string, title: string, texts: string[]): [LibraryDocumentRecord, LibraryPassageRecord[]] => [
-  { docId: id, origin: `/lib/${id}.md`, displayPath: `${id}.md`, title, mediaType: 'text/markdown', sha256: id.padEnd(64, '0'), bytes: 10, passageCount: texts.length, addedAt: 1, updatedAt: 1 },
-  texts.map((text, ordinal) => ({ passageId: `${id}:${ordinal}`, docId: id, ordinal, heading: ordinal === 0 ? title : null, page: null, start: ordinal * 100, end: ordinal * 100 + text.length, text })),
+  {
+    docId: id,
+    origin: `/lib/${id}.md`,
+    displayPath: `${id}.md`,
+    title,
+    mediaType: 'text/markdown',
+    sha256: id.padEnd(64, '0'),
+    bytes: 10,
+    passageCount: texts.length,
+    addedAt: 1,
+    updatedAt: 1,
+  },
+  texts.map((text, ordinal) => ({
+    passageId: `${id}:${ordinal}`,
+    docId: id,
+    ordinal,
+    heading: ordinal === 0 ? title : null,
+    page: null,
+    start: ordinal * 100,
+    end: ordinal * 100 + text.length,
+    text,
+  })),
 ];
 
 describe.each(storeFlavours())('library index on $name', (flavour) => {
@@ -12,8 +32,18 @@ describe.each(storeFlavours())('library index on $name', (flavour) => {
   beforeAll(async () => {
     t = await flavour.create();
     await t.store.transaction(async (uow) => {
-      await uow.library.replaceDocument(...doc('recovery', 'Crash recovery', ['A killed server is recovered at start-up: the interrupted turn goes back to waiting.', 'Event sequence numbers stay contiguous.']));
-      await uow.library.replaceDocument(...doc('keys', 'API keys', ['Keys are stored as hashes and shown once.', 'Revoking a key makes the next request fail.']));
+      await uow.library.replaceDocument(
+        ...doc('recovery', 'Crash recovery', [
+          'A killed server is recovered at start-up: the interrupted turn goes back to waiting.',
+          'Event sequence numbers stay contiguous.',
+        ]),
+      );
+      await uow.library.replaceDocument(
+        ...doc('keys', 'API keys', [
+          'Keys are stored as hashes and shown once.',
+          'Revoking a key makes the next request fail.',
+        ]),
+      );
     });
   });
   afterAll(async () => t.dispose());
@@ -32,7 +62,9 @@ describe.each(storeFlavours())('library index on $name', (flavour) => {
   });
 
   it('replacing a document replaces its passages in the index; removing drops them', async () => {
-    await t.store.transaction((uow) => uow.library.replaceDocument(...doc('keys', 'API keys v2', ['Keys rotate yearly.'])));
+    await t.store.transaction((uow) =>
+      uow.library.replaceDocument(...doc('keys', 'API keys v2', ['Keys rotate yearly.'])),
+    );
     expect(await t.store.read.library.search(['hashes'], 5)).toEqual([]);
     expect((await t.store.read.library.search(['rotate'], 5))[0]?.document.title).toBe('API keys v2');
     expect(await t.store.read.library.countPassages()).toBe(3);

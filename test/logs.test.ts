@@ -36,16 +36,26 @@ describe('logs never hold a credential', () => {
     h = await startTestHelix(sqlite, { logger, env: { HELIX_AGENT_PRINCIPAL_RATE_LIMIT: String(PRINCIPAL_LIMIT) } });
     key = await h.key();
 
-    const created = await send('POST', RUNS, { token: key, idempotencyKey: idemKey(), body: { objective: 'Log hygiene' } });
+    const created = await send('POST', RUNS, {
+      token: key,
+      idempotencyKey: idemKey(),
+      body: { objective: 'Log hygiene' },
+    });
     expect(created.status).toBe(201);
     expect((await send('GET', `${RUNS}/${created.body.run_id}`, { token: key })).status).toBe(200);
     expect((await send('GET', `${RUNS}/${created.body.run_id}`, { token: WRONG_KEY })).status).toBe(401);
     expect((await send('GET', `${RUNS}/${created.body.run_id}`, { token: JWT })).status).toBe(401);
     expect((await send('GET', `${RUNS}/${created.body.run_id}?access_token=${key}`)).status).toBe(401);
     expect((await send('GET', `${RUNS}/${created.body.run_id}?access_token=${JWT}`, { token: key })).status).toBe(400);
-    const traced = await send('GET', `${RUNS}/${created.body.run_id}`, { token: key, headers: { 'x-request-id': JWT } });
+    const traced = await send('GET', `${RUNS}/${created.body.run_id}`, {
+      token: key,
+      headers: { 'x-request-id': JWT },
+    });
     expect(traced.status).toBe(200);
-    const keyTraced = await send('GET', `${RUNS}/${created.body.run_id}`, { token: key, headers: { 'x-request-id': key } });
+    const keyTraced = await send('GET', `${RUNS}/${created.body.run_id}`, {
+      token: key,
+      headers: { 'x-request-id': key },
+    });
     expect(keyTraced.status).toBe(200);
     for (const response of [traced, keyTraced]) {
       expect(response.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]+$/);
@@ -56,11 +66,21 @@ describe('logs never hold a credential', () => {
     const list = await mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, auth);
     expect(list.status).toBe(200);
     const smuggled = await mcp(
-      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'helix_run_start', arguments: { idempotency_key: idemKey(), request: { objective: `use ${key} and ${JWT}` } } } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: 'helix_run_start',
+          arguments: { idempotency_key: idemKey(), request: { objective: `use ${key} and ${JWT}` } },
+        },
+      },
       auth,
     );
     expect(smuggled.status).toBe(400);
-    expect((await mcp({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { authorization: `Bearer ${WRONG_KEY}` })).status).toBe(401);
+    expect(
+      (await mcp({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { authorization: `Bearer ${WRONG_KEY}` })).status,
+    ).toBe(401);
 
     // Exhaust the principal limit so the 'rate limited' warning is scanned too.
     for (let i = 0; i < PRINCIPAL_LIMIT; i += 1) await send('GET', `${RUNS}/run_missing`, { token: key });
@@ -96,6 +116,10 @@ describe('logs never hold a credential', () => {
     // A credential-shaped X-Request-Id is logged as the server id the response carried.
     for (const id of replacedIds) expect(entries.filter((e) => e.request_id === id)).toHaveLength(1);
     const refusal = parsed().find((e) => e.msg === 'rate limited');
-    expect(refusal).toMatchObject({ bucket: 'rest_principal', principal: expect.stringMatching(/^key_/), retry_after_seconds: expect.any(Number) });
+    expect(refusal).toMatchObject({
+      bucket: 'rest_principal',
+      principal: expect.stringMatching(/^key_/),
+      retry_after_seconds: expect.any(Number),
+    });
   });
 });

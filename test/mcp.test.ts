@@ -7,7 +7,14 @@ import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.
 import { connectMcp, rawMcp } from './support/mcpClient.js';
 import { storeFlavours } from './support/stores.js';
 
-const RUN_TOOLS = ['helix_run_start', 'helix_run_continue', 'helix_run_cancel', 'helix_run_inspect', 'helix_run_fetch_evidence', 'helix_run_list_events'];
+const RUN_TOOLS = [
+  'helix_run_start',
+  'helix_run_continue',
+  'helix_run_cancel',
+  'helix_run_inspect',
+  'helix_run_fetch_evidence',
+  'helix_run_list_events',
+];
 
 /** fetch() may not set Host; node:http can, which is what a DNS-rebinding attacker's browser sends. */
 const postWithHost = (url: string, host: string, headers: Record<string, string>, body: string): Promise<number> =>
@@ -20,13 +27,19 @@ const postWithHost = (url: string, host: string, headers: Record<string, string>
     req.end(body);
   });
 
-type ToolResult = { isError?: boolean; structuredContent?: any; content: { type: string; text: string }[]; _meta?: Record<string, unknown> };
+type ToolResult = {
+  isError?: boolean;
+  structuredContent?: any;
+  content: { type: string; text: string }[];
+  _meta?: Record<string, unknown>;
+};
 
 describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
   let h: TestHelix;
   let token: string;
   let client: Client;
-  const call = async (c: Client, name: string, args: Record<string, unknown>) => (await c.callTool({ name, arguments: args })) as ToolResult;
+  const call = async (c: Client, name: string, args: Record<string, unknown>) =>
+    (await c.callTool({ name, arguments: args })) as ToolResult;
 
   beforeAll(async () => {
     h = await startTestHelix(flavour, { executor: new ScriptedExecutor([], emptyOutcome()) });
@@ -45,7 +58,11 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
     }
-    const raw = await rawMcp(h.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${token}` });
+    const raw = await rawMcp(
+      h.url,
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { authorization: `Bearer ${token}` },
+    );
     const start = raw.body.result.tools.find((t: { name: string }) => t.name === 'helix_run_start');
     expect(start.securitySchemes).toEqual([{ type: 'oauth2', scopes: ['helix.agent_runs.write'] }]);
     expect(start._meta.securitySchemes).toEqual(start.securitySchemes);
@@ -61,14 +78,26 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
   });
 
   it('drives a full run: start, continue, inspect, events, evidence, cancel — text JSON and structuredContent', async () => {
-    const started = await call(client, 'helix_run_start', { idempotency_key: idemKey('mcp'), request: { objective: 'MCP objective' } });
+    const started = await call(client, 'helix_run_start', {
+      idempotency_key: idemKey('mcp'),
+      request: { objective: 'MCP objective' },
+    });
     expect(started.isError).toBeFalsy();
     expect(JSON.parse(started.content[0]!.text)).toEqual(started.structuredContent);
-    expect(started.structuredContent).toMatchObject({ schema: 'helix.agent_run.v1', version: 1, lifecycle_status: 'waiting', answer_authority: false });
+    expect(started.structuredContent).toMatchObject({
+      schema: 'helix.agent_run.v1',
+      version: 1,
+      lifecycle_status: 'waiting',
+      answer_authority: false,
+    });
     expect(started._meta).toEqual({ 'helix/idempotency_replayed': false });
     const runId = started.structuredContent.run_id;
 
-    const continued = await call(client, 'helix_run_continue', { run_id: runId, idempotency_key: idemKey(), request: { expected_version: 1, instruction: 'look' } });
+    const continued = await call(client, 'helix_run_continue', {
+      run_id: runId,
+      idempotency_key: idemKey(),
+      request: { expected_version: 1, instruction: 'look' },
+    });
     expect(continued.structuredContent).toMatchObject({ version: 3, budget: { steps_used: 1 } });
 
     const inspected = await call(client, 'helix_run_inspect', { run_id: runId });
@@ -78,7 +107,11 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
     expect(events.structuredContent.events.map((e: { seq: number }) => e.seq)).toEqual([2, 3]);
     const evidence = await call(client, 'helix_run_fetch_evidence', { run_id: runId });
     expect(evidence.structuredContent.schema).toBe('helix.agent_run.evidence_bundle.v1');
-    const cancelled = await call(client, 'helix_run_cancel', { run_id: runId, idempotency_key: idemKey(), request: { expected_version: 3, reason: 'done' } });
+    const cancelled = await call(client, 'helix_run_cancel', {
+      run_id: runId,
+      idempotency_key: idemKey(),
+      request: { expected_version: 3, reason: 'done' },
+    });
     expect(cancelled.structuredContent).toMatchObject({ lifecycle_status: 'cancelled', version: 4 });
 
     // The same service and store as REST.
@@ -94,15 +127,31 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
     expect(again._meta).toEqual({ 'helix/idempotency_replayed': true });
     const conflict = await call(client, 'helix_run_start', { idempotency_key: key, request: { objective: 'twice' } });
     expect(conflict.isError).toBe(true);
-    expect(conflict.structuredContent).toMatchObject({ schema: 'helix.agent_api.error.v1', code: 'idempotency_conflict' });
+    expect(conflict.structuredContent).toMatchObject({
+      schema: 'helix.agent_api.error.v1',
+      code: 'idempotency_conflict',
+    });
   });
 
   it('reports a stale version, bad arguments and unknown tools as structured errors with ADR-0004 numbers', async () => {
-    const started = await call(client, 'helix_run_start', { idempotency_key: idemKey(), request: { objective: 'errors' } });
+    const started = await call(client, 'helix_run_start', {
+      idempotency_key: idemKey(),
+      request: { objective: 'errors' },
+    });
     const runId = started.structuredContent.run_id;
-    const stale = await call(client, 'helix_run_continue', { run_id: runId, idempotency_key: idemKey(), request: { expected_version: 9, instruction: 'x' } });
-    expect(stale).toMatchObject({ isError: true, structuredContent: { code: 'version_conflict', current_version: 1, adr_code: -32011 } });
-    const badRequest = await call(client, 'helix_run_start', { idempotency_key: idemKey(), request: { objective: 'x', status: 'completed' } });
+    const stale = await call(client, 'helix_run_continue', {
+      run_id: runId,
+      idempotency_key: idemKey(),
+      request: { expected_version: 9, instruction: 'x' },
+    });
+    expect(stale).toMatchObject({
+      isError: true,
+      structuredContent: { code: 'version_conflict', current_version: 1, adr_code: -32011 },
+    });
+    const badRequest = await call(client, 'helix_run_start', {
+      idempotency_key: idemKey(),
+      request: { objective: 'x', status: 'completed' },
+    });
     expect(badRequest.structuredContent.code).toBe('invalid_request');
     const unknownArg = await call(client, 'helix_run_inspect', { run_id: runId, owner: 'me' });
     expect(unknownArg.structuredContent.code).toBe('invalid_request');
@@ -111,17 +160,27 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
     const badRun = await call(client, 'helix_run_inspect', { run_id: 'nope' });
     expect(badRun.structuredContent.code).toBe('invalid_run_id');
     const unknownTool = await call(client, 'helix_run_teleport', {});
-    expect(unknownTool).toMatchObject({ isError: true, structuredContent: { code: 'tool_not_found', adr_code: -32008 } });
+    expect(unknownTool).toMatchObject({
+      isError: true,
+      structuredContent: { code: 'tool_not_found', adr_code: -32008 },
+    });
   });
 
   it("another owner's run is not_found, identical to a missing run", async () => {
-    const started = await call(client, 'helix_run_start', { idempotency_key: idemKey(), request: { objective: 'mine' } });
+    const started = await call(client, 'helix_run_start', {
+      idempotency_key: idemKey(),
+      request: { objective: 'mine' },
+    });
     const stranger = await connectMcp(h.url, await h.key(undefined, 'tenant-b', 'account-b'));
     const theirs = await call(stranger, 'helix_run_inspect', { run_id: started.structuredContent.run_id });
     const missing = await call(stranger, 'helix_run_inspect', { run_id: 'run_doesnotexist1' });
     expect(theirs.structuredContent).toEqual(missing.structuredContent);
     expect(theirs.structuredContent.code).toBe('not_found');
-    const cancel = await call(stranger, 'helix_run_cancel', { run_id: started.structuredContent.run_id, idempotency_key: idemKey(), request: { expected_version: 1 } });
+    const cancel = await call(stranger, 'helix_run_cancel', {
+      run_id: started.structuredContent.run_id,
+      idempotency_key: idemKey(),
+      request: { expected_version: 1 },
+    });
     expect(cancel.structuredContent.code).toBe('not_found');
     await stranger.close();
   });
@@ -130,7 +189,11 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
     const reader = await connectMcp(h.url, await h.key('helix.agent_runs.read'));
     const res = await call(reader, 'helix_run_start', { idempotency_key: idemKey(), request: { objective: 'x' } });
     expect(res.isError).toBe(true);
-    expect(res.structuredContent).toMatchObject({ code: 'insufficient_scope', scope: 'helix.agent_runs.write', adr_code: -32001 });
+    expect(res.structuredContent).toMatchObject({
+      code: 'insufficient_scope',
+      scope: 'helix.agent_runs.write',
+      adr_code: -32001,
+    });
     expect(res._meta?.['mcp/www_authenticate']).toEqual([
       `Bearer error="insufficient_scope", scope="helix.agent_runs.write", resource_metadata="${h.url}/.well-known/oauth-protected-resource/mcp"`,
     ]);
@@ -140,7 +203,9 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
   it('an unauthenticated request is a 401 with the MCP resource metadata challenge', async () => {
     const res = await rawMcp(h.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${h.url}/.well-known/oauth-protected-resource/mcp"`,
+    );
   });
 
   it('serves RFC 9728 protected-resource metadata', async () => {
@@ -158,13 +223,26 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
     }
-    const init = await rawMcp(h.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, { authorization: `Bearer ${token}` });
+    const init = await rawMcp(
+      h.url,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      },
+      { authorization: `Bearer ${token}` },
+    );
     expect(init.status).toBe(200);
     expect(init.headers.get('mcp-session-id')).toBeNull();
   });
 
   it('serves clients that accept only application/json', async () => {
-    const res = await rawMcp(h.url, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, { authorization: `Bearer ${token}`, accept: 'application/json' });
+    const res = await rawMcp(
+      h.url,
+      { jsonrpc: '2.0', id: 7, method: 'tools/list' },
+      { authorization: `Bearer ${token}`, accept: 'application/json' },
+    );
     expect(res.status).toBe(200);
     expect(res.body.result.tools).toHaveLength(RUN_TOOLS.length);
   });
@@ -175,8 +253,21 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
     for (const body of [
       { jsonrpc: '2.0', id: secret, method: 'tools/list' },
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: secret, arguments: {} } },
-      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'helix_run_start', arguments: { idempotency_key: 'abcdefgh1', request: { objective: `use ${secret}` } } } },
-      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'helix_run_inspect', arguments: { [secret]: 1 } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'helix_run_start',
+          arguments: { idempotency_key: 'abcdefgh1', request: { objective: `use ${secret}` } },
+        },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'helix_run_inspect', arguments: { [secret]: 1 } },
+      },
       { jsonrpc: '2.0', id: 1, method: 'tools/list', extra: true },
       { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'helix_run_inspect', arguments: {}, sneaky: 1 } },
       [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }],
@@ -190,14 +281,32 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
 
   it('rejects a foreign Host (DNS rebinding) and a foreign Origin with 403', async () => {
     const auth = { authorization: `Bearer ${token}` };
-    const evilHost = await postWithHost(`${h.url}/mcp`, 'evil.example.com', { ...auth, 'content-type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    const evilHost = await postWithHost(
+      `${h.url}/mcp`,
+      'evil.example.com',
+      { ...auth, 'content-type': 'application/json' },
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    );
     expect(evilHost).toBe(403);
-    const restEvilHost = await postWithHost(`${h.url}/api/v1/agent-runs`, 'evil.example.com:80', { ...auth, 'content-type': 'application/json', 'idempotency-key': idemKey() }, '{"objective":"x"}');
+    const restEvilHost = await postWithHost(
+      `${h.url}/api/v1/agent-runs`,
+      'evil.example.com:80',
+      { ...auth, 'content-type': 'application/json', 'idempotency-key': idemKey() },
+      '{"objective":"x"}',
+    );
     expect(restEvilHost).toBe(403);
-    const evilOrigin = await rawMcp(h.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { ...auth, origin: 'https://evil.example' });
+    const evilOrigin = await rawMcp(
+      h.url,
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { ...auth, origin: 'https://evil.example' },
+    );
     expect(evilOrigin.status).toBe(403);
     expect(evilOrigin.body.code).toBe('forbidden_origin');
-    const localOrigin = await rawMcp(h.url, { jsonrpc: '2.0', id: 1, method: 'ping' }, { ...auth, origin: 'http://localhost:5173' });
+    const localOrigin = await rawMcp(
+      h.url,
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { ...auth, origin: 'http://localhost:5173' },
+    );
     expect(localOrigin.status).toBe(200);
   });
 });

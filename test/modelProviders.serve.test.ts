@@ -10,7 +10,13 @@ import { api, idemKey } from './support/harness.js';
 import { startCodexFixture, type CodexFixture } from './support/codexFixture.js';
 import { runCli, startCliServer, type ServerProcess } from './support/processes.js';
 import { sseBody, type RecordedResponsesRequest } from './support/responsesFixtureServer.js';
-import { startScriptedChatServer, submitCall, toolMessages, type RecordedChatRequest, type ScriptedChatServer } from './support/scriptedChatServer.js';
+import {
+  startScriptedChatServer,
+  submitCall,
+  toolMessages,
+  type RecordedChatRequest,
+  type ScriptedChatServer,
+} from './support/scriptedChatServer.js';
 
 /**
  * The shipped composition, process for process: `helix serve` picks the model provider from its
@@ -30,21 +36,46 @@ const chatRefs = (request: RecordedChatRequest): string[] => {
 };
 
 const searchThenCite = (chat: ScriptedChatServer, text: string) =>
-  chat.push({ kind: 'tool_calls', calls: [{ id: 'call_search', name: SEARCH, arguments: JSON.stringify({ query: 'resonance damping', limit: 3 }) }] }, (request) => ({
-    kind: 'tool_calls',
-    calls: [submitCall({ text, supporting_refs: chatRefs(request).slice(0, 1) })],
-  }));
+  chat.push(
+    {
+      kind: 'tool_calls',
+      calls: [{ id: 'call_search', name: SEARCH, arguments: JSON.stringify({ query: 'resonance damping', limit: 3 }) }],
+    },
+    (request) => ({
+      kind: 'tool_calls',
+      calls: [submitCall({ text, supporting_refs: chatRefs(request).slice(0, 1) })],
+    }),
+  );
 
 const newKey = async (database: string, scopes: string, account = 'a'): Promise<string> => {
-  const created = await runCli(['keys', 'create', '--tenant', 't', '--account', account, '--scopes', scopes, '--database', database]);
+  const created = await runCli([
+    'keys',
+    'create',
+    '--tenant',
+    't',
+    '--account',
+    account,
+    '--scopes',
+    scopes,
+    '--database',
+    database,
+  ]);
   expect(created.code, created.stderr).toBe(0);
   return created.stdout.trimEnd().split('\n').at(-1)!;
 };
 
 const runOnce = async (url: string, token: string) => {
-  const started = await api(url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: OBJECTIVE, database_scope: ['research_library'] } });
+  const started = await api(url, 'POST', RUNS, {
+    token,
+    idempotencyKey: idemKey(),
+    body: { objective: OBJECTIVE, database_scope: ['research_library'] },
+  });
   expect(started.status, started.text).toBe(201);
-  const turn = await api(url, 'POST', `${RUNS}/${started.body.run_id}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'Answer with citations.' } });
+  const turn = await api(url, 'POST', `${RUNS}/${started.body.run_id}/continue`, {
+    token,
+    idempotencyKey: idemKey(),
+    body: { expected_version: 1, instruction: 'Answer with citations.' },
+  });
   expect(turn.status, turn.text).toBe(200);
   return turn.body;
 };
@@ -93,7 +124,11 @@ describe('helix serve with model providers', () => {
       const token = await newKey(database, RUN_SCOPES, 'plain');
       searchThenCite(operatorModel, 'A viscoelastic layer absorbs the vibration energy [1].');
       const view = await runOnce(server.url, token);
-      expect(view).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized', runtime_provider: 'helix.model' });
+      expect(view).toMatchObject({
+        completion_status: 'completed',
+        terminal_authority_status: 'authorized',
+        runtime_provider: 'helix.model',
+      });
       expect(view.latest_result.text).toBe('A viscoelastic layer absorbs the vibration energy [1].');
       expect(operatorModel.requests.map((r) => r.body.model)).toEqual(['operator-model', 'operator-model']);
     });
@@ -141,7 +176,9 @@ describe('helix serve with model providers', () => {
       expect(operatorModel.requests).toHaveLength(operatorCalls);
 
       // Deleting the registration hands the owner back to the operator default.
-      const removed = await api(server.url, 'DELETE', `/api/v1/model-providers/${registered.body.provider_id}`, { token });
+      const removed = await api(server.url, 'DELETE', `/api/v1/model-providers/${registered.body.provider_id}`, {
+        token,
+      });
       expect(removed.status, removed.text).toBe(204);
       searchThenCite(operatorModel, 'Energy is absorbed by the viscoelastic layer [1].');
       expect(await runOnce(server.url, token)).toMatchObject({ completion_status: 'completed' });
@@ -164,8 +201,37 @@ describe('helix serve with model providers', () => {
     const functionCallReply = (callId: string, name: string, args: unknown) =>
       sseBody([
         ['response.created', { response: { id: `resp_${callId}`, status: 'in_progress', output: [] } }],
-        ['response.output_item.done', { output_index: 0, item: { id: `fc_${callId}`, type: 'function_call', status: 'completed', call_id: callId, name, arguments: JSON.stringify(args) } }],
-        ['response.completed', { response: { id: `resp_${callId}`, status: 'completed', output: [], usage: { input_tokens: 500, input_tokens_details: { cached_tokens: 100 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 8 }, total_tokens: 520 } } }],
+        [
+          'response.output_item.done',
+          {
+            output_index: 0,
+            item: {
+              id: `fc_${callId}`,
+              type: 'function_call',
+              status: 'completed',
+              call_id: callId,
+              name,
+              arguments: JSON.stringify(args),
+            },
+          },
+        ],
+        [
+          'response.completed',
+          {
+            response: {
+              id: `resp_${callId}`,
+              status: 'completed',
+              output: [],
+              usage: {
+                input_tokens: 500,
+                input_tokens_details: { cached_tokens: 100 },
+                output_tokens: 20,
+                output_tokens_details: { reasoning_tokens: 8 },
+                total_tokens: 520,
+              },
+            },
+          },
+        ],
       ]);
 
     /** The ref in the latest `function_call_output` the request carries back to the model. */
@@ -179,7 +245,12 @@ describe('helix serve with model providers', () => {
       backend().script(
         codexPaths.responses,
         { sseText: functionCallReply('call_1', SEARCH, { query: 'resonance damping', limit: 3 }) },
-        (request) => ({ sseText: functionCallReply('call_2', 'submit_result', { text: 'A viscoelastic layer absorbs the energy [1].', supporting_refs: outputRefs(request).slice(0, 1) }) }),
+        (request) => ({
+          sseText: functionCallReply('call_2', 'submit_result', {
+            text: 'A viscoelastic layer absorbs the energy [1].',
+            supporting_refs: outputRefs(request).slice(0, 1),
+          }),
+        }),
       );
 
     /** Saves a login as `helix login codex` would, with an access token valid for `seconds`. */
@@ -224,19 +295,40 @@ describe('helix serve with model providers', () => {
       expect(view.latest_result.supporting_evidence_refs).toHaveLength(1);
 
       const [first, second] = backend().requestsTo(codexPaths.responses);
-      expect(first?.headers).toMatchObject({ authorization: `Bearer ${accessToken}`, 'chatgpt-account-id': accountId, originator: 'helix', accept: 'text/event-stream' });
+      expect(first?.headers).toMatchObject({
+        authorization: `Bearer ${accessToken}`,
+        'chatgpt-account-id': accountId,
+        originator: 'helix',
+        accept: 'text/event-stream',
+      });
       expect(first?.headers['session-id']).toBe(view.run_id);
-      expect(first?.body).toMatchObject({ model: 'gpt-5.1-codex', store: false, stream: true, prompt_cache_key: view.run_id, reasoning: { effort: 'medium', summary: 'auto' } });
+      expect(first?.body).toMatchObject({
+        model: 'gpt-5.1-codex',
+        store: false,
+        stream: true,
+        prompt_cache_key: view.run_id,
+        reasoning: { effort: 'medium', summary: 'auto' },
+      });
       // The second request pairs the call with its output, by call id, after the resume.
       const input = (second?.body as { input: { type: string; call_id?: string; id?: string }[] }).input;
-      expect(input.filter((i) => i.type === 'function_call' || i.type === 'function_call_output').map((i) => [i.type, i.call_id, i.id])).toEqual([
+      expect(
+        input
+          .filter((i) => i.type === 'function_call' || i.type === 'function_call_output')
+          .map((i) => [i.type, i.call_id, i.id]),
+      ).toEqual([
         ['function_call', 'call_1', 'fc_call_1'],
         ['function_call_output', 'call_1', undefined],
       ]);
 
-      const events = (await api(server.url, 'GET', `${RUNS}/${view.run_id}/events?limit=100`, { token })).body.events as { kind: string; data: Record<string, unknown> }[];
+      const events = (await api(server.url, 'GET', `${RUNS}/${view.run_id}/events?limit=100`, { token })).body
+        .events as { kind: string; data: Record<string, unknown> }[];
       expect(events.find((e) => e.kind === 'run.completed')?.data.usage).toEqual({
-        input_tokens: 1000, cached_input_tokens: 200, cache_write_tokens: 0, output_tokens: 40, reasoning_tokens: 16, total_tokens: 1040,
+        input_tokens: 1000,
+        cached_input_tokens: 200,
+        cache_write_tokens: 0,
+        output_tokens: 40,
+        reasoning_tokens: 16,
+        total_tokens: 1040,
       });
       for (const secret of [accessToken, accountId]) expect(server.stderr()).not.toContain(secret);
     });
@@ -253,18 +345,31 @@ describe('helix serve with model providers', () => {
       expect(stored).toMatchObject({ version: 2, health: { state: 'ok' } });
       expect(stored.tokens.refresh_token).not.toBe(stale.refresh_token);
       expect(stored.tokens.access_token).not.toBe(stale.access_token);
-      const sent = backend().requestsTo(codexPaths.responses).slice(-2).map((r) => r.headers.authorization);
+      const sent = backend()
+        .requestsTo(codexPaths.responses)
+        .slice(-2)
+        .map((r) => r.headers.authorization);
       expect(sent).toEqual([`Bearer ${stored.tokens.access_token}`, `Bearer ${stored.tokens.access_token}`]);
-      for (const secret of [stale.refresh_token, stored.tokens.refresh_token, stored.tokens.access_token]) expect(server.stderr()).not.toContain(secret);
+      for (const secret of [stale.refresh_token, stored.tokens.refresh_token, stored.tokens.access_token])
+        expect(server.stderr()).not.toContain(secret);
     });
 
     it('a refused refresh fails the run as model_auth (no later turn could succeed) and leaves the login marked reconnect-required for `helix auth status`', async () => {
       await login(30);
-      codex.auth.scriptRefresh({ kind: 'error', status: 400, body: { error: { code: 'refresh_token_reused', message: 'already used' } } });
+      codex.auth.scriptRefresh({
+        kind: 'error',
+        status: 400,
+        body: { error: { code: 'refresh_token_reused', message: 'already used' } },
+      });
       const token = await newKey(database, RUN_SCOPES, 'codex-refused');
       const requestsBefore = backend().requestsTo(codexPaths.responses).length;
       const view = await runOnce(server.url, token);
-      expect(view).toMatchObject({ lifecycle_status: 'failed', completion_status: 'failed', recommended_next_action: 'stop', latest_result: { outcome: 'failed', failure_code: 'model_auth' } });
+      expect(view).toMatchObject({
+        lifecycle_status: 'failed',
+        completion_status: 'failed',
+        recommended_next_action: 'stop',
+        latest_result: { outcome: 'failed', failure_code: 'model_auth' },
+      });
       expect(backend().requestsTo(codexPaths.responses)).toHaveLength(requestsBefore);
       expect(storedDocument().health).toMatchObject({ state: 'reconnect-required', reason: 'refresh_token_reused' });
 
@@ -280,12 +385,29 @@ describe('helix serve with model providers', () => {
       backend().script(codexPaths.models.split('?')[0]!, {
         json: {
           models: [
-            { slug: 'gpt-5.1-codex', display_name: 'GPT-5.1 Codex', supported_reasoning_levels: [{ effort: 'low' }, { effort: 'medium' }], default_reasoning_level: 'medium', visibility: 'list', context_window: 272000 },
-            { slug: 'gpt-5.1-codex-mini', display_name: 'GPT-5.1 Codex Mini', supported_reasoning_levels: [], visibility: 'list' },
+            {
+              slug: 'gpt-5.1-codex',
+              display_name: 'GPT-5.1 Codex',
+              supported_reasoning_levels: [{ effort: 'low' }, { effort: 'medium' }],
+              default_reasoning_level: 'medium',
+              visibility: 'list',
+              context_window: 272000,
+            },
+            {
+              slug: 'gpt-5.1-codex-mini',
+              display_name: 'GPT-5.1 Codex Mini',
+              supported_reasoning_levels: [],
+              visibility: 'list',
+            },
           ],
         },
       });
-      const res = await runCli(['models'], { HELIX_MODEL_PROVIDER: 'codex-subscription', HELIX_MODEL: 'gpt-5.1-codex', HELIX_HOME: home, HELIX_CODEX_TEST_ORIGIN: codex.origin });
+      const res = await runCli(['models'], {
+        HELIX_MODEL_PROVIDER: 'codex-subscription',
+        HELIX_MODEL: 'gpt-5.1-codex',
+        HELIX_HOME: home,
+        HELIX_CODEX_TEST_ORIGIN: codex.origin,
+      });
       expect(res.code, res.stderr).toBe(0);
       expect(res.stdout.trimEnd().split('\n')).toEqual([
         'gpt-5.1-codex  (GPT-5.1 Codex)  reasoning: low, medium [default medium]  context: 272000',
@@ -294,11 +416,17 @@ describe('helix serve with model providers', () => {
       expect(res.stderr).toContain('2 models from codex-subscription');
       const current = storedDocument().tokens.access_token as string;
       for (const secret of [current, accountId]) expect(res.stdout + res.stderr).not.toContain(secret);
-      expect(backend().requestsTo(codexPaths.models.split('?')[0]!).at(-1)?.headers).toMatchObject({ authorization: `Bearer ${current}`, 'chatgpt-account-id': accountId });
+      expect(backend().requestsTo(codexPaths.models.split('?')[0]!).at(-1)?.headers).toMatchObject({
+        authorization: `Bearer ${current}`,
+        'chatgpt-account-id': accountId,
+      });
     });
 
     it('`helix models` without a login says how to log in, and exits 1', async () => {
-      const res = await runCli(['models', '--provider', 'codex-subscription'], { HELIX_HOME: join(dir, 'empty-home'), HELIX_CODEX_TEST_ORIGIN: codex.origin });
+      const res = await runCli(['models', '--provider', 'codex-subscription'], {
+        HELIX_HOME: join(dir, 'empty-home'),
+        HELIX_CODEX_TEST_ORIGIN: codex.origin,
+      });
       expect(res.code).toBe(1);
       expect(res.stderr).toContain('run `helix login codex`');
     });

@@ -46,15 +46,22 @@ const startAuthorizationServer = async () => {
     const code = redirect.url.searchParams.get('code');
     if (resource !== null && code !== null) resourceByCode.set(code, resource);
   });
-  server.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }, req: { body?: Record<string, string> }) => {
-    const body = req.body ?? {};
-    const authorized = resourceByCode.get(body.code ?? '');
-    // RFC 8707 §2.2: the token request's resource must be one the grant was authorized for.
-    const resource = body.resource === authorized ? authorized : undefined;
-    Object.assign(token.payload, { sub: 'user-1', tenant_id: 'acme', scope: body.scope ?? 'helix.agent_runs.read helix.agent_runs.write' });
-    if (resource === undefined) delete token.payload.aud;
-    else token.payload.aud = resource;
-  });
+  server.service.on(
+    'beforeTokenSigning',
+    (token: { payload: Record<string, unknown> }, req: { body?: Record<string, string> }) => {
+      const body = req.body ?? {};
+      const authorized = resourceByCode.get(body.code ?? '');
+      // RFC 8707 §2.2: the token request's resource must be one the grant was authorized for.
+      const resource = body.resource === authorized ? authorized : undefined;
+      Object.assign(token.payload, {
+        sub: 'user-1',
+        tenant_id: 'acme',
+        scope: body.scope ?? 'helix.agent_runs.read helix.agent_runs.write',
+      });
+      if (resource === undefined) delete token.payload.aud;
+      else token.payload.aud = resource;
+    },
+  );
   await server.start(0, '127.0.0.1');
   return server;
 };
@@ -62,7 +69,10 @@ const startAuthorizationServer = async () => {
 /** Production refuses a plain-HTTP JWKS URL, so the key set is served over TLS on loopback. */
 const startHttpsJwks = async (jwks: unknown) => {
   const server: Server = createHttpsServer(
-    { key: readFileSync(new URL('loopback.key.pem', TLS_DIR)), cert: readFileSync(new URL('loopback.cert.pem', TLS_DIR)) },
+    {
+      key: readFileSync(new URL('loopback.key.pem', TLS_DIR)),
+      cert: readFileSync(new URL('loopback.cert.pem', TLS_DIR)),
+    },
     (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(jwks));
@@ -81,7 +91,13 @@ class RecordingProvider implements OAuthClientProvider {
   private savedTokens: OAuthTokens | undefined;
   private verifier = '';
   readonly redirectUrl = 'http://127.0.0.1:1/callback';
-  readonly clientMetadata = { client_name: 'helix-test', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  readonly clientMetadata = {
+    client_name: 'helix-test',
+    redirect_uris: [this.redirectUrl],
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+  };
   clientInformation(): OAuthClientInformationMixed {
     return { client_id: 'helix-test-client' };
   }
@@ -117,7 +133,13 @@ describe('production: the advertised resource is the audience tokens are checked
     const store = await openStore(database);
     const account = await createAccount(store, 'Alice', Date.now());
     const intent = await issueLinkIntent(store, account.accountId, Date.now());
-    await completeLink(store, await loadInstanceSecret(store), intent, { issuer: idp.issuer.url!, tenantId: 'acme', provider: PROVIDER, subject: 'user-1' }, Date.now());
+    await completeLink(
+      store,
+      await loadInstanceSecret(store),
+      intent,
+      { issuer: idp.issuer.url!, tenantId: 'acme', provider: PROVIDER, subject: 'user-1' },
+      Date.now(),
+    );
     await store.close();
     helix = await startCliServer(database, {
       NODE_ENV: 'production',
@@ -145,16 +167,24 @@ describe('production: the advertised resource is the audience tokens are checked
       expect(res.status, path).toBe(200);
       expect(((await res.json()) as { resource: string }).resource, path).toBe(AUDIENCE);
     }
-    const challenge = await proxy.fetch(`https://${PUBLIC_HOST}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const challenge = await proxy.fetch(`https://${PUBLIC_HOST}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(challenge.status).toBe(401);
-    expect(challenge.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="https://${PUBLIC_HOST}/.well-known/oauth-protected-resource/mcp"`);
+    expect(challenge.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="https://${PUBLIC_HOST}/.well-known/oauth-protected-resource/mcp"`,
+    );
   });
 
   it('the official MCP client discovers the resource, obtains a token for it (PKCE S256, RFC 8707) and is admitted', async () => {
     const provider = new RecordingProvider();
     const serverUrl = new URL(AUDIENCE);
     const first = new StreamableHTTPClientTransport(serverUrl, { authProvider: provider, fetch: proxy.fetch });
-    await expect(new Client({ name: 'helix-test', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(new Client({ name: 'helix-test', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     const authorizationUrl = provider.authorizationUrl!;
     expect(authorizationUrl.searchParams.get('resource')).toBe(AUDIENCE);
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
@@ -169,7 +199,10 @@ describe('production: the advertised resource is the audience tokens are checked
 
     const client = new Client({ name: 'helix-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(serverUrl, { authProvider: provider, fetch: proxy.fetch }));
-    const started = await client.callTool({ name: 'helix_run_start', arguments: { idempotency_key: 'resource-e2e-1', request: { objective: 'audience check' } } });
+    const started = await client.callTool({
+      name: 'helix_run_start',
+      arguments: { idempotency_key: 'resource-e2e-1', request: { objective: 'audience check' } },
+    });
     expect(started.isError ?? false).toBe(false);
     expect((started.structuredContent as { version: number }).version).toBe(1);
     await client.close();
@@ -177,9 +210,17 @@ describe('production: the advertised resource is the audience tokens are checked
 
   it('a token minted for what the metadata used to advertise (the bare origin) is refused', async () => {
     const token = await idp.issuer.buildToken({
-      scopesOrTransform: (_header, payload) => Object.assign(payload, { aud: `https://${PUBLIC_HOST}`, sub: 'user-1', tenant_id: 'acme', scope: 'helix.agent_runs.read' }),
+      scopesOrTransform: (_header, payload) =>
+        Object.assign(payload, {
+          aud: `https://${PUBLIC_HOST}`,
+          sub: 'user-1',
+          tenant_id: 'acme',
+          scope: 'helix.agent_runs.read',
+        }),
     });
-    const res = await proxy.fetch(`https://${PUBLIC_HOST}/api/v1/agent-runs/run_abcdefgh`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await proxy.fetch(`https://${PUBLIC_HOST}/api/v1/agent-runs/run_abcdefgh`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(401);
   });
 });
@@ -212,7 +253,11 @@ describe('production configuration of the canonical resource', () => {
   it.each([
     ['not a URL', { HELIX_AGENT_OAUTH_AUDIENCE: 'helix-api' }, /canonical resource URL/],
     ['plain http', { HELIX_AGENT_OAUTH_AUDIENCE: 'http://helix.example/mcp' }, /https URL/],
-    ['another origin than the base URL', { HELIX_AGENT_OAUTH_AUDIENCE: AUDIENCE, HELIX_PUBLIC_BASE_URL: 'https://other.example' }, /share one origin/],
+    [
+      'another origin than the base URL',
+      { HELIX_AGENT_OAUTH_AUDIENCE: AUDIENCE, HELIX_PUBLIC_BASE_URL: 'https://other.example' },
+      /share one origin/,
+    ],
   ])('refuses an audience that is %s', (_label, env, message) => {
     expect(() => loadConfig({ ...production, ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ ...production, ...env })).toThrow(message);

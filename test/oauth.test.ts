@@ -56,7 +56,13 @@ describe('production OAuth resource server against a real authorization server',
     const store = h.testStore.store;
     const account = await createAccount(store, 'Alice', Date.now(), 'correct horse battery staple');
     accountId = account.accountId;
-    await completeLink(store, await loadInstanceSecret(store), await issueLinkIntent(store, accountId, Date.now()), { issuer, tenantId: 'acme', provider: PROVIDER, subject: 'user-1' }, Date.now());
+    await completeLink(
+      store,
+      await loadInstanceSecret(store),
+      await issueLinkIntent(store, accountId, Date.now()),
+      { issuer, tenantId: 'acme', provider: PROVIDER, subject: 'user-1' },
+      Date.now(),
+    );
   });
   afterAll(async () => {
     await h.close();
@@ -92,7 +98,10 @@ describe('production OAuth resource server against a real authorization server',
     await other.issuer.keys.generate('RS256');
     await other.start(0, '127.0.0.1');
     try {
-      const forged = await other.issuer.buildToken({ scopesOrTransform: (_h, p) => Object.assign(p, { aud: AUDIENCE, sub: 'user-1', tenant_id: 'acme', scope: SCOPE, iss: issuer }) });
+      const forged = await other.issuer.buildToken({
+        scopesOrTransform: (_h, p) =>
+          Object.assign(p, { aud: AUDIENCE, sub: 'user-1', tenant_id: 'acme', scope: SCOPE, iss: issuer }),
+      });
       expect((await inspect(forged)).status).toBe(401);
     } finally {
       await other.stop();
@@ -100,9 +109,15 @@ describe('production OAuth resource server against a real authorization server',
   });
 
   it('refuses alg=none and HS256 signed with the RSA public key (algorithm confusion)', async () => {
-    const none = new UnsecuredJWT({ sub: 'user-1', tenant_id: 'acme', scope: SCOPE }).setIssuer(issuer).setAudience(AUDIENCE).setExpirationTime('5m').encode();
+    const none = new UnsecuredJWT({ sub: 'user-1', tenant_id: 'acme', scope: SCOPE })
+      .setIssuer(issuer)
+      .setAudience(AUDIENCE)
+      .setExpirationTime('5m')
+      .encode();
     expect((await inspect(none)).status).toBe(401);
-    const [rsaJwk] = ((await (await fetch(`${issuer}/jwks`)).json()) as { keys: { alg: string }[] }).keys.filter((k) => k.alg === 'RS256');
+    const [rsaJwk] = ((await (await fetch(`${issuer}/jwks`)).json()) as { keys: { alg: string }[] }).keys.filter(
+      (k) => k.alg === 'RS256',
+    );
     const publicPem = createPublicKey({ key: rsaJwk as never, format: 'jwk' }).export({ type: 'spki', format: 'pem' });
     const confused = await new SignJWT({ sub: 'user-1', tenant_id: 'acme', scope: SCOPE })
       .setProtectedHeader({ alg: 'HS256' })
@@ -125,13 +140,23 @@ describe('production OAuth resource server against a real authorization server',
       { alg: 'RS256', jwk: await exportJWK(attacker.publicKey) },
     ];
     for (const header of headers) {
-      const forged = await new SignJWT({ sub: 'user-1', tenant_id: 'acme', scope: SCOPE }).setProtectedHeader(header).setIssuer(issuer).setAudience(AUDIENCE).setExpirationTime('5m').sign(attacker.privateKey);
+      const forged = await new SignJWT({ sub: 'user-1', tenant_id: 'acme', scope: SCOPE })
+        .setProtectedHeader(header)
+        .setIssuer(issuer)
+        .setAudience(AUDIENCE)
+        .setExpirationTime('5m')
+        .sign(attacker.privateKey);
       const res = await inspect(forged);
       expect(res.status).toBe(401);
     }
     const results = await Promise.all(
       Array.from({ length: 200 }, async (_, i) => {
-        const forged = await new SignJWT({ sub: 'user-1', tenant_id: 'acme' }).setProtectedHeader({ alg: 'RS256', kid: `random-${i}` }).setIssuer(issuer).setAudience(AUDIENCE).setExpirationTime('5m').sign(attacker.privateKey);
+        const forged = await new SignJWT({ sub: 'user-1', tenant_id: 'acme' })
+          .setProtectedHeader({ alg: 'RS256', kid: `random-${i}` })
+          .setIssuer(issuer)
+          .setAudience(AUDIENCE)
+          .setExpirationTime('5m')
+          .sign(attacker.privateKey);
         return (await inspect(forged)).status;
       }),
     );
@@ -156,8 +181,16 @@ describe('production OAuth resource server against a real authorization server',
   it("runs belong to the account's owner tuple: the same subject in another tenant cannot see them", async () => {
     const created = await inspect(await token());
     const store = h.testStore.store;
-    await completeLink(store, await loadInstanceSecret(store), await issueLinkIntent(store, accountId, Date.now()), { issuer, tenantId: 'globex', provider: PROVIDER, subject: 'user-1' }, Date.now());
-    const other = await api(h.url, 'GET', `${RUNS}/${created.body.run_id}`, { token: await token({ tenant_id: 'globex' }) });
+    await completeLink(
+      store,
+      await loadInstanceSecret(store),
+      await issueLinkIntent(store, accountId, Date.now()),
+      { issuer, tenantId: 'globex', provider: PROVIDER, subject: 'user-1' },
+      Date.now(),
+    );
+    const other = await api(h.url, 'GET', `${RUNS}/${created.body.run_id}`, {
+      token: await token({ tenant_id: 'globex' }),
+    });
     expect(other.status).toBe(404);
   });
 
@@ -182,37 +215,81 @@ describe('production OAuth resource server against a real authorization server',
 
     const bearer = await token();
     expect((await inspect(bearer)).status).toBe(201);
-    const acmeRef = listed.body.bindings.find((b: { tenant_ref: string; status: string }) => b.status === 'active' && b.tenant_ref === binding.tenant_ref).binding_ref;
-    const revoked = await api(h.url, 'DELETE', `/api/account/session/agent-bindings/${encodeURIComponent(acmeRef)}`, { headers: { cookie } });
-    expect(revoked.body).toMatchObject({ binding_ref: acmeRef, binding_status: 'revoked', revocation_status: 'revoked', answer_authority: false });
+    const acmeRef = listed.body.bindings.find(
+      (b: { tenant_ref: string; status: string }) => b.status === 'active' && b.tenant_ref === binding.tenant_ref,
+    ).binding_ref;
+    const revoked = await api(h.url, 'DELETE', `/api/account/session/agent-bindings/${encodeURIComponent(acmeRef)}`, {
+      headers: { cookie },
+    });
+    expect(revoked.body).toMatchObject({
+      binding_ref: acmeRef,
+      binding_status: 'revoked',
+      revocation_status: 'revoked',
+      answer_authority: false,
+    });
     const after = await inspect(bearer);
     expect(after.status).toBe(403);
     expect(after.body.code).toBe('account_not_linked');
-    const again = await api(h.url, 'DELETE', `/api/account/session/agent-bindings/${encodeURIComponent(acmeRef)}`, { headers: { cookie } });
+    const again = await api(h.url, 'DELETE', `/api/account/session/agent-bindings/${encodeURIComponent(acmeRef)}`, {
+      headers: { cookie },
+    });
     expect(again.body.revocation_status).toBe('already_revoked');
   });
 
   it("the binding API needs a live session and never reaches another account's bindings", async () => {
     expect((await api(h.url, 'GET', '/api/account/session/agent-bindings')).status).toBe(401);
-    expect((await api(h.url, 'GET', '/api/account/session/agent-bindings', { headers: { cookie: 'helix_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } })).status).toBe(401);
+    expect(
+      (
+        await api(h.url, 'GET', '/api/account/session/agent-bindings', {
+          headers: { cookie: 'helix_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+        })
+      ).status,
+    ).toBe(401);
     const store = h.testStore.store;
     const bob = await createAccount(store, 'Bob', Date.now());
-    const bobBinding = await completeLink(store, await loadInstanceSecret(store), await issueLinkIntent(store, bob.accountId, Date.now()), { issuer, tenantId: 'acme', provider: PROVIDER, subject: 'bob' }, Date.now());
+    const bobBinding = await completeLink(
+      store,
+      await loadInstanceSecret(store),
+      await issueLinkIntent(store, bob.accountId, Date.now()),
+      { issuer, tenantId: 'acme', provider: PROVIDER, subject: 'bob' },
+      Date.now(),
+    );
     const code = await issueSignInLink(store, accountId, Date.now());
-    const cookie = (await fetch(`${h.url}/account/sign-in?code=${code}`, { redirect: 'manual' })).headers.get('set-cookie')!.split(';')[0]!;
-    const theirs = await api(h.url, 'DELETE', `/api/account/session/agent-bindings/${encodeURIComponent(bobBinding.bindingRef)}`, { headers: { cookie } });
-    const missing = await api(h.url, 'DELETE', `/api/account/session/agent-bindings/agent-binding:sha256:${'0'.repeat(64)}`, { headers: { cookie } });
+    const cookie = (await fetch(`${h.url}/account/sign-in?code=${code}`, { redirect: 'manual' })).headers
+      .get('set-cookie')!
+      .split(';')[0]!;
+    const theirs = await api(
+      h.url,
+      'DELETE',
+      `/api/account/session/agent-bindings/${encodeURIComponent(bobBinding.bindingRef)}`,
+      { headers: { cookie } },
+    );
+    const missing = await api(
+      h.url,
+      'DELETE',
+      `/api/account/session/agent-bindings/agent-binding:sha256:${'0'.repeat(64)}`,
+      { headers: { cookie } },
+    );
     expect(theirs.status).toBe(404);
     expect(theirs.text).toBe(missing.text);
     expect((await store.read.bindings.findActive(bobBinding))?.status).toBe('active');
-    const signOut = await fetch(`${h.url}/account/sign-out`, { method: 'POST', headers: { cookie }, redirect: 'manual' });
+    const signOut = await fetch(`${h.url}/account/sign-out`, {
+      method: 'POST',
+      headers: { cookie },
+      redirect: 'manual',
+    });
     expect(signOut.status).toBe(303);
     expect((await api(h.url, 'GET', '/api/account/session/agent-bindings', { headers: { cookie } })).status).toBe(401);
   });
 
   it('password sign-in works with the right password only', async () => {
     const form = (password: string) =>
-      fetch(`${h.url}/account/sign-in`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ account: accountId, password }), redirect: 'manual' });
+      fetch(`${h.url}/account/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ account: accountId, password }),
+        redirect: 'manual',
+      });
     expect((await form('wrong password here')).status).toBe(401);
     const ok = await form('correct horse battery staple');
     expect(ok.status).toBe(303);
@@ -221,14 +298,24 @@ describe('production OAuth resource server against a real authorization server',
 
   it('fails closed when the JWKS endpoint hangs: 503 within its timeout, never 200', async () => {
     const fresh = await startTestHelix(storeFlavours()[0]!, {
-      env: { HELIX_AGENT_OAUTH_ISSUER: issuer, HELIX_AGENT_OAUTH_AUDIENCE: AUDIENCE, HELIX_AGENT_OAUTH_JWKS_URL: jwks.url, HELIX_AGENT_OAUTH_PROVIDER: PROVIDER, HELIX_AGENT_OAUTH_ALGORITHMS: 'RS256' },
+      env: {
+        HELIX_AGENT_OAUTH_ISSUER: issuer,
+        HELIX_AGENT_OAUTH_AUDIENCE: AUDIENCE,
+        HELIX_AGENT_OAUTH_JWKS_URL: jwks.url,
+        HELIX_AGENT_OAUTH_PROVIDER: PROVIDER,
+        HELIX_AGENT_OAUTH_ALGORITHMS: 'RS256',
+      },
     });
     jwks.hang(true);
     try {
       const started = Date.now();
       const keys = ((await (await fetch(`${issuer}/jwks`)).json()) as { keys: { kid: string; alg: string }[] }).keys;
       const rs256 = await token({}, { kid: keys.find((k) => k.alg === 'RS256')!.kid });
-      const res = await api(fresh.url, 'POST', RUNS, { token: rs256, idempotencyKey: idemKey(), body: { objective: 'x' } });
+      const res = await api(fresh.url, 'POST', RUNS, {
+        token: rs256,
+        idempotencyKey: idemKey(),
+        body: { objective: 'x' },
+      });
       expect(res.status, res.text).toBe(503);
       expect(res.body.code).toBe('auth_unavailable');
       expect(res.headers.get('retry-after')).toBe('5');
@@ -243,11 +330,15 @@ describe('production OAuth resource server against a real authorization server',
 describe('OAuth configuration fails closed', () => {
   const full = { ...OAUTH_ENV, HELIX_AGENT_OAUTH_PROVIDER: 'idp' };
   it('production without OAuth, or with half of it, refuses to start with a message naming what is missing', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/refuses to serve the protected resource without OAuth/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /refuses to serve the protected resource without OAuth/,
+    );
     const { HELIX_AGENT_OAUTH_JWKS_URL: _dropped, ...half } = full;
     expect(() => loadConfig({ NODE_ENV: 'production', ...half })).toThrow(/incomplete: set HELIX_AGENT_OAUTH_JWKS_URL/);
     expect(() => loadConfig({ ...full, HELIX_AGENT_OAUTH_ALGORITHMS: 'HS256' })).toThrow(ConfigError);
-    expect(() => loadConfig({ NODE_ENV: 'production', ...full, HELIX_AGENT_OAUTH_JWKS_URL: 'http://issuer.example/jwks' })).toThrow(/https/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', ...full, HELIX_AGENT_OAUTH_JWKS_URL: 'http://issuer.example/jwks' }),
+    ).toThrow(/https/);
     expect(loadConfig({ NODE_ENV: 'production', ...full }).oauth?.algorithms).toEqual(['RS256']);
   });
 });
@@ -265,11 +356,24 @@ describe('a JWKS endpoint that answers badly', () => {
     await idp.issuer.keys.generate('RS256');
     await idp.start(0, '127.0.0.1');
     const h = await startTestHelix(storeFlavours()[0]!, {
-      env: { HELIX_AGENT_OAUTH_ISSUER: idp.issuer.url!, HELIX_AGENT_OAUTH_AUDIENCE: AUDIENCE, HELIX_AGENT_OAUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks`, HELIX_AGENT_OAUTH_PROVIDER: PROVIDER, HELIX_AGENT_OAUTH_ALGORITHMS: 'RS256' },
+      env: {
+        HELIX_AGENT_OAUTH_ISSUER: idp.issuer.url!,
+        HELIX_AGENT_OAUTH_AUDIENCE: AUDIENCE,
+        HELIX_AGENT_OAUTH_JWKS_URL: `http://127.0.0.1:${port}/jwks`,
+        HELIX_AGENT_OAUTH_PROVIDER: PROVIDER,
+        HELIX_AGENT_OAUTH_ALGORITHMS: 'RS256',
+      },
     });
     try {
-      const bearer = await idp.issuer.buildToken({ scopesOrTransform: (_h, p) => Object.assign(p, { aud: AUDIENCE, sub: 'user-1', tenant_id: 'acme', scope: SCOPE }) });
-      const res = await api(h.url, 'POST', RUNS, { token: bearer, idempotencyKey: idemKey(), body: { objective: 'x' } });
+      const bearer = await idp.issuer.buildToken({
+        scopesOrTransform: (_h, p) =>
+          Object.assign(p, { aud: AUDIENCE, sub: 'user-1', tenant_id: 'acme', scope: SCOPE }),
+      });
+      const res = await api(h.url, 'POST', RUNS, {
+        token: bearer,
+        idempotencyKey: idemKey(),
+        body: { objective: 'x' },
+      });
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('auth_unavailable');
     } finally {

@@ -30,7 +30,8 @@ const registeredRoutes = (tree: string): string[] => {
 };
 
 /** Registered but deliberately not REST: the MCP endpoint, the HTML account pages, implicit HEADs. */
-const NOT_REST = (route: string): boolean => route.startsWith('HEAD ') || / \/mcp$/.test(route) || / \/account(\/|$)/.test(route);
+const NOT_REST = (route: string): boolean =>
+  route.startsWith('HEAD ') || / \/mcp$/.test(route) || / \/account(\/|$)/.test(route);
 
 describe('GET /openapi.json over real HTTP', () => {
   let h: TestHelix;
@@ -50,7 +51,9 @@ describe('GET /openapi.json over real HTTP', () => {
 
   it('documents every REST route the app registers, and only those', () => {
     const paths = buildOpenApiDocument().paths as Record<string, Record<string, unknown>>;
-    const documented = Object.entries(paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path.replace(/\{([a-z_]+)\}/g, ':$1')}`));
+    const documented = Object.entries(paths).flatMap(([path, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${path.replace(/\{([a-z_]+)\}/g, ':$1')}`),
+    );
     const registered = registeredRoutes(h.helix.app.printRoutes({ commonPrefix: false })).filter((r) => !NOT_REST(r));
     expect(registered.length).toBeGreaterThan(20);
     expect(new Set(documented)).toEqual(new Set(registered));
@@ -60,7 +63,9 @@ describe('GET /openapi.json over real HTTP', () => {
     const paths = buildOpenApiDocument().paths as Record<string, Record<string, unknown>>;
     let checked = 0;
     for (const [path, item] of Object.entries(paths)) {
-      const concrete = path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => encodeURIComponent(EXAMPLES[name] ?? 'missing'));
+      const concrete = path.replace(/\{([a-z_]+)\}/g, (_m, name: string) =>
+        encodeURIComponent(EXAMPLES[name] ?? 'missing'),
+      );
       for (const method of Object.keys(item)) {
         // No credential: a routed operation answers 401/200/…, an unrouted one the generic 404.
         const res = await api(h.url, method.toUpperCase(), concrete);

@@ -13,13 +13,15 @@ import { storeFlavours } from './support/stores.js';
  */
 const PROVIDERS = '/api/v1/model-providers';
 const RUNS = '/api/v1/agent-runs';
-const OWNER_SCOPES = 'helix.agent_runs.read helix.agent_runs.write helix.model_providers.read helix.model_providers.write';
+const OWNER_SCOPES =
+  'helix.agent_runs.read helix.agent_runs.write helix.model_providers.read helix.model_providers.write';
 const [sqlite] = storeFlavours();
 
 const loopback = loopbackPeers();
 afterAll(() => loopback.close());
 
-const register = (h: TestHelix, token: string, baseUrl: string) => api(h.url, 'POST', PROVIDERS, { token, body: { kind: 'chat-completions', base_url: baseUrl, model: 'owner-model' } });
+const register = (h: TestHelix, token: string, baseUrl: string) =>
+  api(h.url, 'POST', PROVIDERS, { token, body: { kind: 'chat-completions', base_url: baseUrl, model: 'owner-model' } });
 
 describe('registering a provider under the outbound policy', () => {
   let h: TestHelix;
@@ -78,7 +80,9 @@ describe('registering a provider under the outbound policy', () => {
     const res = await register(h, owner, baseUrl);
     expect(res.status, res.text).toBe(400);
     expect(res.body).toMatchObject({ code: 'provider_destination_refused', status: 400 });
-    expect(res.body.issues).toEqual([{ path: 'base_url', message: expect.stringContaining(`names a ${words} address`) }]);
+    expect(res.body.issues).toEqual([
+      { path: 'base_url', message: expect.stringContaining(`names a ${words} address`) },
+    ]);
     expect(await count()).toBe(before);
   });
 
@@ -93,12 +97,23 @@ describe('registering a provider under the outbound policy', () => {
     expect(res.status, res.text).toBe(400);
     expect(res.body.code).toBe('provider_destination_refused');
     expect(res.body.issues).toEqual([
-      { path: 'base_url', message: "host does not resolve to an address owners' providers may use (a public address, or one in HELIX_MODEL_PROVIDER_ALLOWED_CIDRS)" },
+      {
+        path: 'base_url',
+        message:
+          "host does not resolve to an address owners' providers may use (a public address, or one in HELIX_MODEL_PROVIDER_ALLOWED_CIDRS)",
+      },
     ]);
   });
 
   it('admits public destinations and exactly the range the operator admits', async () => {
-    for (const baseUrl of ['https://api.openai.com/v1', 'http://10.1.2.3/v1', 'http://10.1.2.0/v1', 'http://10.1.2.255/v1', 'http://[::ffff:10.1.2.9]/v1', 'https://lan.example/v1']) {
+    for (const baseUrl of [
+      'https://api.openai.com/v1',
+      'http://10.1.2.3/v1',
+      'http://10.1.2.0/v1',
+      'http://10.1.2.255/v1',
+      'http://[::ffff:10.1.2.9]/v1',
+      'https://lan.example/v1',
+    ]) {
       expect((await register(h, owner, baseUrl)).status, baseUrl).toBe(201);
     }
     for (const baseUrl of ['http://10.1.1.255/v1', 'http://10.1.3.0/v1', 'http://10.0.0.1/v1']) {
@@ -115,10 +130,18 @@ describe('registering a provider under the outbound policy', () => {
 
 /** A run, its inspection and its events with ids and times replaced, so two runs can be compared byte for byte. */
 const failedRun = async (h: TestHelix, token: string) => {
-  const started = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'Summarize the damping notes.' } });
+  const started = await api(h.url, 'POST', RUNS, {
+    token,
+    idempotencyKey: idemKey(),
+    body: { objective: 'Summarize the damping notes.' },
+  });
   expect(started.status, started.text).toBe(201);
   const runId: string = started.body.run_id;
-  const turn = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'Answer from the notes.' } });
+  const turn = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, {
+    token,
+    idempotencyKey: idemKey(),
+    body: { expected_version: 1, instruction: 'Answer from the notes.' },
+  });
   expect(turn.status, turn.text).toBe(200);
   const inspected = await api(h.url, 'GET', `${RUNS}/${runId}`, { token });
   const events = await api(h.url, 'GET', `${RUNS}/${runId}/events?limit=100`, { token });
@@ -129,7 +152,7 @@ const failedRun = async (h: TestHelix, token: string) => {
   return { view: turn.body, text };
 };
 
-describe("what an owner learns when its provider does not answer as a model (loopback admitted by the operator)", () => {
+describe('what an owner learns when its provider does not answer as a model (loopback admitted by the operator)', () => {
   let h: TestHelix;
   const lines: string[] = [];
   const peers: { name: string; baseUrl: string; reached: () => number }[] = [];
@@ -146,7 +169,10 @@ describe("what an owner learns when its provider does not answer as a model (loo
     );
 
     const logger = createLogger('debug', { write: (line: string) => void lines.push(line) });
-    h = await startTestHelix(sqlite!, { logger, env: { HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.0/8', HELIX_LOG_LEVEL: 'debug' } });
+    h = await startTestHelix(sqlite!, {
+      logger,
+      env: { HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.0/8', HELIX_LOG_LEVEL: 'debug' },
+    });
   });
   afterAll(async () => h?.close());
 
@@ -160,7 +186,15 @@ describe("what an owner learns when its provider does not answer as a model (loo
       const { view, text } = await failedRun(h, token);
       expect((await api(h.url, 'DELETE', `${PROVIDERS}/${registered.body.provider_id}`, { token })).status).toBe(204);
       expect(view.latest_result, peer.name).toMatchObject({ outcome: 'failed', failure_code: 'model_unreachable' });
-      for (const telltale of ['ECONNREFUSED', 'HPE_', '500', 'server_error', 'transport', 'model_server', String(new URL(peer.baseUrl).port)]) {
+      for (const telltale of [
+        'ECONNREFUSED',
+        'HPE_',
+        '500',
+        'server_error',
+        'transport',
+        'model_server',
+        String(new URL(peer.baseUrl).port),
+      ]) {
         expect(text, `${peer.name}: ${telltale}`).not.toContain(telltale);
       }
       outcomes.push(text);
@@ -171,7 +205,9 @@ describe("what an owner learns when its provider does not answer as a model (loo
     expect(peers[1]!.reached()).toBeGreaterThan(0);
     expect(peers[2]!.reached()).toBeGreaterThan(0);
     // What happened is in the server log, at debug level only.
-    const reports = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'owner model provider unreachable');
+    const reports = lines
+      .map((line) => JSON.parse(line))
+      .filter((entry) => entry.msg === 'owner model provider unreachable');
     expect(reports.length).toBeGreaterThanOrEqual(3);
     expect(new Set(reports.map((entry) => entry.level))).toEqual(new Set([20]));
     expect(reports.some((entry) => entry.model_error.http_status === 500)).toBe(true);
@@ -190,7 +226,10 @@ describe('a provider name that resolves elsewhere after registration (DNS rebind
     admitted = await startScriptedChatServer([], { host: '127.0.0.2' });
     const port = Number(new URL(admitted.url).port);
     internal = await startScriptedChatServer([], { host: '127.0.0.1', port });
-    h = await startTestHelix(sqlite!, { resolveHost: tableResolver({ 'models.rebind.test': () => [answer] }), env: { HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.2/32' } });
+    h = await startTestHelix(sqlite!, {
+      resolveHost: tableResolver({ 'models.rebind.test': () => [answer] }),
+      env: { HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.2/32' },
+    });
   });
   afterAll(async () => {
     await h?.close();

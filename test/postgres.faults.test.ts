@@ -30,8 +30,17 @@ describe.skipIf(postgres === undefined)('PostgreSQL connections ended under a ru
   let token: string;
   beforeAll(async () => {
     store = await postgres!.create();
-    token = (await createApiKey(store.store, { tenantId: 't', accountId: 'a', scopes: ['helix.agent_runs.read', 'helix.agent_runs.write'] }, Date.now())).key;
-    server = await startServerProcess(store.location!, { HELIX_AGENT_IP_RATE_LIMIT: '0', HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0' });
+    token = (
+      await createApiKey(
+        store.store,
+        { tenantId: 't', accountId: 'a', scopes: ['helix.agent_runs.read', 'helix.agent_runs.write'] },
+        Date.now(),
+      )
+    ).key;
+    server = await startServerProcess(store.location!, {
+      HELIX_AGENT_IP_RATE_LIMIT: '0',
+      HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',
+    });
   }, 60_000);
   afterAll(async () => {
     await server?.kill('SIGTERM');
@@ -41,7 +50,9 @@ describe.skipIf(postgres === undefined)('PostgreSQL connections ended under a ru
   it('survives pg_terminate_backend on its idle connections and keeps serving (runs, events, cancel signals)', async () => {
     // Several concurrent requests leave several idle connections in the pool, plus the LISTEN one.
     const started = await Promise.all(
-      Array.from({ length: 4 }, () => api(server.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'before' } })),
+      Array.from({ length: 4 }, () =>
+        api(server.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'before' } }),
+      ),
     );
     expect(started.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     expect(await terminateBackends(store.location!)).toBeGreaterThanOrEqual(2);
@@ -50,7 +61,11 @@ describe.skipIf(postgres === undefined)('PostgreSQL connections ended under a ru
     expect(server.child.exitCode).toBeNull();
     expect(server.child.signalCode).toBeNull();
 
-    const after = await api(server.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'after' } });
+    const after = await api(server.url, 'POST', RUNS, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { objective: 'after' },
+    });
     expect(after.status).toBe(201);
     const inspected = await api(server.url, 'GET', `${RUNS}/${String(started[0]!.body.run_id)}`, { token });
     expect(inspected.status).toBe(200);
@@ -63,9 +78,16 @@ describe.skipIf(postgres === undefined)('PostgreSQL connections ended under a ru
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const poll = api(server.url, 'GET', `${RUNS}/${runId}/events?after_seq=1&wait_ms=25000`, { token });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const cancel = await api(server.url, 'POST', `${RUNS}/${runId}/cancel`, { token, idempotencyKey: idemKey(), body: { expected_version: 1 } });
+    const cancel = await api(server.url, 'POST', `${RUNS}/${runId}/cancel`, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { expected_version: 1 },
+    });
     expect(cancel.status).toBe(200);
-    const woken = await Promise.race([poll, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 10_000))]);
+    const woken = await Promise.race([
+      poll,
+      new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 10_000)),
+    ]);
     expect(woken).not.toBe('still waiting');
     const events = woken as Awaited<typeof poll>;
     expect(events.status).toBe(200);

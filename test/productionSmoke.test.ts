@@ -18,10 +18,19 @@ const startHeaderStrippingProxy = async (upstream: string, dropped: string) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'connection')) as Record<string, string>;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'connection'),
+      ) as Record<string, string>;
       const body = chunks.length === 0 ? undefined : Buffer.concat(chunks);
-      const answer = await fetch(`${upstream}${req.url}`, { headers, ...(req.method === undefined ? {} : { method: req.method }), ...(body === undefined ? {} : { body }) });
-      const kept = [...answer.headers].filter(([name]) => name !== dropped && name !== 'content-encoding' && name !== 'content-length' && name !== 'transfer-encoding');
+      const answer = await fetch(`${upstream}${req.url}`, {
+        headers,
+        ...(req.method === undefined ? {} : { method: req.method }),
+        ...(body === undefined ? {} : { body }),
+      });
+      const kept = [...answer.headers].filter(
+        ([name]) =>
+          name !== dropped && name !== 'content-encoding' && name !== 'content-length' && name !== 'transfer-encoding',
+      );
       res.writeHead(answer.status, Object.fromEntries(kept)).end(Buffer.from(await answer.arrayBuffer()));
     });
   });
@@ -51,17 +60,33 @@ describe('npm run smoke:production against a real Helix', () => {
   };
 
   it('passes: health, metadata, challenge, then one 60 s one-step run started, inspected, cancelled and the cancel replayed', async () => {
-    const { run, created } = await smoke({ HELIX_MCP_PUBLIC_BASE_URL: h.url, HELIX_MCP_CONFORMANCE_ALLOW_LOOPBACK_HTTP: '1', HELIX_MCP_ACCESS_TOKEN: token });
+    const { run, created } = await smoke({
+      HELIX_MCP_PUBLIC_BASE_URL: h.url,
+      HELIX_MCP_CONFORMANCE_ALLOW_LOOPBACK_HTTP: '1',
+      HELIX_MCP_ACCESS_TOKEN: token,
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.report).toMatchObject({ schema: 'helix.production_smoke.v1', target: h.url });
-    for (const id of ['health.healthz', 'discovery.protected_resource_metadata', 'discovery.protected_resource_metadata_mcp', 'mcp.unauthenticated_challenge', ...LIFECYCLE]) {
+    for (const id of [
+      'health.healthz',
+      'discovery.protected_resource_metadata',
+      'discovery.protected_resource_metadata_mcp',
+      'mcp.unauthenticated_challenge',
+      ...LIFECYCLE,
+    ]) {
       expect(run.status(id), `${id}: ${run.detail(id)}`).toBe('passed');
     }
     // No OAuth issuer on this Helix: legal, a warning.
     expect(run.status('discovery.protected_resource_metadata.authorization_servers')).toBe('warning');
     expect(run.report!.summary).toMatchObject({ failed: 0, passed: 8, warning: 2 });
     expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ maxSteps: 1, expiresInSeconds: 60, lifetimeMs: 60_000, stepsUsed: 0, lifecycle: 'cancelled' });
+    expect(created[0]).toMatchObject({
+      maxSteps: 1,
+      expiresInSeconds: 60,
+      lifetimeMs: 60_000,
+      stepsUsed: 0,
+      lifecycle: 'cancelled',
+    });
     expect(created[0]!.eventKinds).toEqual(['run.started', 'run.cancelled']);
     expect(run.detail('run.inspect')).toBe(`run ${created[0]!.runId} inspected: version 1, waiting`);
     expect(run.stderr).toMatch(/^production smoke for http:\/\/127\.0\.0\.1:\d+: 8 passed, 2 warning/);
@@ -71,7 +96,11 @@ describe('npm run smoke:production against a real Helix', () => {
 
   it('fails when the token cannot start a run: the start is reported with its error code and the rest is skipped', async () => {
     const readOnly = await h.key('helix.agent_runs.read');
-    const { run, created } = await smoke({ CASIMIRBOT_MCP_PUBLIC_BASE_URL: h.url, ...LOOPBACK_OPT_IN, CASIMIRBOT_MCP_ACCESS_TOKEN: readOnly });
+    const { run, created } = await smoke({
+      CASIMIRBOT_MCP_PUBLIC_BASE_URL: h.url,
+      ...LOOPBACK_OPT_IN,
+      CASIMIRBOT_MCP_ACCESS_TOKEN: readOnly,
+    });
     expect(run.code).toBe(1);
     expect(run.status('health.healthz')).toBe('passed');
     expect(run.status('run.start')).toBe('failed');
@@ -84,7 +113,11 @@ describe('npm run smoke:production against a real Helix', () => {
   it('fails behind a proxy that drops Idempotency-Replayed, and still cancels the run it started', async () => {
     const proxy = await startHeaderStrippingProxy(h.url, 'idempotency-replayed');
     try {
-      const { run, created } = await smoke({ CASIMIRBOT_MCP_PUBLIC_BASE_URL: proxy.url, ...LOOPBACK_OPT_IN, CASIMIRBOT_MCP_ACCESS_TOKEN: token });
+      const { run, created } = await smoke({
+        CASIMIRBOT_MCP_PUBLIC_BASE_URL: proxy.url,
+        ...LOOPBACK_OPT_IN,
+        CASIMIRBOT_MCP_ACCESS_TOKEN: token,
+      });
       expect(run.code).toBe(1);
       expect(run.status('run.start')).toBe('failed');
       expect(run.detail('run.start')).toBe('Idempotency-Replayed is null, expected false');
@@ -106,10 +139,17 @@ describe('npm run smoke:production against a real Helix', () => {
   });
 
   it('applies the probe loopback rule: plain http needs the opt-in, and never reaches a non-loopback host', async () => {
-    const withoutOptIn = await runProbeScript(SMOKE, { CASIMIRBOT_MCP_PUBLIC_BASE_URL: h.url, CASIMIRBOT_MCP_ACCESS_TOKEN: token });
+    const withoutOptIn = await runProbeScript(SMOKE, {
+      CASIMIRBOT_MCP_PUBLIC_BASE_URL: h.url,
+      CASIMIRBOT_MCP_ACCESS_TOKEN: token,
+    });
     expect(withoutOptIn.code).toBe(2);
     expect(withoutOptIn.stderr).toContain('[loopback_http_not_opted_in]');
-    const remote = await runProbeScript(SMOKE, { CASIMIRBOT_MCP_PUBLIC_BASE_URL: 'http://192.0.2.1', ...LOOPBACK_OPT_IN, CASIMIRBOT_MCP_ACCESS_TOKEN: token });
+    const remote = await runProbeScript(SMOKE, {
+      CASIMIRBOT_MCP_PUBLIC_BASE_URL: 'http://192.0.2.1',
+      ...LOOPBACK_OPT_IN,
+      CASIMIRBOT_MCP_ACCESS_TOKEN: token,
+    });
     expect(remote.code).toBe(2);
     expect(remote.stderr).toContain('[plain_http_not_loopback]');
     for (const run of [withoutOptIn, remote]) {

@@ -12,11 +12,14 @@ const RUNS = '/api/v1/agent-runs';
 const rawRequest = (url: string, path: string, rawHeaders: string[]): Promise<{ status: number; body: string }> =>
   new Promise((resolve, reject) => {
     const { hostname, port } = new URL(url);
-    const req = httpRequest({ host: hostname, port, path, method: 'GET', headers: rawHeaders as unknown as Record<string, string> }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = httpRequest(
+      { host: hostname, port, path, method: 'GET', headers: rawHeaders as unknown as Record<string, string> },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -26,16 +29,25 @@ describe('protocol edges', () => {
   let h: TestHelix;
   let token: string;
   beforeAll(async () => {
-    h = await startTestHelix(storeFlavours()[0]!, { env: { HELIX_AGENT_IP_RATE_LIMIT: '0', HELIX_MCP_IP_RATE_LIMIT: '0' } });
+    h = await startTestHelix(storeFlavours()[0]!, {
+      env: { HELIX_AGENT_IP_RATE_LIMIT: '0', HELIX_MCP_IP_RATE_LIMIT: '0' },
+    });
     token = await h.key();
   });
   afterAll(() => h.close());
 
   it('an event stream resumed when caught up sends its headers at once, not with the first heartbeat', async () => {
-    const run = (await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'stream' } })).body;
+    const run = (await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'stream' } }))
+      .body;
     const controller = new AbortController();
-    const opened = fetch(`${h.url}${RUNS}/${run.run_id}/events/stream`, { headers: { authorization: `Bearer ${token}`, 'last-event-id': '1' }, signal: controller.signal });
-    const first = await Promise.race([opened, new Promise<'no headers'>((resolve) => setTimeout(() => resolve('no headers'), 5_000))]);
+    const opened = fetch(`${h.url}${RUNS}/${run.run_id}/events/stream`, {
+      headers: { authorization: `Bearer ${token}`, 'last-event-id': '1' },
+      signal: controller.signal,
+    });
+    const first = await Promise.race([
+      opened,
+      new Promise<'no headers'>((resolve) => setTimeout(() => resolve('no headers'), 5_000)),
+    ]);
     controller.abort();
     expect(first).not.toBe('no headers');
     expect((first as Response).headers.get('content-type')).toContain('text/event-stream');
@@ -43,14 +55,28 @@ describe('protocol edges', () => {
   });
 
   it('two Authorization headers are two credentials: 400 multiple_credentials, never "the first one"', async () => {
-    const res = await rawRequest(h.url, `${RUNS}/run_abcdefgh12`, ['Host', '127.0.0.1', 'Authorization', `Bearer ${token}`, 'Authorization', 'Bearer hlx_other']);
+    const res = await rawRequest(h.url, `${RUNS}/run_abcdefgh12`, [
+      'Host',
+      '127.0.0.1',
+      'Authorization',
+      `Bearer ${token}`,
+      'Authorization',
+      'Bearer hlx_other',
+    ]);
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toMatchObject({ code: 'multiple_credentials' });
   });
 
   it('a trailing slash is not the route: 404, not 405', async () => {
-    for (const [method, path] of [['POST', `${RUNS}/`], ['GET', `${RUNS}/run_abcdefgh12/`], ['POST', `${RUNS}/run_abcdefgh12/continue/`]] as const) {
-      const res = await api(h.url, method, path, { token, ...(method === 'POST' ? { idempotencyKey: idemKey(), body: {} } : {}) });
+    for (const [method, path] of [
+      ['POST', `${RUNS}/`],
+      ['GET', `${RUNS}/run_abcdefgh12/`],
+      ['POST', `${RUNS}/run_abcdefgh12/continue/`],
+    ] as const) {
+      const res = await api(h.url, method, path, {
+        token,
+        ...(method === 'POST' ? { idempotencyKey: idemKey(), body: {} } : {}),
+      });
       expect(res.status, path).toBe(404);
       expect(res.body.code).toBe('not_found');
     }
@@ -70,25 +96,46 @@ describe('protocol edges', () => {
     });
     expect(big.status).toBe(413);
     expect(big.headers.get('idempotency-replayed')).toBe('false');
-    const text = await fetch(`${h.url}${RUNS}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'idempotency-key': idemKey(), 'content-type': 'text/plain' }, body: 'hi' });
+    const text = await fetch(`${h.url}${RUNS}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'idempotency-key': idemKey(), 'content-type': 'text/plain' },
+      body: 'hi',
+    });
     expect(text.status).toBe(415);
     expect(text.headers.get('idempotency-replayed')).toBe('false');
   });
 
   it('MCP refuses a run_id that is not a string, against its own schema', async () => {
-    const res = await rawMcp(h.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'helix_run_inspect', arguments: { run_id: ['run_abcdefgh12'] } } }, { authorization: `Bearer ${token}` });
+    const res = await rawMcp(
+      h.url,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'helix_run_inspect', arguments: { run_id: ['run_abcdefgh12'] } },
+      },
+      { authorization: `Bearer ${token}` },
+    );
     expect(res.body.result.isError).toBe(true);
     expect(res.body.result.structuredContent).toMatchObject({ code: 'invalid_request', issues: [{ path: 'run_id' }] });
   });
 
   it("an unsupported MCP-Protocol-Version is ADR-0004's -32009 version_mismatch, naming the supported versions", async () => {
-    const res = await rawMcp(h.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${token}`, 'mcp-protocol-version': '1999-01-01' });
+    const res = await rawMcp(
+      h.url,
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { authorization: `Bearer ${token}`, 'mcp-protocol-version': '1999-01-01' },
+    );
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: -32009, data: { supported: expect.arrayContaining(['2025-06-18']) } });
   });
 
   it('a server/discover probe (MCP 2026-07-28) is answered as an unknown method, so the client falls back', async () => {
-    const res = await rawMcp(h.url, { jsonrpc: '2.0', id: 7, method: 'server/discover', params: {} }, { authorization: `Bearer ${token}`, 'mcp-protocol-version': '2026-07-28' });
+    const res = await rawMcp(
+      h.url,
+      { jsonrpc: '2.0', id: 7, method: 'server/discover', params: {} },
+      { authorization: `Bearer ${token}`, 'mcp-protocol-version': '2026-07-28' },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32601, message: 'Method not found' } });
   });
@@ -100,7 +147,7 @@ describe('configuration and snippets', () => {
     expect(() => loadConfig({ HELIX_AGENT_DATABASE_SCOPES: 'theory_registry' })).toThrow(/no source in this build/);
   });
 
-  it("the Claude Code command quotes the header in single quotes, so the shell never expands the key into ~/.claude.json", () => {
+  it('the Claude Code command quotes the header in single quotes, so the shell never expands the key into ~/.claude.json', () => {
     const hint = mcpSnippet('claude', { url: 'http://127.0.0.1:1522/mcp', tokenEnv: 'HELIX_TOKEN' }).note;
     expect(hint).toContain("--header 'Authorization: Bearer ${HELIX_TOKEN}'");
     expect(hint).not.toContain('"Authorization');

@@ -8,7 +8,8 @@ import { startTestHelix, type TestHelix } from './support/harness.js';
 import { LOOPBACK_OPT_IN, runProbeScript, type ProbeRun } from './support/probeProcess.js';
 import { storeFlavours } from './support/stores.js';
 
-const runProbe = (env: Record<string, string>): Promise<ProbeRun> => runProbeScript('scripts/mcpProviderConformance.ts', env);
+const runProbe = (env: Record<string, string>): Promise<ProbeRun> =>
+  runProbeScript('scripts/mcpProviderConformance.ts', env);
 
 /** A loopback HTTP server that records every request line and answers with the handler. */
 const startStub = async (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
@@ -48,7 +49,13 @@ describe('mcp:provider-conformance against a real Helix', () => {
     expect(run.status('discovery.protected_resource_metadata_mcp.authorization_servers')).toBe('warning');
     expect(run.status('mcp.unauthenticated_challenge')).toBe('passed');
     expect(run.status('mcp.get_not_allowed')).toBe('passed');
-    for (const id of ['mcp.authenticated_initialize', 'mcp.tools_list', 'mcp.tools_security_schemes', 'provider.openai', 'provider.gemini']) {
+    for (const id of [
+      'mcp.authenticated_initialize',
+      'mcp.tools_list',
+      'mcp.tools_security_schemes',
+      'provider.openai',
+      'provider.gemini',
+    ]) {
       expect(run.status(id), id).toBe('not_configured');
     }
     const { summary, checks } = run.report!;
@@ -91,7 +98,11 @@ describe('mcp:provider-conformance against a real Helix', () => {
 
   it('refuses plain http to a non-loopback host even with the opt-in, before any request', async () => {
     for (const target of ['http://example.com', 'http://192.0.2.1']) {
-      const run = await runProbe({ CASIMIRBOT_MCP_PUBLIC_BASE_URL: target, ...LOOPBACK_OPT_IN, CASIMIRBOT_MCP_ACCESS_TOKEN: token });
+      const run = await runProbe({
+        CASIMIRBOT_MCP_PUBLIC_BASE_URL: target,
+        ...LOOPBACK_OPT_IN,
+        CASIMIRBOT_MCP_ACCESS_TOKEN: token,
+      });
       expect(run.code, target).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toContain('[plain_http_not_loopback]');
@@ -119,8 +130,15 @@ describe('mcp:provider-conformance against a failing target', () => {
       const run = await runProbe({ CASIMIRBOT_MCP_PUBLIC_BASE_URL: stub.url, ...LOOPBACK_OPT_IN });
       expect(run.code, run.stderr).toBe(1);
       const failed = run.report!.checks.filter((c) => c.status === 'failed').map((c) => c.id);
-      expect(failed).toEqual(['discovery.protected_resource_metadata', 'discovery.protected_resource_metadata_mcp', 'mcp.unauthenticated_challenge', 'mcp.get_not_allowed']);
-      expect(run.report!.checks.find((c) => c.id === 'discovery.protected_resource_metadata')?.detail).toContain('redirect refused (HTTP 302)');
+      expect(failed).toEqual([
+        'discovery.protected_resource_metadata',
+        'discovery.protected_resource_metadata_mcp',
+        'mcp.unauthenticated_challenge',
+        'mcp.get_not_allowed',
+      ]);
+      expect(run.report!.checks.find((c) => c.id === 'discovery.protected_resource_metadata')?.detail).toContain(
+        'redirect refused (HTTP 302)',
+      );
       expect(run.report!.summary.failed).toBe(4);
       expect(stub.seen.map((r) => r.url)).not.toContain('/followed-redirect');
     } finally {
@@ -130,11 +148,17 @@ describe('mcp:provider-conformance against a failing target', () => {
 
   it('redacts a bearer the target reflects back, and never puts it in a URL', async () => {
     const stub = await startStub((req, res) => {
-      res.writeHead(req.method === 'POST' ? 500 : 404, { 'content-type': 'text/plain' }).end(`you sent ${req.headers.authorization ?? 'nothing'}`);
+      res
+        .writeHead(req.method === 'POST' ? 500 : 404, { 'content-type': 'text/plain' })
+        .end(`you sent ${req.headers.authorization ?? 'nothing'}`);
     });
     const secret = 'plain-opaque-token-without-a-known-shape-0123456789';
     try {
-      const run = await runProbe({ CASIMIRBOT_MCP_PUBLIC_BASE_URL: stub.url, ...LOOPBACK_OPT_IN, CASIMIRBOT_MCP_ACCESS_TOKEN: secret });
+      const run = await runProbe({
+        CASIMIRBOT_MCP_PUBLIC_BASE_URL: stub.url,
+        ...LOOPBACK_OPT_IN,
+        CASIMIRBOT_MCP_ACCESS_TOKEN: secret,
+      });
       expect(run.code).toBe(1);
       expect(run.status('mcp.authenticated_initialize')).toBe('failed');
       expect(run.stdout).toContain(REDACTED);

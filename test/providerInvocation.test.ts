@@ -13,10 +13,16 @@ import { storeFlavours } from './support/stores.js';
  * that speaks the provider's wire format and really calls helix_run_start on a real Helix through
  * the official MCP SDK client, with the authorization the probe handed the provider.
  */
-const KEYS = { openai: 'sk-proj-invocationTestKey0123456789abcdefXYZW', gemini: 'AIzaSyInvocationTestKey_0123456789abcd' } as const;
+const KEYS = {
+  openai: 'sk-proj-invocationTestKey0123456789abcdefXYZW',
+  gemini: 'AIzaSyInvocationTestKey_0123456789abcd',
+} as const;
 type Provider = keyof typeof KEYS;
 const KEY_VARIABLE = { openai: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY' } as const;
-const ORIGIN_VARIABLE = { openai: 'HELIX_MCP_CONFORMANCE_OPENAI_BASE_URL', gemini: 'HELIX_MCP_CONFORMANCE_GEMINI_BASE_URL' } as const;
+const ORIGIN_VARIABLE = {
+  openai: 'HELIX_MCP_CONFORMANCE_OPENAI_BASE_URL',
+  gemini: 'HELIX_MCP_CONFORMANCE_GEMINI_BASE_URL',
+} as const;
 
 describe('mcp:provider-conformance provider invocations (loopback fixtures, real Helix)', () => {
   let h: TestHelix;
@@ -36,7 +42,11 @@ describe('mcp:provider-conformance provider invocations (loopback fixtures, real
   });
 
   /** Runs the probe with one provider pointed at a fresh fixture; answers the run and the runs it created. */
-  const probeWith = async (provider: Provider, mode: FixtureMode, accessToken = token): Promise<{ run: ProbeRun; created: StoredRun[] }> => {
+  const probeWith = async (
+    provider: Provider,
+    mode: FixtureMode,
+    accessToken = token,
+  ): Promise<{ run: ProbeRun; created: StoredRun[] }> => {
     fixture = await startMcpProviderFixture(provider, KEYS[provider], mode);
     const before = new Set((await storedRuns(h)).map((r) => r.runId));
     const run = await runProbeScript('scripts/mcpProviderConformance.ts', {
@@ -57,47 +67,67 @@ describe('mcp:provider-conformance provider invocations (loopback fixtures, real
     }
   };
 
-  it.each<Provider>(['openai', 'gemini'])('%s: one invocation starts exactly one 60 s, one-step run, never continued, then cancels it', async (provider) => {
-    const { run, created } = await probeWith(provider, 'call');
-    expect(run.code, run.stderr).toBe(0);
-    expect(fixture!.problems).toEqual([]);
-    expect(fixture!.requests).toHaveLength(1);
-    expect(run.status(`provider.${provider}`)).toBe('passed');
-    expect(run.status(`provider.${provider}.run_cancelled`)).toBe('passed');
-    expect(run.status(provider === 'openai' ? 'provider.gemini' : 'provider.openai')).toBe('not_configured');
-    expect(created).toHaveLength(1);
-    const [started] = created;
-    expect(started).toMatchObject({ maxSteps: 1, expiresInSeconds: 60, lifetimeMs: 60_000, stepsUsed: 0, lifecycle: 'cancelled' });
-    expect(started!.eventKinds).toEqual(['run.started', 'run.cancelled']);
-    expect(run.detail(`provider.${provider}`)).toContain(`run ${started!.runId} started at version 1, waiting, max_steps 1`);
-    // The provider got the Helix token to reach Helix with; it never appears in what the probe prints.
-    const body = fixture!.requests[0]!.body;
-    expect(JSON.stringify(body)).toContain(token);
-    expectNoCredential(run);
-  });
+  it.each<Provider>(['openai', 'gemini'])(
+    '%s: one invocation starts exactly one 60 s, one-step run, never continued, then cancels it',
+    async (provider) => {
+      const { run, created } = await probeWith(provider, 'call');
+      expect(run.code, run.stderr).toBe(0);
+      expect(fixture!.problems).toEqual([]);
+      expect(fixture!.requests).toHaveLength(1);
+      expect(run.status(`provider.${provider}`)).toBe('passed');
+      expect(run.status(`provider.${provider}.run_cancelled`)).toBe('passed');
+      expect(run.status(provider === 'openai' ? 'provider.gemini' : 'provider.openai')).toBe('not_configured');
+      expect(created).toHaveLength(1);
+      const [started] = created;
+      expect(started).toMatchObject({
+        maxSteps: 1,
+        expiresInSeconds: 60,
+        lifetimeMs: 60_000,
+        stepsUsed: 0,
+        lifecycle: 'cancelled',
+      });
+      expect(started!.eventKinds).toEqual(['run.started', 'run.cancelled']);
+      expect(run.detail(`provider.${provider}`)).toContain(
+        `run ${started!.runId} started at version 1, waiting, max_steps 1`,
+      );
+      // The provider got the Helix token to reach Helix with; it never appears in what the probe prints.
+      const body = fixture!.requests[0]!.body;
+      expect(JSON.stringify(body)).toContain(token);
+      expectNoCredential(run);
+    },
+  );
 
-  it.each<Provider>(['openai', 'gemini'])('%s: a provider error fails the check with a bounded, redacted reason and starts no run', async (provider) => {
-    const { run, created } = await probeWith(provider, 'http_error');
-    expect(run.code).toBe(1);
-    expect(run.status(`provider.${provider}`)).toBe('failed');
-    expect(run.status(`provider.${provider}.run_cancelled`)).toBe('skipped');
-    const detail = run.detail(`provider.${provider}`)!;
-    if (provider === 'openai') {
-      expect(detail).toBe(`OpenAI Responses answered HTTP 401 invalid_api_key: Incorrect API key provided: ${REDACTED}.`);
-    } else {
-      expect(detail).toBe('Gemini Interactions answered HTTP 400 INVALID_ARGUMENT: API key not valid. Please pass a valid API key.');
-    }
-    expect(created).toEqual([]);
-    // OpenAI quotes the key masked: its visible ends are not printed either.
-    expectNoCredential(run, `${KEYS.openai.slice(0, 8)}****`, `****${KEYS.openai.slice(-4)}`);
-  });
+  it.each<Provider>(['openai', 'gemini'])(
+    '%s: a provider error fails the check with a bounded, redacted reason and starts no run',
+    async (provider) => {
+      const { run, created } = await probeWith(provider, 'http_error');
+      expect(run.code).toBe(1);
+      expect(run.status(`provider.${provider}`)).toBe('failed');
+      expect(run.status(`provider.${provider}.run_cancelled`)).toBe('skipped');
+      const detail = run.detail(`provider.${provider}`)!;
+      if (provider === 'openai') {
+        expect(detail).toBe(
+          `OpenAI Responses answered HTTP 401 invalid_api_key: Incorrect API key provided: ${REDACTED}.`,
+        );
+      } else {
+        expect(detail).toBe(
+          'Gemini Interactions answered HTTP 400 INVALID_ARGUMENT: API key not valid. Please pass a valid API key.',
+        );
+      }
+      expect(created).toEqual([]);
+      // OpenAI quotes the key masked: its visible ends are not printed either.
+      expectNoCredential(run, `${KEYS.openai.slice(0, 8)}****`, `****${KEYS.openai.slice(-4)}`);
+    },
+  );
 
   it.each<Provider>(['openai', 'gemini'])('%s: an answer without the tool call fails the check', async (provider) => {
     const { run, created } = await probeWith(provider, 'no_call');
     expect(run.code).toBe(1);
     expect(fixture!.problems).toEqual([]);
     expect(run.status(`provider.${provider}`)).toBe('failed');
-    expect(run.detail(`provider.${provider}`)).toMatch(/reported no helix_run_start call \(status completed; (output items: mcp_list_tools, message|steps: user_input, model_output)\)/);
+    expect(run.detail(`provider.${provider}`)).toMatch(
+      /reported no helix_run_start call \(status completed; (output items: mcp_list_tools, message|steps: user_input, model_output)\)/,
+    );
     expect(created).toEqual([]);
   });
 
@@ -150,39 +180,83 @@ describe('provider wire readers (answer shapes the fixtures do not produce)', ()
   const run = { schema: 'helix.agent_run.v1', run_id: 'run_abcdefgh', version: 1 };
 
   it('OpenAI: a plain-string error, a typed protocol error and a failed response', () => {
-    const call = (error: unknown) => ({ type: 'mcp_call', id: 'mcp_1', server_label: 'helix', name: 'helix_run_start', arguments: '{}', output: null, error });
-    expect(openaiResponses.read({ status: 'completed', output: [call('Error retrieving tool list from MCP server')] }).calls).toEqual([
-      { error: 'Error retrieving tool list from MCP server' },
-    ]);
-    expect(openaiResponses.read({ status: 'completed', output: [call({ type: 'mcp_protocol_error', code: -32600, message: 'Invalid Request' })] }).calls).toEqual([
-      { error: 'mcp_protocol_error -32600: Invalid Request' },
-    ]);
-    const failed = openaiResponses.read({ status: 'failed', error: { code: 'server_error', message: 'boom' }, output: [] });
+    const call = (error: unknown) => ({
+      type: 'mcp_call',
+      id: 'mcp_1',
+      server_label: 'helix',
+      name: 'helix_run_start',
+      arguments: '{}',
+      output: null,
+      error,
+    });
+    expect(
+      openaiResponses.read({ status: 'completed', output: [call('Error retrieving tool list from MCP server')] }).calls,
+    ).toEqual([{ error: 'Error retrieving tool list from MCP server' }]);
+    expect(
+      openaiResponses.read({
+        status: 'completed',
+        output: [call({ type: 'mcp_protocol_error', code: -32600, message: 'Invalid Request' })],
+      }).calls,
+    ).toEqual([{ error: 'mcp_protocol_error -32600: Invalid Request' }]);
+    const failed = openaiResponses.read({
+      status: 'failed',
+      error: { code: 'server_error', message: 'boom' },
+      output: [],
+    });
     expect(failed).toMatchObject({ calls: [], failure: 'the response failed: server_error boom' });
     // A call to another server or another tool is not the probe's call.
-    expect(openaiResponses.read({ status: 'completed', output: [{ ...call(null), server_label: 'other', output: JSON.stringify(run) }] }).calls).toEqual([]);
+    expect(
+      openaiResponses.read({
+        status: 'completed',
+        output: [{ ...call(null), server_label: 'other', output: JSON.stringify(run) }],
+      }).calls,
+    ).toEqual([]);
   });
 
   it('OpenAI: the listing error explains a missing call', () => {
-    const answer = openaiResponses.read({ status: 'completed', output: [{ type: 'mcp_list_tools', server_label: 'helix', tools: [], error: 'HTTP 401' }] });
+    const answer = openaiResponses.read({
+      status: 'completed',
+      output: [{ type: 'mcp_list_tools', server_label: 'helix', tools: [], error: 'HTTP 401' }],
+    });
     expect(answer.context).toBe('status completed; output items: mcp_list_tools; mcp_list_tools failed: HTTP 401');
   });
 
   it('Gemini: legacy outputs, structured results, and a call without its result', () => {
-    const callStep = { type: 'mcp_server_tool_call', id: 'c1', name: 'helix_run_start', server_name: 'helix', arguments: {} };
-    const withResult = (result: unknown) => ({ status: 'completed', outputs: [callStep, { type: 'mcp_server_tool_result', call_id: 'c1', result }] });
+    const callStep = {
+      type: 'mcp_server_tool_call',
+      id: 'c1',
+      name: 'helix_run_start',
+      server_name: 'helix',
+      arguments: {},
+    };
+    const withResult = (result: unknown) => ({
+      status: 'completed',
+      outputs: [callStep, { type: 'mcp_server_tool_result', call_id: 'c1', result }],
+    });
     expect(geminiInteractions.read(withResult(JSON.stringify(run))).calls).toEqual([{ output: run }]);
-    expect(geminiInteractions.read(withResult({ content: [{ type: 'text', text: 'x' }], structuredContent: run })).calls).toEqual([{ output: run }]);
-    expect(geminiInteractions.read({ status: 'completed', steps: [callStep] }).calls).toEqual([{ error: 'no mcp_server_tool_result answered the call' }]);
-    expect(geminiInteractions.read({ status: 'failed', steps: [], errors: [{ code: 'INTERNAL', message: 'tool server unreachable' }] }).failure).toBe(
-      'the interaction failed: INTERNAL tool server unreachable',
-    );
+    expect(
+      geminiInteractions.read(withResult({ content: [{ type: 'text', text: 'x' }], structuredContent: run })).calls,
+    ).toEqual([{ output: run }]);
+    expect(geminiInteractions.read({ status: 'completed', steps: [callStep] }).calls).toEqual([
+      { error: 'no mcp_server_tool_result answered the call' },
+    ]);
+    expect(
+      geminiInteractions.read({
+        status: 'failed',
+        steps: [],
+        errors: [{ code: 'INTERNAL', message: 'tool server unreachable' }],
+      }).failure,
+    ).toBe('the interaction failed: INTERNAL tool server unreachable');
   });
 
   it('the redactor cuts provider key fragments a provider quotes back', () => {
     const { redactString } = redactor([]);
-    expect(redactString('Incorrect API key provided: sk-proj-********************wxyz. See docs.')).toBe(`Incorrect API key provided: ${REDACTED}. See docs.`);
+    expect(redactString('Incorrect API key provided: sk-proj-********************wxyz. See docs.')).toBe(
+      `Incorrect API key provided: ${REDACTED}. See docs.`,
+    );
     expect(redactString('key AIzaSyAbCdEf012345 is invalid')).toBe(`key ${REDACTED} is invalid`);
-    expect(redactString('sk-learn and helix_run_start stay readable')).toBe('sk-learn and helix_run_start stay readable');
+    expect(redactString('sk-learn and helix_run_start stay readable')).toBe(
+      'sk-learn and helix_run_start stay readable',
+    );
   });
 });

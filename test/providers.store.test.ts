@@ -13,7 +13,9 @@ const provider = (providerId: string, ownerHash: string, createdAt: number, keye
   model: 'qwen2.5-7b-instruct',
   reasoningEffort: keyed ? 'high' : null,
   label: keyed ? 'lab server' : null,
-  secret: keyed ? { ciphertext: 'Y2lwaGVy', iv: 'aXZpdml2aXZpdml2', tag: 'dGFndGFndGFndGFndGFnIQ==', keyId: '0123456789abcdef' } : null,
+  secret: keyed
+    ? { ciphertext: 'Y2lwaGVy', iv: 'aXZpdml2aXZpdml2', tag: 'dGFndGFndGFndGFndGFnIQ==', keyId: '0123456789abcdef' }
+    : null,
   createdAt,
 });
 
@@ -38,7 +40,9 @@ describe.each(storeFlavours())('model provider repository on $name', (flavour) =
     await t.store.read.modelProviders.insert(mine);
     expect(await t.store.read.modelProviders.getForOwner(OWNER_A, mine.providerId)).toBeUndefined();
     expect(await t.store.read.modelProviders.deleteForOwner(OWNER_A, mine.providerId)).toBe(false);
-    expect((await t.store.read.modelProviders.listByOwner(OWNER_A)).map((p) => p.providerId)).not.toContain(mine.providerId);
+    expect((await t.store.read.modelProviders.listByOwner(OWNER_A)).map((p) => p.providerId)).not.toContain(
+      mine.providerId,
+    );
     expect(await t.store.read.modelProviders.deleteForOwner(OWNER_B, mine.providerId)).toBe(true);
     expect(await t.store.read.modelProviders.getForOwner(OWNER_B, mine.providerId)).toBeUndefined();
     expect(await t.store.read.modelProviders.deleteForOwner(OWNER_B, mine.providerId)).toBe(false);

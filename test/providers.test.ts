@@ -53,12 +53,22 @@ describe.each(flavours)('model provider registrations on $name', (flavour) => {
   let otherOwner: string;
 
   const call = async (method: string, path: string, token: string | undefined, body?: unknown) => {
-    const res = await api(h.url, method, path, { ...(token === undefined ? {} : { token }), ...(body === undefined ? {} : { body }) });
+    const res = await api(h.url, method, path, {
+      ...(token === undefined ? {} : { token }),
+      ...(body === undefined ? {} : { body }),
+    });
     bodies.push(res.text);
     return res;
   };
   const register = (token: string, body: Record<string, unknown>) => call('POST', PROVIDERS, token, body);
-  const valid = { kind: 'openai-responses', base_url: 'https://api.openai.com/v1/', model: 'gpt-5', api_key: API_KEY, reasoning_effort: 'low', label: 'team key' };
+  const valid = {
+    kind: 'openai-responses',
+    base_url: 'https://api.openai.com/v1/',
+    model: 'gpt-5',
+    api_key: API_KEY,
+    reasoning_effort: 'low',
+    label: 'team key',
+  };
 
   beforeAll(async () => {
     const logger = createLogger('debug', { write: (line: string) => void lines.push(line) });
@@ -66,7 +76,11 @@ describe.each(flavours)('model provider registrations on $name', (flavour) => {
       logger,
       resolveHost: tableResolver(PUBLIC_DNS),
       // The keyless local server below is on loopback, which owners may use only by the operator's leave.
-      env: { HELIX_PROVIDER_SECRET_KEY: SECRET_KEY, HELIX_LOG_LEVEL: 'debug', HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.1/32' },
+      env: {
+        HELIX_PROVIDER_SECRET_KEY: SECRET_KEY,
+        HELIX_LOG_LEVEL: 'debug',
+        HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.1/32',
+      },
     });
     owner = await h.key(RW, 'tenant-a', 'account-a');
     ownerAdr = await h.key('provider.read provider.write', 'tenant-a', 'account-a');
@@ -92,7 +106,11 @@ describe.each(flavours)('model provider registrations on $name', (flavour) => {
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
 
-    const keyless = await register(ownerAdr, { kind: 'chat-completions', base_url: 'http://127.0.0.1:8080/v1', model: 'qwen2.5:7b' });
+    const keyless = await register(ownerAdr, {
+      kind: 'chat-completions',
+      base_url: 'http://127.0.0.1:8080/v1',
+      model: 'qwen2.5:7b',
+    });
     expect(keyless.status).toBe(201);
     expect(keyless.body).toMatchObject({ has_api_key: false, reasoning_effort: null, label: null });
 
@@ -100,7 +118,10 @@ describe.each(flavours)('model provider registrations on $name', (flavour) => {
     expect(listed.status).toBe(200);
     expect(listed.body.schema).toBe('helix.model_providers.v1');
     // Newest first: the registration a run would use comes first. Both keys are the same owner.
-    expect(listed.body.providers.map((p: { provider_id: string }) => p.provider_id)).toEqual([keyless.body.provider_id, id]);
+    expect(listed.body.providers.map((p: { provider_id: string }) => p.provider_id)).toEqual([
+      keyless.body.provider_id,
+      id,
+    ]);
 
     const inspected = await call('GET', `${PROVIDERS}/${id}`, ownerAdr);
     expect(inspected.status).toBe(200);
@@ -111,7 +132,9 @@ describe.each(flavours)('model provider registrations on $name', (flavour) => {
     expect(deleted.text).toBe('');
     expect((await call('GET', `${PROVIDERS}/${keyless.body.provider_id}`, owner)).status).toBe(404);
     expect((await call('DELETE', `${PROVIDERS}/${keyless.body.provider_id}`, owner)).status).toBe(404);
-    expect((await call('GET', PROVIDERS, owner)).body.providers.map((p: { provider_id: string }) => p.provider_id)).toEqual([id]);
+    expect(
+      (await call('GET', PROVIDERS, owner)).body.providers.map((p: { provider_id: string }) => p.provider_id),
+    ).toEqual([id]);
   });
 
   it("another owner's registration is not found, exactly like a missing one", async () => {
@@ -198,10 +221,28 @@ describe.each(flavours)('model provider registrations on $name', (flavour) => {
         return { provider: settings.kind, stream: () => (async function* () {})(), listModels: async () => [] };
       },
     });
-    const selection = await resolver.forOwner(ownershipOf(principal('account-a'), instanceSecret).ownerHash, new AbortController().signal, { ownProviders: true });
+    const selection = await resolver.forOwner(
+      ownershipOf(principal('account-a'), instanceSecret).ownerHash,
+      new AbortController().signal,
+      { ownProviders: true },
+    );
     expect(selection?.model).toBe('gpt-5-mini');
-    expect(seen).toEqual([{ kind: 'openai-responses', baseUrl: 'https://api.openai.com/v1', model: 'gpt-5-mini', reasoningEffort: 'low', apiKey: API_KEY }]);
-    expect(await resolver.forOwner(ownershipOf(principal('account-b'), instanceSecret).ownerHash, new AbortController().signal, { ownProviders: true })).toBeUndefined();
+    expect(seen).toEqual([
+      {
+        kind: 'openai-responses',
+        baseUrl: 'https://api.openai.com/v1',
+        model: 'gpt-5-mini',
+        reasoningEffort: 'low',
+        apiKey: API_KEY,
+      },
+    ]);
+    expect(
+      await resolver.forOwner(
+        ownershipOf(principal('account-b'), instanceSecret).ownerHash,
+        new AbortController().signal,
+        { ownProviders: true },
+      ),
+    ).toBeUndefined();
     expect(body.provider_id).toMatch(/^mp_/);
   });
 
@@ -227,7 +268,10 @@ describe('without a provider secret key', () => {
   beforeAll(async () => {
     h = await startTestHelix(storeFlavours()[0]!, {
       resolveHost: tableResolver(PUBLIC_DNS),
-      env: { HELIX_MODEL_PROVIDER_ALLOWED_HOSTS: '127.0.0.1, api.example.com', HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.1' },
+      env: {
+        HELIX_MODEL_PROVIDER_ALLOWED_HOSTS: '127.0.0.1, api.example.com',
+        HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.1',
+      },
     });
     owner = await h.key(RW);
   });
@@ -236,12 +280,20 @@ describe('without a provider secret key', () => {
   it('refuses to store an API key (503), still registers keyless servers, and still lists', async () => {
     const refused = await api(h.url, 'POST', PROVIDERS, {
       token: owner,
-      body: { kind: 'openai-responses', base_url: 'https://api.example.com/v1', model: 'gpt-5', api_key: 'sk-not-stored-0123456789abcdef' },
+      body: {
+        kind: 'openai-responses',
+        base_url: 'https://api.example.com/v1',
+        model: 'gpt-5',
+        api_key: 'sk-not-stored-0123456789abcdef',
+      },
     });
     expect(refused.status).toBe(503);
     expect(refused.body).toMatchObject({ code: 'provider_secrets_unavailable', status: 503 });
     expect(refused.text).not.toContain('sk-not-stored');
-    const keyless = await api(h.url, 'POST', PROVIDERS, { token: owner, body: { kind: 'chat-completions', base_url: 'http://127.0.0.1:8080/v1', model: 'llama3' } });
+    const keyless = await api(h.url, 'POST', PROVIDERS, {
+      token: owner,
+      body: { kind: 'chat-completions', base_url: 'http://127.0.0.1:8080/v1', model: 'llama3' },
+    });
     expect(keyless.status).toBe(201);
     const listed = await api(h.url, 'GET', PROVIDERS, { token: owner });
     expect(listed.status).toBe(200);
@@ -249,10 +301,18 @@ describe('without a provider secret key', () => {
   });
 
   it('admits only the hosts in HELIX_MODEL_PROVIDER_ALLOWED_HOSTS', async () => {
-    const refused = await api(h.url, 'POST', PROVIDERS, { token: owner, body: { kind: 'chat-completions', base_url: 'http://169.254.169.254/latest', model: 'm' } });
+    const refused = await api(h.url, 'POST', PROVIDERS, {
+      token: owner,
+      body: { kind: 'chat-completions', base_url: 'http://169.254.169.254/latest', model: 'm' },
+    });
     expect(refused.status).toBe(400);
-    expect(refused.body.issues).toEqual([{ path: 'base_url', message: 'host is not in HELIX_MODEL_PROVIDER_ALLOWED_HOSTS' }]);
-    const admitted = await api(h.url, 'POST', PROVIDERS, { token: owner, body: { kind: 'chat-completions', base_url: 'https://api.example.com/v1', model: 'm' } });
+    expect(refused.body.issues).toEqual([
+      { path: 'base_url', message: 'host is not in HELIX_MODEL_PROVIDER_ALLOWED_HOSTS' },
+    ]);
+    const admitted = await api(h.url, 'POST', PROVIDERS, {
+      token: owner,
+      body: { kind: 'chat-completions', base_url: 'https://api.example.com/v1', model: 'm' },
+    });
     expect(admitted.status).toBe(201);
   });
 });

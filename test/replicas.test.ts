@@ -15,7 +15,13 @@ describe.skipIf(postgres === undefined)('two replicas on one PostgreSQL', () => 
   let token: string;
   beforeAll(async () => {
     store = await postgres!.create();
-    token = (await createApiKey(store.store, { tenantId: 't', accountId: 'a', scopes: ['helix.agent_runs.read', 'helix.agent_runs.write'] }, Date.now())).key;
+    token = (
+      await createApiKey(
+        store.store,
+        { tenantId: 't', accountId: 'a', scopes: ['helix.agent_runs.read', 'helix.agent_runs.write'] },
+        Date.now(),
+      )
+    ).key;
     const env = { HELIX_TEST_TURN_MS: '300', HELIX_AGENT_IP_RATE_LIMIT: '0', HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0' };
     [a, b] = await Promise.all([startServerProcess(store.location!, env), startServerProcess(store.location!, env)]);
   }, 60_000);
@@ -26,15 +32,24 @@ describe.skipIf(postgres === undefined)('two replicas on one PostgreSQL', () => 
   });
 
   it('100 concurrent continues split across both replicas with one expected_version: exactly one turn', async () => {
-    const run = (await api(a.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'race' } })).body;
+    const run = (await api(a.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'race' } }))
+      .body;
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        api(i % 2 === 0 ? a.url : b.url, 'POST', `${RUNS}/${run.run_id}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'race' } }),
+        api(i % 2 === 0 ? a.url : b.url, 'POST', `${RUNS}/${run.run_id}/continue`, {
+          token,
+          idempotencyKey: idemKey(),
+          body: { expected_version: 1, instruction: 'race' },
+        }),
       ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-    for (const r of results.filter((x) => x.status !== 200)) expect(['version_conflict', 'run_busy']).toContain(r.body.code);
-    const events = (await api(b.url, 'GET', `${RUNS}/${run.run_id}/events?limit=200`, { token })).body.events as { seq: number; kind: string }[];
+    for (const r of results.filter((x) => x.status !== 200))
+      expect(['version_conflict', 'run_busy']).toContain(r.body.code);
+    const events = (await api(b.url, 'GET', `${RUNS}/${run.run_id}/events?limit=200`, { token })).body.events as {
+      seq: number;
+      kind: string;
+    }[];
     expect(events.filter((e) => e.kind === 'run.continuation_received')).toHaveLength(1);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
   });
@@ -50,10 +65,22 @@ describe.skipIf(postgres === undefined)('two replicas on one PostgreSQL', () => 
   it('a cancel accepted by one replica aborts the turn running on the other within a second', async () => {
     const slowB = await startServerProcess(store.location!, { HELIX_TEST_TURN_MS: '30000' });
     try {
-      const run = (await api(a.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'cancel me' } })).body;
-      const turn = api(slowB.url, 'POST', `${RUNS}/${run.run_id}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'slow' } });
-      await waitFor(async () => (await api(a.url, 'GET', `${RUNS}/${run.run_id}`, { token })).body.lifecycle_status === 'running');
-      const cancelled = await api(a.url, 'POST', `${RUNS}/${run.run_id}/cancel`, { token, idempotencyKey: idemKey(), body: { expected_version: 2 } });
+      const run = (
+        await api(a.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'cancel me' } })
+      ).body;
+      const turn = api(slowB.url, 'POST', `${RUNS}/${run.run_id}/continue`, {
+        token,
+        idempotencyKey: idemKey(),
+        body: { expected_version: 1, instruction: 'slow' },
+      });
+      await waitFor(
+        async () => (await api(a.url, 'GET', `${RUNS}/${run.run_id}`, { token })).body.lifecycle_status === 'running',
+      );
+      const cancelled = await api(a.url, 'POST', `${RUNS}/${run.run_id}/cancel`, {
+        token,
+        idempotencyKey: idemKey(),
+        body: { expected_version: 2 },
+      });
       expect(cancelled.status).toBe(200);
       const sent = Date.now();
       const late = await turn;
@@ -65,11 +92,16 @@ describe.skipIf(postgres === undefined)('two replicas on one PostgreSQL', () => 
   });
 
   it('a long poll on one replica wakes when the other commits', async () => {
-    const run = (await api(a.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'wake' } })).body;
+    const run = (await api(a.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'wake' } }))
+      .body;
     const began = Date.now();
     const poll = api(b.url, 'GET', `${RUNS}/${run.run_id}/events?after_seq=1&wait_ms=20000`, { token });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await api(a.url, 'POST', `${RUNS}/${run.run_id}/cancel`, { token, idempotencyKey: idemKey(), body: { expected_version: 1 } });
+    await api(a.url, 'POST', `${RUNS}/${run.run_id}/cancel`, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { expected_version: 1 },
+    });
     const res = await poll;
     expect(res.body.events[0].kind).toBe('run.cancelled');
     expect(Date.now() - began).toBeLessThan(5_000);

@@ -3,7 +3,12 @@ import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.
 import { storeFlavours } from './support/stores.js';
 
 const RUNS = '/api/v1/agent-runs';
-const FLAGS = { answer_authority: false, assistant_answer: false, terminal_eligible: false, raw_content_included: false };
+const FLAGS = {
+  answer_authority: false,
+  assistant_answer: false,
+  terminal_eligible: false,
+  raw_content_included: false,
+};
 
 describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
   let h: TestHelix;
@@ -48,10 +53,30 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
   it('the run projection has every public field and opaque ownership hashes', async () => {
     const res = await start({ objective: 'Fields', constraints: ['Return source-level provenance'] });
     for (const field of [
-      'run_id', 'ownership', 'objective', 'objective_hash', 'runtime_provider', 'lifecycle_status', 'completion_status',
-      'terminal_authority_status', 'version', 'completion_contract', 'constraints', 'database_scope', 'budget', 'summary',
-      'unresolved_requirements', 'contradictions', 'pending_questions', 'evidence', 'latest_result', 'recommended_next_action',
-      'created_at', 'updated_at', 'completed_at', 'cancelled_at',
+      'run_id',
+      'ownership',
+      'objective',
+      'objective_hash',
+      'runtime_provider',
+      'lifecycle_status',
+      'completion_status',
+      'terminal_authority_status',
+      'version',
+      'completion_contract',
+      'constraints',
+      'database_scope',
+      'budget',
+      'summary',
+      'unresolved_requirements',
+      'contradictions',
+      'pending_questions',
+      'evidence',
+      'latest_result',
+      'recommended_next_action',
+      'created_at',
+      'updated_at',
+      'completed_at',
+      'cancelled_at',
     ]) {
       expect(res.body, field).toHaveProperty(field);
     }
@@ -71,7 +96,13 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
     expect(ok.status).toBe(201);
     expect(ok.body.budget).toMatchObject({ max_steps: 64, expires_in_seconds: 604800 });
     expect(ok.body.completion_contract).toMatchObject({ min_evidence_refs: 2, require_terminal_authority: true });
-    for (const budget of [{ max_steps: 0 }, { max_steps: 65 }, { expires_in_seconds: 59 }, { expires_in_seconds: 604801 }, { max_steps: 1.5 }]) {
+    for (const budget of [
+      { max_steps: 0 },
+      { max_steps: 65 },
+      { expires_in_seconds: 59 },
+      { expires_in_seconds: 604801 },
+      { max_steps: 1.5 },
+    ]) {
       const res = await start({ objective: 'Bounds', budget });
       expect(res.status, JSON.stringify(budget)).toBe(400);
       expect(res.body.code).toBe('invalid_request');
@@ -125,8 +156,17 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
     const kept = await api(h.url, 'GET', `${RUNS}/run_doesnotexist1`, { token, headers: { 'x-request-id': safe } });
     expect(kept.headers.get('x-request-id')).toBe(safe);
     const long = 'a'.repeat(160);
-    expect((await api(h.url, 'GET', '/healthz', { headers: { 'x-request-id': long } })).headers.get('x-request-id')).toBe(long);
-    for (const unsafe of ['a'.repeat(161), `hlx_${'A'.repeat(43)}`, 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlc2ln', 'Bearer abc', 'has space', 'x<script>']) {
+    expect(
+      (await api(h.url, 'GET', '/healthz', { headers: { 'x-request-id': long } })).headers.get('x-request-id'),
+    ).toBe(long);
+    for (const unsafe of [
+      'a'.repeat(161),
+      `hlx_${'A'.repeat(43)}`,
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlc2ln',
+      'Bearer abc',
+      'has space',
+      'x<script>',
+    ]) {
       const res = await api(h.url, 'GET', `${RUNS}/run_doesnotexist1`, { token, headers: { 'x-request-id': unsafe } });
       const id = res.headers.get('x-request-id') ?? '';
       expect(id).toMatch(/^req_[0-9a-f]{24}$/);
@@ -138,12 +178,24 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
     const created = await start({ objective: 'Keys' });
     const runId = created.body.run_id;
     for (const key of [undefined, 'short', 'x'.repeat(201), 'has space inside', 'tab\tinside1']) {
-      const startRes = await api(h.url, 'POST', RUNS, { token, body: { objective: 'k' }, ...(key === undefined ? {} : { idempotencyKey: key }) });
+      const startRes = await api(h.url, 'POST', RUNS, {
+        token,
+        body: { objective: 'k' },
+        ...(key === undefined ? {} : { idempotencyKey: key }),
+      });
       expect(startRes.status, String(key)).toBe(400);
       expect(startRes.body.code).toBe('idempotency_key_required');
-      const cont = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, { token, body: { expected_version: 1, instruction: 'go' }, ...(key === undefined ? {} : { idempotencyKey: key }) });
+      const cont = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, {
+        token,
+        body: { expected_version: 1, instruction: 'go' },
+        ...(key === undefined ? {} : { idempotencyKey: key }),
+      });
       expect(cont.body.code).toBe('idempotency_key_required');
-      const cancel = await api(h.url, 'POST', `${RUNS}/${runId}/cancel`, { token, body: { expected_version: 1 }, ...(key === undefined ? {} : { idempotencyKey: key }) });
+      const cancel = await api(h.url, 'POST', `${RUNS}/${runId}/cancel`, {
+        token,
+        body: { expected_version: 1 },
+        ...(key === undefined ? {} : { idempotencyKey: key }),
+      });
       expect(cancel.body.code).toBe('idempotency_key_required');
     }
     expect((await start({ objective: 'Keys' }, 'k'.repeat(200))).status).toBe(201);
@@ -151,13 +203,26 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
   });
 
   it('refuses a wrong content type with 415 and an oversized body with 413', async () => {
-    const wrongType = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), rawBody: 'objective=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const wrongType = await api(h.url, 'POST', RUNS, {
+      token,
+      idempotencyKey: idemKey(),
+      rawBody: 'objective=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(wrongType.status).toBe(415);
     expect(wrongType.body.code).toBe('unsupported_media_type');
-    const huge = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'x'.repeat(70 * 1024) } });
+    const huge = await api(h.url, 'POST', RUNS, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { objective: 'x'.repeat(70 * 1024) },
+    });
     expect(huge.status).toBe(413);
     expect(huge.body.code).toBe('payload_too_large');
-    const deep = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), rawBody: `{"objective":"x","constraints":${'['.repeat(10_000)}${']'.repeat(10_000)}}` });
+    const deep = await api(h.url, 'POST', RUNS, {
+      token,
+      idempotencyKey: idemKey(),
+      rawBody: `{"objective":"x","constraints":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+    });
     expect(deep.status).toBe(400);
     const malformed = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), rawBody: '{"objective":' });
     expect(malformed.status).toBe(400);
@@ -173,7 +238,14 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
   it('continue requires an instruction or an answer, and an integer expected_version', async () => {
     const created = await start({ objective: 'Continue validation' });
     const runId = created.body.run_id;
-    for (const body of [{ expected_version: 1 }, { expected_version: 1, instruction: '  ' }, { expected_version: 0, instruction: 'x' }, { instruction: 'x' }, { expected_version: '1', instruction: 'x' }, { expected_version: 1, instruction: 'x', extra: 1 }]) {
+    for (const body of [
+      { expected_version: 1 },
+      { expected_version: 1, instruction: '  ' },
+      { expected_version: 0, instruction: 'x' },
+      { instruction: 'x' },
+      { expected_version: '1', instruction: 'x' },
+      { expected_version: 1, instruction: 'x', extra: 1 },
+    ]) {
       const res = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, { token, idempotencyKey: idemKey(), body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.code).toBe('invalid_request');
@@ -185,7 +257,11 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
     const runId = created.body.run_id;
     let version = 1;
     for (let i = 0; i < 2; i++) {
-      const res = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: version, instruction: 'look again' } });
+      const res = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, {
+        token,
+        idempotencyKey: idemKey(),
+        body: { expected_version: version, instruction: 'look again' },
+      });
       expect(res.status).toBe(200);
       version = res.body.version;
     }
@@ -194,7 +270,12 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
     const seqs = all.body.events.map((e: { seq: number }) => e.seq);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
     expect(all.body.has_more).toBe(false);
-    expect(all.body.events[0]).toMatchObject({ schema: 'helix.agent_run.event.v1', kind: 'run.started', seq: 1, ...FLAGS });
+    expect(all.body.events[0]).toMatchObject({
+      schema: 'helix.agent_run.event.v1',
+      kind: 'run.started',
+      seq: 1,
+      ...FLAGS,
+    });
     const page1 = await api(h.url, 'GET', `${RUNS}/${runId}/events?after_seq=0&limit=3`, { token });
     expect(page1.body.events.map((e: { seq: number }) => e.seq)).toEqual([1, 2, 3]);
     expect(page1.body).toMatchObject({ next_after_seq: 3, has_more: true });
@@ -230,7 +311,11 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
 
   it('with no data scope the default executor has no capabilities, says so, and waits', async () => {
     const created = await start({ objective: 'Default executor' });
-    const res = await api(h.url, 'POST', `${RUNS}/${created.body.run_id}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'go' } });
+    const res = await api(h.url, 'POST', `${RUNS}/${created.body.run_id}/continue`, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { expected_version: 1, instruction: 'go' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       version: 3,
@@ -256,7 +341,11 @@ describe('method and replay headers', () => {
       expect(res.headers.get('allow')).toBe('POST');
       const unknown = await api(h.url, 'GET', '/api/v1/unknown', { token });
       expect(unknown.body).toMatchObject({ code: 'not_found', message: 'No such endpoint.' });
-      const refused = await api(h.url, 'POST', '/api/v1/agent-runs', { token, idempotencyKey: idemKey(), body: { objective: '' } });
+      const refused = await api(h.url, 'POST', '/api/v1/agent-runs', {
+        token,
+        idempotencyKey: idemKey(),
+        body: { objective: '' },
+      });
       expect(refused.status).toBe(400);
       expect(refused.headers.get('idempotency-replayed')).toBe('false');
     } finally {
@@ -271,13 +360,24 @@ describe('credentials pasted into requests', () => {
     try {
       const token = await h.key();
       const secret = `hlx_${'Q'.repeat(43)}`;
-      for (const body of [{ objective: `use ${secret}` }, { objective: 'x', constraints: [`Bearer ${'a'.repeat(30)}`] }]) {
+      for (const body of [
+        { objective: `use ${secret}` },
+        { objective: 'x', constraints: [`Bearer ${'a'.repeat(30)}`] },
+      ]) {
         const res = await api(h.url, 'POST', '/api/v1/agent-runs', { token, idempotencyKey: idemKey(), body });
         expect(res.status).toBe(400);
         expect(res.body.code).toBe('invalid_request');
         expect(res.text).not.toContain(secret);
       }
-      expect((await api(h.url, 'POST', '/api/v1/agent-runs', { token, idempotencyKey: idemKey(), body: { objective: 'How do bearer tokens work?' } })).status).toBe(201);
+      expect(
+        (
+          await api(h.url, 'POST', '/api/v1/agent-runs', {
+            token,
+            idempotencyKey: idemKey(),
+            body: { objective: 'How do bearer tokens work?' },
+          })
+        ).status,
+      ).toBe(201);
     } finally {
       await h.close();
     }

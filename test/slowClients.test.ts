@@ -18,14 +18,22 @@ const rawConnection = async (url: string) => {
 
 /** Resolves to 'closed' when the server ends the connection, 'open' if it still holds it after `ms`. */
 const closedWithin = (connection: { closed: Promise<void> }, ms: number) =>
-  Promise.race([connection.closed.then(() => 'closed' as const), new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), ms))]);
+  Promise.race([
+    connection.closed.then(() => 'closed' as const),
+    new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), ms)),
+  ]);
 
 // Issue 11, item 6: 1,000 sockets trickling one byte per 10 s exhausted the file descriptors.
 describe('slow and greedy clients', () => {
   let h: TestHelix;
   beforeAll(async () => {
     h = await startTestHelix(storeFlavours()[0]!, {
-      env: { HELIX_HTTP_HEADERS_TIMEOUT_MS: '1000', HELIX_HTTP_REQUEST_TIMEOUT_MS: '2000', HELIX_HTTP_MAX_CONNECTIONS_PER_IP: '6', HELIX_AGENT_IP_RATE_LIMIT: '0' },
+      env: {
+        HELIX_HTTP_HEADERS_TIMEOUT_MS: '1000',
+        HELIX_HTTP_REQUEST_TIMEOUT_MS: '2000',
+        HELIX_HTTP_MAX_CONNECTIONS_PER_IP: '6',
+        HELIX_AGENT_IP_RATE_LIMIT: '0',
+      },
     });
   });
   afterAll(() => h.close());
@@ -33,7 +41,9 @@ describe('slow and greedy clients', () => {
   it('a trickled body is cut off at the request deadline with a 408 in the error vocabulary', async () => {
     const token = await h.key();
     const c = await rawConnection(h.url);
-    c.socket.write(`POST /api/v1/agent-runs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nIdempotency-Key: trickle-0001\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n`);
+    c.socket.write(
+      `POST /api/v1/agent-runs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nIdempotency-Key: trickle-0001\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n`,
+    );
     const trickle = setInterval(() => c.socket.writable && c.socket.write(' '), 250);
     try {
       expect(await closedWithin(c, 8_000)).toBe('closed');
@@ -44,7 +54,10 @@ describe('slow and greedy clients', () => {
     expect(response).toMatch(/^HTTP\/1\.1 408 /);
     expect(response).toMatch(/\r\nx-request-id: req_[0-9a-f]{24}\r\n/i);
     expect(response).toMatch(/\r\ncache-control: no-store\r\n/i);
-    expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'request_timeout', status: 408 });
+    expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      code: 'request_timeout',
+      status: 408,
+    });
   });
 
   it('a connection that never finishes its headers is closed at the headers deadline', async () => {
@@ -85,8 +98,14 @@ describe('slow and greedy clients', () => {
 
   it('a long poll is a response, not a slow request: it is not cut off by the request deadline', async () => {
     const token = await h.key();
-    const run = await api(h.url, 'POST', '/api/v1/agent-runs', { token, idempotencyKey: 'long-poll-run-1', body: { objective: 'wait' } });
-    const poll = await api(h.url, 'GET', `/api/v1/agent-runs/${run.body.run_id}/events?after_seq=1&wait_ms=3000`, { token });
+    const run = await api(h.url, 'POST', '/api/v1/agent-runs', {
+      token,
+      idempotencyKey: 'long-poll-run-1',
+      body: { objective: 'wait' },
+    });
+    const poll = await api(h.url, 'GET', `/api/v1/agent-runs/${run.body.run_id}/events?after_seq=1&wait_ms=3000`, {
+      token,
+    });
     expect(poll.status).toBe(200);
     expect(poll.body.events).toEqual([]);
   });
@@ -94,6 +113,8 @@ describe('slow and greedy clients', () => {
 
 describe('slow-client configuration', () => {
   it('refuses a request deadline shorter than the headers deadline', () => {
-    expect(() => loadConfig({ HELIX_HTTP_HEADERS_TIMEOUT_MS: '20000', HELIX_HTTP_REQUEST_TIMEOUT_MS: '10000' })).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ HELIX_HTTP_HEADERS_TIMEOUT_MS: '20000', HELIX_HTTP_REQUEST_TIMEOUT_MS: '10000' }),
+    ).toThrow(ConfigError);
   });
 });

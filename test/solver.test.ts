@@ -17,7 +17,10 @@ const writeLibrary = (dir: string): void => {
     join(dir, 'damping.md'),
     '# Resonance damping\n\nThe resonance damping mechanism reduces vibration amplitude by absorbing energy in a viscoelastic layer bonded to the panel.\n\nDamping is strongest near the first bending mode of the panel.\n',
   );
-  writeFileSync(join(dir, 'calibration-a.txt'), 'Sensor calibration notes\n\nThe calibration drift of the sensor array in 2019 was 0.4 percent after the thermal cycle.\n');
+  writeFileSync(
+    join(dir, 'calibration-a.txt'),
+    'Sensor calibration notes\n\nThe calibration drift of the sensor array in 2019 was 0.4 percent after the thermal cycle.\n',
+  );
   writeFileSync(
     join(dir, 'calibration-b.html'),
     '<html><head><title>Calibration audit</title></head><body><h1>Audit</h1><p>The calibration drift of the sensor array in 2019 was 1.2 percent after the thermal cycle.</p></body></html>',
@@ -42,25 +45,39 @@ describe.each(storeFlavours())('governed extractive turns on $name', (flavour) =
   });
 
   const start = async (objective: string, extra: Record<string, unknown> = {}) => {
-    const res = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective, database_scope: ['research_library'], ...extra } });
+    const res = await api(h.url, 'POST', RUNS, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { objective, database_scope: ['research_library'], ...extra },
+    });
     expect(res.status, res.text).toBe(201);
     return res.body as { run_id: string; version: number };
   };
   const turn = async (runId: string, body: Record<string, unknown>, bearer = token) =>
     api(h.url, 'POST', `${RUNS}/${runId}/continue`, { token: bearer, idempotencyKey: idemKey(), body });
 
-  it('completed: an authorized extractive answer citing this turn\'s passages, with provenance', async () => {
+  it("completed: an authorized extractive answer citing this turn's passages, with provenance", async () => {
     const run = await start('How does the resonance damping mechanism reduce vibration?');
     const res = await turn(run.run_id, { expected_version: 1, instruction: 'Answer with citations.' });
-    expect(res.body).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized', lifecycle_status: 'completed' });
+    expect(res.body).toMatchObject({
+      completion_status: 'completed',
+      terminal_authority_status: 'authorized',
+      lifecycle_status: 'completed',
+    });
     expect(res.body.latest_result.text).toContain('viscoelastic layer');
     expect(res.body.latest_result.text).toMatch(/\[1\]/);
     const sources = res.body.latest_result.output_fields.sources;
     expect(sources[0]).toMatchObject({ n: 1, title: 'Resonance damping' });
     expect(sources[0].locator).toMatch(/damping\.md$/);
     const bundle = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token })).body;
-    const cited = bundle.artifacts.find((a: { ref: string }) => a.ref === res.body.latest_result.supporting_evidence_refs[0]);
-    expect(cited).toMatchObject({ capability_id: 'research-library.search', evidence_family: 'research_library_evidence', turn: 1 });
+    const cited = bundle.artifacts.find(
+      (a: { ref: string }) => a.ref === res.body.latest_result.supporting_evidence_refs[0],
+    );
+    expect(cited).toMatchObject({
+      capability_id: 'research-library.search',
+      evidence_family: 'research_library_evidence',
+      turn: 1,
+    });
     expect(cited.provenance.span.end).toBeGreaterThan(cited.provenance.span.start);
     expect(cited.excerpt).toContain('viscoelastic');
     expect(bundle.supported_claims.length).toBeGreaterThan(0);
@@ -69,8 +86,14 @@ describe.each(storeFlavours())('governed extractive turns on $name', (flavour) =
   it('needs_more_evidence: a topic the library does not hold gets no made-up completion', async () => {
     const run = await start('What is the boiling point of liquid nitrogen?');
     const res = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
-    expect(res.body).toMatchObject({ completion_status: 'needs_more_evidence', terminal_authority_status: 'not_evaluated', latest_result: { text: null } });
-    expect(res.body.unresolved_requirements).toEqual(expect.arrayContaining(['no_relevant_evidence', 'required_evidence:research_library_evidence']));
+    expect(res.body).toMatchObject({
+      completion_status: 'needs_more_evidence',
+      terminal_authority_status: 'not_evaluated',
+      latest_result: { text: null },
+    });
+    expect(res.body.unresolved_requirements).toEqual(
+      expect.arrayContaining(['no_relevant_evidence', 'required_evidence:research_library_evidence']),
+    );
     expect((await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token })).body.evidence_refs).toEqual([]);
   });
 
@@ -84,8 +107,16 @@ describe.each(storeFlavours())('governed extractive turns on $name', (flavour) =
     expect(question.question_id).toMatch(/^resolve_conflict_/);
     expect(asked.body.latest_result.text).toBeNull();
     const side1 = question.prompt.indexOf('0.4 percent') < question.prompt.indexOf('1.2 percent') ? '0.4' : '1.2';
-    const done = await turn(run.run_id, { expected_version: asked.body.version, answers: [{ question_id: question.question_id, value: '1' }] });
-    expect(done.body).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized', contradictions: [], pending_questions: [] });
+    const done = await turn(run.run_id, {
+      expected_version: asked.body.version,
+      answers: [{ question_id: question.question_id, value: '1' }],
+    });
+    expect(done.body).toMatchObject({
+      completion_status: 'completed',
+      terminal_authority_status: 'authorized',
+      contradictions: [],
+      pending_questions: [],
+    });
     expect(done.body.latest_result.text).toContain(`${side1} percent`);
     expect(done.body.latest_result.text).not.toContain(`${side1 === '0.4' ? '1.2' : '0.4'} percent`);
   });
@@ -94,24 +125,40 @@ describe.each(storeFlavours())('governed extractive turns on $name', (flavour) =
     const run = await start('What was the calibration drift of the sensor array in 2019?');
     const asked = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
     const [question] = asked.body.pending_questions;
-    const res = await turn(run.run_id, { expected_version: asked.body.version, answers: [{ question_id: question.question_id, value: 'none' }] });
-    expect(res.body).toMatchObject({ completion_status: 'conflict_detected', lifecycle_status: 'waiting', pending_questions: [] });
+    const res = await turn(run.run_id, {
+      expected_version: asked.body.version,
+      answers: [{ question_id: question.question_id, value: 'none' }],
+    });
+    expect(res.body).toMatchObject({
+      completion_status: 'conflict_detected',
+      lifecycle_status: 'waiting',
+      pending_questions: [],
+    });
     expect(res.body.contradictions).toHaveLength(1);
     const bundle = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token })).body;
     expect(bundle.contradicted_claims).toHaveLength(1);
   });
 
   it('conflicts are acceptable when the contract allows them', async () => {
-    const run = await start('What was the calibration drift of the sensor array in 2019?', { completion_contract: { allow_conflicts: true } });
+    const run = await start('What was the calibration drift of the sensor array in 2019?', {
+      completion_contract: { allow_conflicts: true },
+    });
     const asked = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
-    const res = await turn(run.run_id, { expected_version: asked.body.version, answers: [{ question_id: asked.body.pending_questions[0].question_id, value: 'none' }] });
+    const res = await turn(run.run_id, {
+      expected_version: asked.body.version,
+      answers: [{ question_id: asked.body.pending_questions[0].question_id, value: 'none' }],
+    });
     expect(res.body).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized' });
   });
 
   it('budget_exhausted: the last step ends the run without an answer', async () => {
     const run = await start('What is the boiling point of liquid nitrogen?', { budget: { max_steps: 1 } });
     const res = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
-    expect(res.body).toMatchObject({ completion_status: 'budget_exhausted', lifecycle_status: 'failed', recommended_next_action: 'stop' });
+    expect(res.body).toMatchObject({
+      completion_status: 'budget_exhausted',
+      lifecycle_status: 'failed',
+      recommended_next_action: 'stop',
+    });
   });
 
   it('a data scope the caller no longer holds is refused on the next continue', async () => {
@@ -124,8 +171,15 @@ describe.each(storeFlavours())('governed extractive turns on $name', (flavour) =
   });
 
   it('scopes that are not enabled, not in the catalog, or not configured here are refused at start', async () => {
-    for (const [scope, code] of [['public_web', 'scope_not_admitted'], ['alchemy', 'scope_not_admitted']] as const) {
-      const res = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'x', database_scope: [scope] } });
+    for (const [scope, code] of [
+      ['public_web', 'scope_not_admitted'],
+      ['alchemy', 'scope_not_admitted'],
+    ] as const) {
+      const res = await api(h.url, 'POST', RUNS, {
+        token,
+        idempotencyKey: idemKey(),
+        body: { objective: 'x', database_scope: [scope] },
+      });
       expect(res.status, scope).toBe(403);
       expect(res.body).toMatchObject({ code, scope });
     }
@@ -138,7 +192,11 @@ describe('scope availability', () => {
     const h = await startTestHelix(flavour!, { env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library,public_web' } });
     try {
       const token = await h.key('helix.agent_runs.write helix.data.public_web.read');
-      const res = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'x', database_scope: ['public_web'] } });
+      const res = await api(h.url, 'POST', RUNS, {
+        token,
+        idempotencyKey: idemKey(),
+        body: { objective: 'x', database_scope: ['public_web'] },
+      });
       expect(res.status).toBe(409);
       expect(res.body).toMatchObject({ code: 'scope_unavailable', scope: 'public_web', adr_code: -32002 });
     } finally {
@@ -159,22 +217,41 @@ describe('artifacts are recorded as the turn retrieves them', () => {
         return emptyOutcome();
       },
     ]);
-    const h = await startTestHelix(storeFlavours()[0]!, { executor, env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library' } });
+    const h = await startTestHelix(storeFlavours()[0]!, {
+      executor,
+      env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library' },
+    });
     try {
       await ingestPaths(h.testStore.store, [dir], Date.now);
       const token = await h.key(SCOPES);
-      const started = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'damping', database_scope: ['research_library'] } });
+      const started = await api(h.url, 'POST', RUNS, {
+        token,
+        idempotencyKey: idemKey(),
+        body: { objective: 'damping', database_scope: ['research_library'] },
+      });
       const runId = started.body.run_id;
-      const turn = api(h.url, 'POST', `${RUNS}/${runId}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'go' } });
+      const turn = api(h.url, 'POST', `${RUNS}/${runId}/continue`, {
+        token,
+        idempotencyKey: idemKey(),
+        body: { expected_version: 1, instruction: 'go' },
+      });
       await waitFor(async () => (await h.testStore.store.read.artifacts.listRecorded(runId)).length > 0);
-      await api(h.url, 'POST', `${RUNS}/${runId}/cancel`, { token, idempotencyKey: idemKey(), body: { expected_version: 2 } });
+      await api(h.url, 'POST', `${RUNS}/${runId}/cancel`, {
+        token,
+        idempotencyKey: idemKey(),
+        body: { expected_version: 2 },
+      });
       g.release();
       expect((await turn).body.code).toBe('run_cancelled');
       const recorded = await h.testStore.store.read.artifacts.listRecorded(runId);
       expect(recorded.length).toBeGreaterThan(0);
-      expect(recorded.every((a) => a.status === 'retrieved' && a.capabilityId === 'research-library.search' && a.turn === 1)).toBe(true);
+      expect(
+        recorded.every((a) => a.status === 'retrieved' && a.capabilityId === 'research-library.search' && a.turn === 1),
+      ).toBe(true);
       expect((await api(h.url, 'GET', `${RUNS}/${runId}/evidence`, { token })).body.artifacts).toEqual([]);
-      await expect(executor.inputs[0]!.capabilities.invoke('repository.search', { query: 'x' })).rejects.toMatchObject({ code: 'tool_not_found' });
+      await expect(executor.inputs[0]!.capabilities.invoke('repository.search', { query: 'x' })).rejects.toMatchObject({
+        code: 'tool_not_found',
+      });
     } finally {
       await h.close();
       rmSync(dir, { recursive: true, force: true });

@@ -60,7 +60,8 @@ describe('the citation check', () => {
           ' * drift").',
           ' */',
         ].join('\n'),
-        'docs/guide.md': 'See [the API](spec/helix-agent-api-v1.md) and [`docs/spec/helix-agent-api-v1.md`](spec/helix-agent-api-v1.md).\n',
+        'docs/guide.md':
+          'See [the API](spec/helix-agent-api-v1.md) and [`docs/spec/helix-agent-api-v1.md`](spec/helix-agent-api-v1.md).\n',
       }),
     ).toEqual([]);
   });
@@ -72,28 +73,58 @@ describe('the citation check', () => {
         'docs/missing.md': 'line one\n[the matrix](spec/security-matrix.md)\n',
       }),
     ).toEqual([
-      { file: 'docs/missing.md', line: 2, citation: 'spec/security-matrix.md', reason: 'docs/spec/security-matrix.md does not exist in the repository' },
-      { file: 'src/missing.ts', line: 1, citation: 'docs/spec/helix-agent-api-v2.md', reason: 'docs/spec/helix-agent-api-v2.md does not exist in the repository' },
+      {
+        file: 'docs/missing.md',
+        line: 2,
+        citation: 'spec/security-matrix.md',
+        reason: 'docs/spec/security-matrix.md does not exist in the repository',
+      },
+      {
+        file: 'src/missing.ts',
+        line: 1,
+        citation: 'docs/spec/helix-agent-api-v2.md',
+        reason: 'docs/spec/helix-agent-api-v2.md does not exist in the repository',
+      },
     ]);
   });
 
   it('refuses a spec document named by a path outside the repository, even when a copy exists inside', () => {
-    const found = problemsWith({ 'src/outside.ts': '/** (../shared/spec/helix-agent-api-v1.md) */\n// ../../docs/spec/helix-agent-api-v1.md\n' });
-    expect(found.map((p) => [p.line, p.citation, p.reason.startsWith('names a spec document outside the repository')])).toEqual([
+    const found = problemsWith({
+      'src/outside.ts': '/** (../shared/spec/helix-agent-api-v1.md) */\n// ../../docs/spec/helix-agent-api-v1.md\n',
+    });
+    expect(
+      found.map((p) => [p.line, p.citation, p.reason.startsWith('names a spec document outside the repository')]),
+    ).toEqual([
       [1, '../shared/spec/helix-agent-api-v1.md', true],
       [2, '../../docs/spec/helix-agent-api-v1.md', true],
     ]);
   });
 
   it('refuses a spec document named without its path, with or without .md', () => {
-    expect(problemsWith({ 'scripts/bare.ts': '// helix-agent-api-v1, "Idempotency and versioning"\n// and adr-0004-scoped-api-keys.md\n' })).toEqual([
-      { file: 'scripts/bare.ts', line: 1, citation: 'helix-agent-api-v1', reason: 'cite it by its path, docs/spec/helix-agent-api-v1.md' },
-      { file: 'scripts/bare.ts', line: 2, citation: 'adr-0004-scoped-api-keys.md', reason: 'cite it by its path, docs/spec/adr-0004-scoped-api-keys.md' },
+    expect(
+      problemsWith({
+        'scripts/bare.ts': '// helix-agent-api-v1, "Idempotency and versioning"\n// and adr-0004-scoped-api-keys.md\n',
+      }),
+    ).toEqual([
+      {
+        file: 'scripts/bare.ts',
+        line: 1,
+        citation: 'helix-agent-api-v1',
+        reason: 'cite it by its path, docs/spec/helix-agent-api-v1.md',
+      },
+      {
+        file: 'scripts/bare.ts',
+        line: 2,
+        citation: 'adr-0004-scoped-api-keys.md',
+        reason: 'cite it by its path, docs/spec/adr-0004-scoped-api-keys.md',
+      },
     ]);
   });
 
   it('refuses a quoted section that the cited document does not contain', () => {
-    expect(problemsWith({ 'test/section.test.ts': '// docs/spec/helix-agent-api-v1.md "Idempotency and retries"\n' })).toEqual([
+    expect(
+      problemsWith({ 'test/section.test.ts': '// docs/spec/helix-agent-api-v1.md "Idempotency and retries"\n' }),
+    ).toEqual([
       {
         file: 'test/section.test.ts',
         line: 1,

@@ -14,7 +14,13 @@ const baseRun = (runId: string): RunRecord => ({
   completion: 'needs_more_evidence',
   terminalAuthority: 'not_evaluated',
   version: 1,
-  contract: { min_evidence_refs: 1, require_terminal_authority: true, required_output_fields: [], max_unresolved_requirements: 0, allow_conflicts: false },
+  contract: {
+    min_evidence_refs: 1,
+    require_terminal_authority: true,
+    required_output_fields: [],
+    max_unresolved_requirements: 0,
+    allow_conflicts: false,
+  },
   constraints: ['c'],
   databaseScope: [],
   budget: { max_steps: 12, expires_in_seconds: 3600 },
@@ -43,7 +49,15 @@ describe.each(storeFlavours())('store port on $name', (flavour) => {
   afterAll(async () => t.dispose());
 
   it('round-trips a run exactly, including epoch-ms instants and the active turn', async () => {
-    const run = { ...baseRun('run_roundtrip01'), activeTurn: { turnId: 'turn_1', workerId: 'wkr_1', leaseExpiresAt: 4_102_444_800_123, startedAt: 1_700_000_000_001 } };
+    const run = {
+      ...baseRun('run_roundtrip01'),
+      activeTurn: {
+        turnId: 'turn_1',
+        workerId: 'wkr_1',
+        leaseExpiresAt: 4_102_444_800_123,
+        startedAt: 1_700_000_000_001,
+      },
+    };
     await t.store.read.runs.insert(run);
     expect(await t.store.read.runs.get(run.runId)).toEqual(run);
     expect((await t.store.read.runs.listWithActiveTurn()).map((r) => r.runId)).toContain(run.runId);
@@ -89,24 +103,54 @@ describe.each(storeFlavours())('store port on $name', (flavour) => {
   });
 
   it('events are ordered by seq and a duplicate seq is refused', async () => {
-    await t.store.read.events.append('run_events0001', 1, 1, [{ kind: 'run.started', data: { a: 1 } }, { kind: 'run.waiting', data: {} }], 5);
-    await expect(t.store.read.events.append('run_events0001', 2, 2, [{ kind: 'run.waiting', data: {} }], 6)).rejects.toThrow();
+    await t.store.read.events.append(
+      'run_events0001',
+      1,
+      1,
+      [
+        { kind: 'run.started', data: { a: 1 } },
+        { kind: 'run.waiting', data: {} },
+      ],
+      5,
+    );
+    await expect(
+      t.store.read.events.append('run_events0001', 2, 2, [{ kind: 'run.waiting', data: {} }], 6),
+    ).rejects.toThrow();
     const events = await t.store.read.events.list('run_events0001', 0, 10);
-    expect(events.map((e) => [e.seq, e.kind])).toEqual([[1, 'run.started'], [2, 'run.waiting']]);
+    expect(events.map((e) => [e.seq, e.kind])).toEqual([
+      [1, 'run.started'],
+      [2, 'run.waiting'],
+    ]);
     expect(events[0]).toMatchObject({ data: { a: 1 }, createdAt: 5, version: 1 });
     expect(await t.store.read.events.list('run_events0001', 1, 10)).toHaveLength(1);
   });
 
   it('receipts: insert is first-writer-wins, complete and outcome_unknown transitions, expiry', async () => {
     const key = { ownerHash: 'owner', operation: 'run.continue', keyHash: 'k'.repeat(64) };
-    const receipt = { ...key, fingerprint: 'f', runId: 'run_x', state: 'processing' as const, statusCode: null, responseBody: null, leaseExpiresAt: 100, workerId: 'w', createdAt: 1, expiresAt: 1000 };
+    const receipt = {
+      ...key,
+      fingerprint: 'f',
+      runId: 'run_x',
+      state: 'processing' as const,
+      statusCode: null,
+      responseBody: null,
+      leaseExpiresAt: 100,
+      workerId: 'w',
+      createdAt: 1,
+      expiresAt: 1000,
+    };
     expect(await t.store.read.receipts.insert(receipt)).toBe(true);
     expect(await t.store.read.receipts.insert({ ...receipt, fingerprint: 'other' })).toBe(false);
     expect((await t.store.read.receipts.listProcessingForRun('run_x')).map((r) => r.fingerprint)).toEqual(['f']);
     await t.store.read.receipts.markOutcomeUnknown(key);
     expect((await t.store.read.receipts.get(key))?.state).toBe('outcome_unknown');
     await t.store.read.receipts.complete(key, 200, '{"ok":true}', 'run_x');
-    expect(await t.store.read.receipts.get(key)).toMatchObject({ state: 'completed', statusCode: 200, responseBody: '{"ok":true}', leaseExpiresAt: null });
+    expect(await t.store.read.receipts.get(key)).toMatchObject({
+      state: 'completed',
+      statusCode: 200,
+      responseBody: '{"ok":true}',
+      leaseExpiresAt: null,
+    });
     expect(await t.store.read.receipts.deleteExpired(999)).toBe(0);
     expect(await t.store.read.receipts.deleteExpired(1000)).toBeGreaterThanOrEqual(1);
     expect(await t.store.read.receipts.get(key)).toBeUndefined();

@@ -28,15 +28,33 @@ describe.each(serverStoreFlavours())('helix subjects on $name', (flavour) => {
   });
 
   const createKey = async (account: string) => {
-    const created = await runCli(['keys', 'create', '--tenant', 'acme', '--account', account, '--scopes', RUN_SCOPES, '--database', database]);
+    const created = await runCli([
+      'keys',
+      'create',
+      '--tenant',
+      'acme',
+      '--account',
+      account,
+      '--scopes',
+      RUN_SCOPES,
+      '--database',
+      database,
+    ]);
     expect(created.code, created.stderr).toBe(0);
-    return { key: created.stdout.trimEnd().split('\n').at(-1)!, keyId: /created (key_[0-9a-f]+)/.exec(created.stdout)![1]! };
+    return {
+      key: created.stdout.trimEnd().split('\n').at(-1)!,
+      keyId: /created (key_[0-9a-f]+)/.exec(created.stdout)![1]!,
+    };
   };
 
   it('shows, exports and erases an account, against a running server, sharing the REST use cases', async () => {
     const carol = await createKey('carol');
     const dave = await createKey('dave');
-    const run = await api(server.url, 'POST', '/api/v1/agent-runs', { token: carol.key, idempotencyKey: idemKey(), body: { objective: 'carol objective' } });
+    const run = await api(server.url, 'POST', '/api/v1/agent-runs', {
+      token: carol.key,
+      idempotencyKey: idemKey(),
+      body: { objective: 'carol objective' },
+    });
     expect(run.status).toBe(201);
 
     const shown = await runCli(['subjects', 'show', 'carol', '--database', database]);
@@ -53,7 +71,9 @@ describe.each(serverStoreFlavours())('helix subjects on $name', (flavour) => {
     const text = readFileSync(out, 'utf8');
     const document = JSON.parse(text);
     expect(document).toMatchObject({ schema: 'helix.subject_export.v1', account_id: 'carol' });
-    expect(document.records.runs).toEqual([expect.objectContaining({ run_id: run.body.run_id, objective: 'carol objective' })]);
+    expect(document.records.runs).toEqual([
+      expect.objectContaining({ run_id: run.body.run_id, objective: 'carol objective' }),
+    ]);
     expect(document.records.api_keys).toEqual([expect.objectContaining({ key_id: carol.keyId, tenant_id: 'acme' })]);
     expect(text).not.toContain(carol.key);
     expect(text).not.toContain(hashApiKey(carol.key));
@@ -61,16 +81,26 @@ describe.each(serverStoreFlavours())('helix subjects on $name', (flavour) => {
     const unconfirmed = await runCli(['subjects', 'erase', 'carol', '--database', database]);
     expect(unconfirmed.code).toBe(1);
     expect(unconfirmed.stderr).toContain('not confirmed; nothing was erased');
-    expect((await api(server.url, 'GET', `/api/v1/agent-runs/${run.body.run_id}`, { token: carol.key })).status).toBe(200);
+    expect((await api(server.url, 'GET', `/api/v1/agent-runs/${run.body.run_id}`, { token: carol.key })).status).toBe(
+      200,
+    );
 
     const erased = await runCli(['subjects', 'erase', 'carol', '--yes', '--database', database]);
     expect(erased.code, erased.stderr).toBe(0);
     const erasureId = /^erased carol: erasure (era_[A-Za-z0-9_-]{22}) at /m.exec(erased.stdout)?.[1];
     expect(erasureId).toBeDefined();
     expect(erased.stdout).toMatch(/^runs\t1$/m);
-    expect((await api(server.url, 'GET', `/api/v1/agent-runs/${run.body.run_id}`, { token: carol.key })).status).toBe(401);
-    const audit = await testStore.store.read.subjects.latestErasure(dataSubjectKey(await loadInstanceSecret(testStore.store), 'carol'));
-    expect(audit).toMatchObject({ erasureId, requestedBy: 'cli', records: expect.objectContaining({ runs: 1, api_keys: 1 }) });
+    expect((await api(server.url, 'GET', `/api/v1/agent-runs/${run.body.run_id}`, { token: carol.key })).status).toBe(
+      401,
+    );
+    const audit = await testStore.store.read.subjects.latestErasure(
+      dataSubjectKey(await loadInstanceSecret(testStore.store), 'carol'),
+    );
+    expect(audit).toMatchObject({
+      erasureId,
+      requestedBy: 'cli',
+      records: expect.objectContaining({ runs: 1, api_keys: 1 }),
+    });
 
     const gone = await runCli(['subjects', 'show', 'carol', '--database', database]);
     expect(gone.code).toBe(1);
@@ -80,7 +110,9 @@ describe.each(serverStoreFlavours())('helix subjects on $name', (flavour) => {
     expect(again.stdout).toContain(`already erased carol: erasure ${erasureId} at `);
 
     expect((await runCli(['subjects', 'show', 'dave', '--database', database])).stdout).toMatch(/^api_keys\t1$/m);
-    expect((await api(server.url, 'GET', `/api/v1/agent-runs/${run.body.run_id}`, { token: dave.key })).status).toBe(404);
+    expect((await api(server.url, 'GET', `/api/v1/agent-runs/${run.body.run_id}`, { token: dave.key })).status).toBe(
+      404,
+    );
     expect((await runCli(['subjects', 'export', 'not an id', '--database', database])).code).toBe(2);
   }, 180_000); // a dozen CLI processes
 });

@@ -55,47 +55,58 @@ describe.each(inspectable(storeFlavours()))('subject records on $name', (flavour
  * then erases its row. With "insert or do nothing" the row would not be locked and would survive
  * unattributed.
  */
-describe.each(storeFlavours().filter((f) => f.name === 'postgres'))('subject erase racing a mutation on $name', (flavour) => {
-  let t: TestStore;
-  afterAll(async () => t?.dispose());
+describe.each(storeFlavours().filter((f) => f.name === 'postgres'))(
+  'subject erase racing a mutation on $name',
+  (flavour) => {
+    let t: TestStore;
+    afterAll(async () => t?.dispose());
 
-  it('erases the row of a mutation that committed while the erase waited for it', async () => {
-    t = await flavour.create();
-    const deps: SubjectDeps = { store: t.store, instanceSecret: SECRET, now: () => Date.now() };
-    const subjectKey = dataSubjectKey(SECRET, 'racer');
-    const owner = 'b'.repeat(64);
-    await t.store.transaction(async (uow) => {
-      await uow.subjects.registerOwner(owner, subjectKey, 1);
-      await uow.modelProviders.insert(provider('mp_first', owner));
-    });
+    it('erases the row of a mutation that committed while the erase waited for it', async () => {
+      t = await flavour.create();
+      const deps: SubjectDeps = { store: t.store, instanceSecret: SECRET, now: () => Date.now() };
+      const subjectKey = dataSubjectKey(SECRET, 'racer');
+      const owner = 'b'.repeat(64);
+      await t.store.transaction(async (uow) => {
+        await uow.subjects.registerOwner(owner, subjectKey, 1);
+        await uow.modelProviders.insert(provider('mp_first', owner));
+      });
 
-    const written = gate();
-    const held = gate();
-    const mutation = t.store.transaction(async (uow) => {
-      await uow.subjects.registerOwner(owner, subjectKey, 2);
-      await uow.modelProviders.insert(provider('mp_during_erase', owner));
-      written.release();
-      await held.opened;
+      const written = gate();
+      const held = gate();
+      const mutation = t.store.transaction(async (uow) => {
+        await uow.subjects.registerOwner(owner, subjectKey, 2);
+        await uow.modelProviders.insert(provider('mp_during_erase', owner));
+        written.release();
+        await held.opened;
+      });
+      await written.opened;
+      const erasing = eraseSubject(deps, { accountId: 'racer', requestedBy: 'test', idempotencyKey: 'race-erase-1' });
+      let erased = false;
+      void erasing.then(
+        () => (erased = true),
+        () => (erased = true),
+      );
+      const admin = new pg.Client({ connectionString: t.location });
+      await admin.connect();
+      try {
+        // Deterministic: the mutation commits only once the erase is waiting on a lock (or, if it
+        // took none, has already finished without the mutation's row).
+        const waitingOnLock = async () =>
+          (
+            await admin.query(
+              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            )
+          ).rowCount === 1;
+        await waitFor(async () => erased || (await waitingOnLock()));
+      } finally {
+        await admin.end();
+      }
+      held.release();
+      await mutation;
+      const receipt = await erasing;
+      expect(receipt.body.records).toMatchObject({ model_providers: 2, owner_registrations: 1 });
+      expect(await t.store.read.modelProviders.listByOwner(owner)).toEqual([]);
+      await expect(summarizeSubject(deps, 'racer')).rejects.toMatchObject({ code: 'subject_not_found' });
     });
-    await written.opened;
-    const erasing = eraseSubject(deps, { accountId: 'racer', requestedBy: 'test', idempotencyKey: 'race-erase-1' });
-    let erased = false;
-    void erasing.then(() => (erased = true), () => (erased = true));
-    const admin = new pg.Client({ connectionString: t.location });
-    await admin.connect();
-    try {
-      // Deterministic: the mutation commits only once the erase is waiting on a lock (or, if it
-      // took none, has already finished without the mutation's row).
-      const waitingOnLock = async () => (await admin.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rowCount === 1;
-      await waitFor(async () => erased || (await waitingOnLock()));
-    } finally {
-      await admin.end();
-    }
-    held.release();
-    await mutation;
-    const receipt = await erasing;
-    expect(receipt.body.records).toMatchObject({ model_providers: 2, owner_registrations: 1 });
-    expect(await t.store.read.modelProviders.listByOwner(owner)).toEqual([]);
-    await expect(summarizeSubject(deps, 'racer')).rejects.toMatchObject({ code: 'subject_not_found' });
-  });
-});
+  },
+);

@@ -22,11 +22,18 @@ const PROVIDERS = '/api/v1/model-providers';
 const SUBJECTS = '/api/v1/subjects';
 const JWT_SECRET = 'a-local-development-secret-of-40-chars!!';
 const LIBRARY = { capabilityId: 'research-library.search', family: 'research_library_evidence' };
-const OWNER_SCOPES = 'helix.agent_runs.read helix.agent_runs.write helix.data.research_library.read provider.read provider.write';
+const OWNER_SCOPES =
+  'helix.agent_runs.read helix.agent_runs.write helix.data.research_library.read provider.read provider.write';
 const OPERATOR_SCOPES = 'subject.read subject.export subject.erase';
 
 const localToken = (subject: string, claims: Record<string, unknown>) =>
-  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setIssuer('helix-local').setSubject(subject).setIssuedAt().setExpirationTime('5m').sign(new TextEncoder().encode(JWT_SECRET));
+  new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer('helix-local')
+    .setSubject(subject)
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(new TextEncoder().encode(JWT_SECRET));
 
 describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour) => {
   const held = gate();
@@ -35,7 +42,11 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     if (input.objective.includes('hold')) await held.opened;
     const a = scriptedArtifact(`first passage on ${input.objective}`, LIBRARY);
     const b = scriptedArtifact(`second passage on ${input.objective}`, LIBRARY);
-    return emptyOutcome({ artifacts: [a, b], satisfiedFamilies: [LIBRARY.family], terminalCandidates: [scriptedCandidate(`answer to ${input.objective}`, [a.ref, b.ref])] });
+    return emptyOutcome({
+      artifacts: [a, b],
+      satisfiedFamilies: [LIBRARY.family],
+      terminalCandidates: [scriptedCandidate(`answer to ${input.objective}`, [a.ref, b.ref])],
+    });
   };
   let h: TestHelix;
   let secret: string;
@@ -49,24 +60,55 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     const account = await createAccount(store, `Person ${label}`, now, `a password for ${label}`);
     const accountId = account.accountId;
     const tenant = `tenant-${label}`;
-    await completeLink(store, secret, await issueLinkIntent(store, accountId, now), { issuer: 'https://login.example.com', tenantId: tenant, provider: 'idp', subject: `idp-${label}` }, now);
+    await completeLink(
+      store,
+      secret,
+      await issueLinkIntent(store, accountId, now),
+      { issuer: 'https://login.example.com', tenantId: tenant, provider: 'idp', subject: `idp-${label}` },
+      now,
+    );
     const session = await startSession(store, accountId, now);
     await issueSignInLink(store, accountId, now);
     await store.read.accounts.setPolicyOverrides(accountId, '{"features":{"developer":true},"capabilities":{}}', now);
     const key = await h.key(OWNER_SCOPES, tenant, accountId);
     const keyRecord = (await findActiveApiKey(store, key))!;
     const objective = `objective-${label}-${randomBytes(6).toString('hex')}`;
-    const started = await api(h.url, 'POST', RUNS, { token: key, idempotencyKey: idemKey(), body: { objective, database_scope: ['research_library'] } });
+    const started = await api(h.url, 'POST', RUNS, {
+      token: key,
+      idempotencyKey: idemKey(),
+      body: { objective, database_scope: ['research_library'] },
+    });
     expect(started.status, started.text).toBe(201);
-    const continued = await api(h.url, 'POST', `${RUNS}/${started.body.run_id}/continue`, { token: key, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'find it' } });
+    const continued = await api(h.url, 'POST', `${RUNS}/${started.body.run_id}/continue`, {
+      token: key,
+      idempotencyKey: idemKey(),
+      body: { expected_version: 1, instruction: 'find it' },
+    });
     expect(continued.body.lifecycle_status, continued.text).toBe('completed');
     // A local JWT owner cannot be derived from any key row: only the owner registry attributes its run.
     const jwtSubject = `jwt-${label}`;
-    const token = await localToken(jwtSubject, { tenant_id: tenant, account_id: accountId, scope: 'helix.agent_runs.write helix.agent_runs.read' });
-    const jwtRun = await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: `${objective}-jwt` } });
+    const token = await localToken(jwtSubject, {
+      tenant_id: tenant,
+      account_id: accountId,
+      scope: 'helix.agent_runs.write helix.agent_runs.read',
+    });
+    const jwtRun = await api(h.url, 'POST', RUNS, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { objective: `${objective}-jwt` },
+    });
     expect(jwtRun.status, jwtRun.text).toBe(201);
     const providerKey = `sk-proj-${randomBytes(24).toString('hex')}`;
-    const provider = await api(h.url, 'POST', PROVIDERS, { token: key, body: { kind: 'openai-responses', base_url: 'https://api.openai.com/v1', model: 'gpt-5', api_key: providerKey, label: `provider-${label}` } });
+    const provider = await api(h.url, 'POST', PROVIDERS, {
+      token: key,
+      body: {
+        kind: 'openai-responses',
+        base_url: 'https://api.openai.com/v1',
+        model: 'gpt-5',
+        api_key: providerKey,
+        label: `provider-${label}`,
+      },
+    });
     expect(provider.status, provider.text).toBe(201);
     return {
       accountId,
@@ -89,9 +131,18 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
   let bob: Awaited<ReturnType<typeof populate>>;
 
   /** Strings only the subject's rows contain: every row of it holds at least one. */
-  const markersOf = (s: typeof alice): string[] => [s.accountId, ...s.runIds, ...s.ownerHashes, s.objective, s.keyId, s.providerId];
+  const markersOf = (s: typeof alice): string[] => [
+    s.accountId,
+    ...s.runIds,
+    ...s.ownerHashes,
+    s.objective,
+    s.keyId,
+    s.providerId,
+  ];
   const rowsWith = (dump: TableDump, markers: readonly string[]) =>
-    Object.entries(dump).flatMap(([table, rows]) => rows.filter((row) => markers.some((m) => row.includes(m))).map((row) => `${table}: ${row}`));
+    Object.entries(dump).flatMap(([table, rows]) =>
+      rows.filter((row) => markers.some((m) => row.includes(m))).map((row) => `${table}: ${row}`),
+    );
   /** Every row but the subject's, leaving out the tables that change by themselves or by the erase's own audit. */
   const rowsWithout = (dump: TableDump, markers: readonly string[]) =>
     Object.fromEntries(
@@ -100,11 +151,17 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
         .map(([table, rows]) => [table, rows.filter((row) => !markers.some((m) => row.includes(m)))]),
     );
 
-  const show = (accountId: string, token = operator) => api(h.url, 'GET', `${SUBJECTS}/${encodeURIComponent(accountId)}`, { token });
-  const exportOf = (accountId: string, token = operator) => api(h.url, 'GET', `${SUBJECTS}/${encodeURIComponent(accountId)}/export`, { token });
+  const show = (accountId: string, token = operator) =>
+    api(h.url, 'GET', `${SUBJECTS}/${encodeURIComponent(accountId)}`, { token });
+  const exportOf = (accountId: string, token = operator) =>
+    api(h.url, 'GET', `${SUBJECTS}/${encodeURIComponent(accountId)}/export`, { token });
   /** `key` null sends no Idempotency-Key. */
   const erase = (accountId: string, key: string | null = idemKey(), token = operator, body?: unknown) =>
-    api(h.url, 'POST', `${SUBJECTS}/${encodeURIComponent(accountId)}/erase`, { token, ...(key === null ? {} : { idempotencyKey: key }), ...(body === undefined ? {} : { body }) });
+    api(h.url, 'POST', `${SUBJECTS}/${encodeURIComponent(accountId)}/erase`, {
+      token,
+      ...(key === null ? {} : { idempotencyKey: key }),
+      ...(body === undefined ? {} : { body }),
+    });
 
   beforeAll(async () => {
     h = await startTestHelix(flavour, {
@@ -152,7 +209,11 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
   it('answers subject_not_found (404, -32006) for an unknown subject, and 400 for bad input', async () => {
     for (const res of [await show('nobody-here'), await exportOf('nobody-here'), await erase('nobody-here')]) {
       expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ schema: 'helix.agent_api.error.v1', code: 'subject_not_found', adr_code: -32006 });
+      expect(res.body).toMatchObject({
+        schema: 'helix.agent_api.error.v1',
+        code: 'subject_not_found',
+        adr_code: -32006,
+      });
     }
     const malformed = await show('not an id');
     expect(malformed.status).toBe(400);
@@ -168,9 +229,17 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
   });
 
   it('refuses to erase while a turn of the subject is in progress (409 run_busy), erasing nothing', async () => {
-    const started = await api(h.url, 'POST', RUNS, { token: alice.key, idempotencyKey: idemKey(), body: { objective: `${alice.objective}-hold`, database_scope: ['research_library'] } });
+    const started = await api(h.url, 'POST', RUNS, {
+      token: alice.key,
+      idempotencyKey: idemKey(),
+      body: { objective: `${alice.objective}-hold`, database_scope: ['research_library'] },
+    });
     alice.runIds.push(started.body.run_id);
-    const turn = api(h.url, 'POST', `${RUNS}/${started.body.run_id}/continue`, { token: alice.key, idempotencyKey: idemKey(), body: { expected_version: 1, instruction: 'find it' } });
+    const turn = api(h.url, 'POST', `${RUNS}/${started.body.run_id}/continue`, {
+      token: alice.key,
+      idempotencyKey: idemKey(),
+      body: { expected_version: 1, instruction: 'find it' },
+    });
     await waitFor(async () => (await h.testStore.store.read.runs.get(started.body.run_id))?.activeTurn != null);
     const before = await dumpTables(h.testStore);
     const refused = await erase(alice.accountId);
@@ -178,7 +247,10 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     expect(refused.body).toMatchObject({ code: 'run_busy', adr_code: -32011 });
     held.release();
     expect((await turn).body.lifecycle_status).toBe('completed');
-    expect(rowsWithout(await dumpTables(h.testStore), [])).toMatchObject({ helix_accounts: before.helix_accounts, helix_subject_owners: before.helix_subject_owners });
+    expect(rowsWithout(await dumpTables(h.testStore), [])).toMatchObject({
+      helix_accounts: before.helix_accounts,
+      helix_subject_owners: before.helix_subject_owners,
+    });
     expect((await show(alice.accountId)).status).toBe(200);
   });
 
@@ -186,10 +258,16 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     const res = await show(alice.accountId);
     expect(res.status).toBe(200);
     // Each run's event count as its owner reads it: the JWT owner's run through its own token.
-    const jwt = await localToken('jwt-alice', { tenant_id: 'tenant-alice', account_id: alice.accountId, scope: 'helix.agent_runs.read' });
+    const jwt = await localToken('jwt-alice', {
+      tenant_id: 'tenant-alice',
+      account_id: alice.accountId,
+      scope: 'helix.agent_runs.read',
+    });
     let events = 0;
     for (const runId of alice.runIds) {
-      const listed = await api(h.url, 'GET', `${RUNS}/${runId}/events?limit=100`, { token: runId === alice.runIds[1] ? jwt : alice.key });
+      const listed = await api(h.url, 'GET', `${RUNS}/${runId}/events?limit=100`, {
+        token: runId === alice.runIds[1] ? jwt : alice.key,
+      });
       expect(listed.status, listed.text).toBe(200);
       events += listed.body.events.length;
     }
@@ -220,27 +298,76 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const { records } = res.body;
-    expect(res.body).toMatchObject({ schema: 'helix.subject_export.v1', account_id: alice.accountId, exported_at: expect.stringMatching(/^\d{4}-/) });
-    expect(records.account).toEqual([expect.objectContaining({ account_id: alice.accountId, display_name: 'Person alice', status: 'active' })]);
-    expect(records.api_keys).toEqual([expect.objectContaining({ key_id: alice.keyId, tenant_id: 'tenant-alice', scopes: OWNER_SCOPES.split(' ').sort() })]);
+    expect(res.body).toMatchObject({
+      schema: 'helix.subject_export.v1',
+      account_id: alice.accountId,
+      exported_at: expect.stringMatching(/^\d{4}-/),
+    });
+    expect(records.account).toEqual([
+      expect.objectContaining({ account_id: alice.accountId, display_name: 'Person alice', status: 'active' }),
+    ]);
+    expect(records.api_keys).toEqual([
+      expect.objectContaining({
+        key_id: alice.keyId,
+        tenant_id: 'tenant-alice',
+        scopes: OWNER_SCOPES.split(' ').sort(),
+      }),
+    ]);
     expect(records.runs.map((r: { run_id: string }) => r.run_id).sort()).toEqual([...alice.runIds].sort());
     const first = records.runs.find((r: { run_id: string }) => r.run_id === alice.runIds[0]);
-    expect(first).toMatchObject({ objective: alice.objective, lifecycle_status: 'completed', state: expect.objectContaining({ evidenceRefs: expect.any(Array) }) });
-    expect(records.run_events.filter((e: { run_id: string }) => e.run_id === alice.runIds[0]).map((e: { kind: string }) => e.kind)).toContain('run.started');
+    expect(first).toMatchObject({
+      objective: alice.objective,
+      lifecycle_status: 'completed',
+      state: expect.objectContaining({ evidenceRefs: expect.any(Array) }),
+    });
+    expect(
+      records.run_events
+        .filter((e: { run_id: string }) => e.run_id === alice.runIds[0])
+        .map((e: { kind: string }) => e.kind),
+    ).toContain('run.started');
     expect(records.run_artifacts.filter((a: { run_id: string }) => a.run_id === alice.runIds[0])).toEqual([
-      expect.objectContaining({ status: 'admitted', excerpt: expect.stringContaining(alice.objective), provenance: expect.objectContaining({ source_id: 'scripted' }) }),
+      expect.objectContaining({
+        status: 'admitted',
+        excerpt: expect.stringContaining(alice.objective),
+        provenance: expect.objectContaining({ source_id: 'scripted' }),
+      }),
       expect.objectContaining({ status: 'admitted', excerpt: expect.stringContaining(alice.objective) }),
     ]);
-    expect(records.model_providers).toEqual([{ provider_id: alice.providerId, kind: 'openai-responses', base_url: 'https://api.openai.com/v1', model: 'gpt-5', reasoning_effort: null, label: 'provider-alice', created_at: expect.any(String) }]);
-    expect(records.agent_bindings).toEqual([expect.objectContaining({ issuer: 'https://login.example.com', provider: 'idp', status: 'active' })]);
+    expect(records.model_providers).toEqual([
+      {
+        provider_id: alice.providerId,
+        kind: 'openai-responses',
+        base_url: 'https://api.openai.com/v1',
+        model: 'gpt-5',
+        reasoning_effort: null,
+        label: 'provider-alice',
+        created_at: expect.any(String),
+      },
+    ]);
+    expect(records.agent_bindings).toEqual([
+      expect.objectContaining({ issuer: 'https://login.example.com', provider: 'idp', status: 'active' }),
+    ]);
     expect(records.idempotency_receipts).toHaveLength(5);
     expect(records.sessions).toHaveLength(1);
-    expect(records.one_time_tokens.map((t: { purpose: string }) => t.purpose).sort()).toEqual(['link_intent', 'sign_in']);
+    expect(records.one_time_tokens.map((t: { purpose: string }) => t.purpose).sort()).toEqual([
+      'link_intent',
+      'sign_in',
+    ]);
     // Bob's rows are not Alice's.
     expect(res.text).not.toContain(bob.accountId);
     expect(res.text).not.toContain(bob.runIds[0]);
-    const sealed = (await h.testStore.store.read.modelProviders.getForOwner(alice.ownerHashes[0]!, alice.providerId))!.secret!;
-    for (const secretValue of [alice.providerKey, alice.providerKey.slice(8, 28), sealed.ciphertext, alice.key, alice.keyHash, alice.passwordHash, alice.sessionHash, ...alice.ownerHashes]) {
+    const sealed = (await h.testStore.store.read.modelProviders.getForOwner(alice.ownerHashes[0]!, alice.providerId))!
+      .secret!;
+    for (const secretValue of [
+      alice.providerKey,
+      alice.providerKey.slice(8, 28),
+      sealed.ciphertext,
+      alice.key,
+      alice.keyHash,
+      alice.passwordHash,
+      alice.sessionHash,
+      ...alice.ownerHashes,
+    ]) {
       expect(res.text).not.toContain(secretValue);
     }
   });
@@ -257,7 +384,13 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     const res = await erase(alice.accountId, key);
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('idempotency-replayed')).toBe('false');
-    expect(res.body).toEqual({ schema: 'helix.subject_erasure.v1', account_id: alice.accountId, erasure_id: expect.stringMatching(/^era_[A-Za-z0-9_-]{22}$/), erased_at: expect.any(String), records: counted });
+    expect(res.body).toEqual({
+      schema: 'helix.subject_erasure.v1',
+      account_id: alice.accountId,
+      erasure_id: expect.stringMatching(/^era_[A-Za-z0-9_-]{22}$/),
+      erased_at: expect.any(String),
+      records: counted,
+    });
 
     const after = await dumpTables(h.testStore);
     expect(rowsWith(after, markers)).toEqual([]);
@@ -276,7 +409,12 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     expect((await exportOf(alice.accountId)).body.code).toBe('subject_not_found');
     expect((await api(h.url, 'GET', `${RUNS}/${alice.runIds[0]}`, { token: alice.key })).status).toBe(401);
     expect((await api(h.url, 'GET', `${RUNS}/${bob.runIds[0]}`, { token: bob.key })).status).toBe(200);
-    expect((await show(bob.accountId)).body.records).toMatchObject({ runs: 2, api_keys: 1, model_providers: 1, owner_registrations: 2 });
+    expect((await show(bob.accountId)).body.records).toMatchObject({
+      runs: 2,
+      api_keys: 1,
+      model_providers: 1,
+      owner_registrations: 2,
+    });
 
     // Idempotent: the same key, or a later erase under another key, answers the first receipt.
     for (const again of [await erase(alice.accountId, key), await erase(alice.accountId)]) {

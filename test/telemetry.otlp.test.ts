@@ -51,14 +51,25 @@ describe('OTLP export over real HTTP to OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     collector.received.length = 0;
     const h = await startTestHelix(sqlite!, { executor: new ScriptedExecutor([], emptyOutcome()), env });
     const token = await h.key();
-    expect((await api(h.url, 'POST', '/api/v1/agent-runs', { token, idempotencyKey: idemKey('otlp'), body: { objective: 'OTLP objective' } })).status).toBe(201);
+    expect(
+      (
+        await api(h.url, 'POST', '/api/v1/agent-runs', {
+          token,
+          idempotencyKey: idemKey('otlp'),
+          body: { objective: 'OTLP objective' },
+        })
+      ).status,
+    ).toBe(201);
     expect((await api(h.url, 'GET', '/api/v1/agent-runs/run_x')).status).toBe(401);
     await h.close();
     return [...collector.received];
   };
 
   it('http/protobuf (the default): spans to /v1/traces and metrics to /v1/metrics, named for the service', async () => {
-    const received = await exportOnce({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SERVICE_NAME: 'helix-otlp-test' });
+    const received = await exportOnce({
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_SERVICE_NAME: 'helix-otlp-test',
+    });
     const traces = received.filter((r) => r.path === '/v1/traces');
     const metrics = received.filter((r) => r.path === '/v1/metrics');
     expect(traces.length).toBeGreaterThan(0);
@@ -85,12 +96,16 @@ describe('OTLP export over real HTTP to OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     const traces = received.filter((r) => r.path === '/custom/traces');
     expect(traces.length).toBeGreaterThan(0);
     expect(traces[0]).toMatchObject({ contentType: 'application/json', collectorKey: 'collector-secret' });
-    const exported = traces.flatMap((r) => (JSON.parse(r.body.toString('utf8')) as { resourceSpans: ResourceSpans[] }).resourceSpans);
+    const exported = traces.flatMap(
+      (r) => (JSON.parse(r.body.toString('utf8')) as { resourceSpans: ResourceSpans[] }).resourceSpans,
+    );
     expect(exported[0]!.resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'helix' } });
     const names = exported.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans.map((s) => s.name)));
     expect(names).toContain('POST /api/v1/agent-runs');
     expect(names).toContain('GET /api/v1/agent-runs/:run_id');
-    expect(received.filter((r) => r.path === '/v1/metrics').every((r) => r.contentType === 'application/json')).toBe(true);
+    expect(received.filter((r) => r.path === '/v1/metrics').every((r) => r.contentType === 'application/json')).toBe(
+      true,
+    );
   });
 });
 

@@ -22,7 +22,9 @@ class CollectingReader extends MetricReader {
 
 /** A turn that waits for its signal: only the watchdog (HELIX_AGENT_TURN_TIMEOUT_MS) ends it. */
 const hangingTurn = (input: TurnInput) =>
-  new Promise<never>((_, reject) => input.signal.addEventListener('abort', () => reject(input.signal.reason as Error), { once: true }));
+  new Promise<never>((_, reject) =>
+    input.signal.addEventListener('abort', () => reject(input.signal.reason as Error), { once: true }),
+  );
 
 describe.each(storeFlavours())('OpenTelemetry on $name', (flavour) => {
   const spans = new InMemorySpanExporter();
@@ -47,15 +49,20 @@ describe.each(storeFlavours())('OpenTelemetry on $name', (flavour) => {
     return spans.getFinishedSpans().find(predicate)!;
   };
   const childrenOf = (parent: ReadableSpan, name: string): ReadableSpan[] =>
-    spans.getFinishedSpans().filter((s) => s.name === name && s.parentSpanContext?.spanId === parent.spanContext().spanId);
+    spans
+      .getFinishedSpans()
+      .filter((s) => s.name === name && s.parentSpanContext?.spanId === parent.spanContext().spanId);
   const dataPoints = async (metric: string, attributes: Record<string, string>): Promise<DataPoint<unknown>[]> => {
     const { resourceMetrics } = await reader.collect();
     const found = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === metric);
-    return (found?.dataPoints ?? []).filter((p) => Object.entries(attributes).every(([k, v]) => p.attributes[k] === v)) as DataPoint<unknown>[];
+    return (found?.dataPoints ?? []).filter((p) =>
+      Object.entries(attributes).every(([k, v]) => p.attributes[k] === v),
+    ) as DataPoint<unknown>[];
   };
   const counted = async (metric: string, attributes: Record<string, string>): Promise<number> =>
     (await dataPoints(metric, attributes)).reduce((sum, p) => sum + (p.value as number), 0);
-  const errorCount = (code: string, transport: 'rest' | 'mcp') => counted('helix.error_responses', { 'helix.error.code': code, 'helix.transport': transport });
+  const errorCount = (code: string, transport: 'rest' | 'mcp') =>
+    counted('helix.error_responses', { 'helix.error.code': code, 'helix.transport': transport });
   const startRun = async (requestId: string) => {
     const res = await api(h.url, 'POST', RUNS, {
       token,
@@ -79,7 +86,11 @@ describe.each(storeFlavours())('OpenTelemetry on $name', (flavour) => {
 
     const start = await finished((s) => s.attributes['helix.request_id'] === 'otel-start-1');
     expect(start).toMatchObject({ name: 'POST /api/v1/agent-runs', kind: SpanKind.SERVER });
-    expect(start.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': RUNS, 'http.response.status_code': 201 });
+    expect(start.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.route': RUNS,
+      'http.response.status_code': 201,
+    });
     expect(childrenOf(start, 'helix.store.transaction')).toHaveLength(1);
 
     const request = await finished((s) => s.attributes['helix.request_id'] === 'otel-continue-1');
@@ -91,15 +102,24 @@ describe.each(storeFlavours())('OpenTelemetry on $name', (flavour) => {
     const [claim] = childrenOf(turn!, 'helix.turn.claim');
     const [execute] = childrenOf(turn!, 'helix.turn.execute');
     const [finalize] = childrenOf(turn!, 'helix.turn.finalize');
-    expect(execute?.attributes).toMatchObject({ 'helix.run_id': runId, 'helix.turn': 1, 'helix.turn.status': 'succeeded' });
-    expect(finalize?.attributes).toMatchObject({ 'helix.run.completion': 'completed', 'helix.run.lifecycle': 'completed' });
+    expect(execute?.attributes).toMatchObject({
+      'helix.run_id': runId,
+      'helix.turn': 1,
+      'helix.turn.status': 'succeeded',
+    });
+    expect(finalize?.attributes).toMatchObject({
+      'helix.run.completion': 'completed',
+      'helix.run.lifecycle': 'completed',
+    });
     const system = flavour.name === 'sqlite' ? 'sqlite' : 'postgresql';
     for (const step of [claim!, finalize!]) {
       const [transaction] = childrenOf(step, 'helix.store.transaction');
       expect(transaction?.attributes).toMatchObject({ 'db.system.name': system, 'helix.store.attempts': 1 });
     }
 
-    expect(await counted('helix.run.outcomes', { 'helix.run.completion': 'completed', 'helix.run.lifecycle': 'completed' })).toBe(1);
+    expect(
+      await counted('helix.run.outcomes', { 'helix.run.completion': 'completed', 'helix.run.lifecycle': 'completed' }),
+    ).toBe(1);
     const [duration] = await dataPoints('helix.turn.duration', { 'helix.turn.status': 'succeeded' });
     expect((duration?.value as Histogram | undefined)?.count).toBe(1);
     // Seconds, with buckets up to the 900-second turn timeout ceiling (the SDK default is tuned for milliseconds).
@@ -108,11 +128,20 @@ describe.each(storeFlavours())('OpenTelemetry on $name', (flavour) => {
 
   it('a turn stopped by the watchdog is counted as turn_timeout', async () => {
     const runId = await startRun('otel-timeout-1');
-    const res = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, { token, idempotencyKey: idemKey('otel'), body: { expected_version: 1, instruction: INSTRUCTION } });
+    const res = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, {
+      token,
+      idempotencyKey: idemKey('otel'),
+      body: { expected_version: 1, instruction: INSTRUCTION },
+    });
     expect(res.body).toMatchObject({ lifecycle_status: 'waiting', completion_status: 'blocked' });
-    const [timedOut] = await dataPoints('helix.turn.duration', { 'helix.turn.status': 'failed', 'helix.turn.failure_code': 'turn_timeout' });
+    const [timedOut] = await dataPoints('helix.turn.duration', {
+      'helix.turn.status': 'failed',
+      'helix.turn.failure_code': 'turn_timeout',
+    });
     expect((timedOut?.value as Histogram | undefined)?.count).toBe(1);
-    expect(await counted('helix.run.outcomes', { 'helix.run.completion': 'blocked', 'helix.run.lifecycle': 'waiting' })).toBe(1);
+    expect(
+      await counted('helix.run.outcomes', { 'helix.run.completion': 'blocked', 'helix.run.lifecycle': 'waiting' }),
+    ).toBe(1);
   });
 
   it('an MCP tools/call is a tool span under the /mcp request span; a tool error is counted for mcp', async () => {
@@ -121,7 +150,10 @@ describe.each(storeFlavours())('OpenTelemetry on $name', (flavour) => {
     try {
       expect((await client.callTool({ name: 'helix_run_inspect', arguments: { run_id: runId } })).isError).toBeFalsy();
       const before = await errorCount('not_found', 'mcp');
-      const missing = await client.callTool({ name: 'helix_run_inspect', arguments: { run_id: 'run_doesnotexist0000000000000' } });
+      const missing = await client.callTool({
+        name: 'helix_run_inspect',
+        arguments: { run_id: 'run_doesnotexist0000000000000' },
+      });
       expect(missing.isError).toBe(true);
       expect(await errorCount('not_found', 'mcp')).toBe(before + 1);
     } finally {
@@ -142,20 +174,28 @@ describe.each(storeFlavours())('OpenTelemetry on $name', (flavour) => {
       mcpUnauthorized: await errorCount('unauthorized', 'mcp'),
     };
     expect((await api(h.url, 'GET', `${RUNS}/run_x`, { headers: { 'x-request-id': 'otel-401' } })).status).toBe(401);
-    expect((await api(h.url, 'GET', `${RUNS}/run_x`, { token: 'hlx_not_a_real_key_0000000000000000' })).status).toBe(401);
+    expect((await api(h.url, 'GET', `${RUNS}/run_x`, { token: 'hlx_not_a_real_key_0000000000000000' })).status).toBe(
+      401,
+    );
     expect((await rawMcp(h.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(401);
 
     expect(await errorCount('unauthorized', 'rest')).toBe(before.unauthorized + 1);
     expect(await errorCount('invalid_token', 'rest')).toBe(before.invalidToken + 1);
     expect(await errorCount('unauthorized', 'mcp')).toBe(before.mcpUnauthorized + 1);
     const refused = await finished((s) => s.attributes['helix.request_id'] === 'otel-401');
-    expect(refused.attributes).toMatchObject({ 'http.route': `${RUNS}/:run_id`, 'http.response.status_code': 401, 'helix.error.code': 'unauthorized' });
+    expect(refused.attributes).toMatchObject({
+      'http.route': `${RUNS}/:run_id`,
+      'http.response.status_code': 401,
+      'helix.error.code': 'unauthorized',
+    });
   });
 
   it("a caller's W3C traceparent puts the request span in the caller's trace", async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const parentId = '00f067aa0ba902b7';
-    await api(h.url, 'GET', '/healthz', { headers: { traceparent: `00-${traceId}-${parentId}-01`, 'x-request-id': 'otel-traceparent' } });
+    await api(h.url, 'GET', '/healthz', {
+      headers: { traceparent: `00-${traceId}-${parentId}-01`, 'x-request-id': 'otel-traceparent' },
+    });
     const span = await finished((s) => s.attributes['helix.request_id'] === 'otel-traceparent');
     expect(span.spanContext().traceId).toBe(traceId);
     expect(span.parentSpanContext?.spanId).toBe(parentId);
@@ -163,13 +203,20 @@ describe.each(storeFlavours())('OpenTelemetry on $name', (flavour) => {
 
   it('no span or metric attribute carries the bearer token, the objective or instruction, or a query string', async () => {
     const runId = await startRun('otel-secrets-1');
-    await api(h.url, 'GET', `${RUNS}/${runId}?access_token=${token}&note=query-secret-77`, { token, headers: { 'x-request-id': 'otel-secrets-2' } });
+    await api(h.url, 'GET', `${RUNS}/${runId}?access_token=${token}&note=query-secret-77`, {
+      token,
+      headers: { 'x-request-id': 'otel-secrets-2' },
+    });
     await finished((s) => s.attributes['helix.request_id'] === 'otel-secrets-2');
     const recorded = JSON.stringify(
-      spans.getFinishedSpans().map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status })),
+      spans
+        .getFinishedSpans()
+        .map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status })),
     );
     const { resourceMetrics } = await reader.collect();
-    const metricAttributes = JSON.stringify(resourceMetrics.scopeMetrics.flatMap((s) => s.metrics.flatMap((m) => m.dataPoints.map((p) => p.attributes))));
+    const metricAttributes = JSON.stringify(
+      resourceMetrics.scopeMetrics.flatMap((s) => s.metrics.flatMap((m) => m.dataPoints.map((p) => p.attributes))),
+    );
     for (const text of [recorded, metricAttributes]) {
       expect(text).not.toContain(token);
       expect(text).not.toContain(token.slice(0, 12));

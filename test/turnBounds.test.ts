@@ -13,7 +13,10 @@ afterEach(async () => {
 });
 
 const boot = async (step: (input: { runId: string }) => Promise<TurnOutcome>, env: Record<string, string> = {}) => {
-  const h = await startTestHelix(storeFlavours()[0]!, { executor: new ScriptedExecutor([], step), env: { ...OFF, ...env } });
+  const h = await startTestHelix(storeFlavours()[0]!, {
+    executor: new ScriptedExecutor([], step),
+    env: { ...OFF, ...env },
+  });
   running.push(h);
   return h;
 };
@@ -27,20 +30,38 @@ const bootGated = async (env: Record<string, string>) => {
   return { h, release: g.release };
 };
 const start = async (h: TestHelix, token: string) =>
-  (await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'bounded', budget: { max_steps: 4 } } })).body as { run_id: string };
+  (
+    await api(h.url, 'POST', RUNS, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { objective: 'bounded', budget: { max_steps: 4 } },
+    })
+  ).body as { run_id: string };
 const cont = (h: TestHelix, token: string, runId: string, version = 1) =>
-  api(h.url, 'POST', `${RUNS}/${runId}/continue`, { token, idempotencyKey: idemKey(), body: { expected_version: version, instruction: 'go' } });
-const inspect = async (h: TestHelix, token: string, runId: string) => (await api(h.url, 'GET', `${RUNS}/${runId}`, { token })).body;
+  api(h.url, 'POST', `${RUNS}/${runId}/continue`, {
+    token,
+    idempotencyKey: idemKey(),
+    body: { expected_version: version, instruction: 'go' },
+  });
+const inspect = async (h: TestHelix, token: string, runId: string) =>
+  (await api(h.url, 'GET', `${RUNS}/${runId}`, { token })).body;
 
 // Issue 11, item 10: `failed`, `pending`, `queued` and `run.failed` now occur.
 describe('status axes', () => {
   it('a failure no retry can fix fails the run: failed/failed, run.failed, stop; a transient one blocks it', async () => {
-    const outcomes = [emptyOutcome({ status: 'failed', failureCode: 'model_rate_limited' }), emptyOutcome({ status: 'failed', failureCode: 'model_auth' })];
+    const outcomes = [
+      emptyOutcome({ status: 'failed', failureCode: 'model_rate_limited' }),
+      emptyOutcome({ status: 'failed', failureCode: 'model_auth' }),
+    ];
     const h = await boot(async () => outcomes.shift()!);
     const token = await h.key();
     const run = await start(h, token);
     const blocked = await cont(h, token, run.run_id);
-    expect(blocked.body).toMatchObject({ lifecycle_status: 'waiting', completion_status: 'blocked', recommended_next_action: 'continue' });
+    expect(blocked.body).toMatchObject({
+      lifecycle_status: 'waiting',
+      completion_status: 'blocked',
+      recommended_next_action: 'continue',
+    });
     const failed = await cont(h, token, run.run_id, 3);
     expect(failed.body).toMatchObject({
       lifecycle_status: 'failed',
@@ -49,7 +70,10 @@ describe('status axes', () => {
       latest_result: { outcome: 'failed', failure_code: 'model_auth' },
     });
     expect(failed.body.completed_at).not.toBeNull();
-    const events = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events as { kind: string; data: Record<string, unknown> }[];
+    const events = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events as {
+      kind: string;
+      data: Record<string, unknown>;
+    }[];
     expect(events.at(-1)).toMatchObject({ kind: 'run.failed', data: { turn: 2, failure_code: 'model_auth' } });
     // A failed run takes no more steps.
     expect((await cont(h, token, run.run_id, 5)).body.code).toBe('run_not_active');
@@ -61,7 +85,10 @@ describe('status axes', () => {
     const run = await start(h, token);
     const turn = cont(h, token, run.run_id);
     await waitFor(async () => (await inspect(h, token, run.run_id)).lifecycle_status === 'running');
-    expect(await inspect(h, token, run.run_id)).toMatchObject({ completion_status: 'pending', recommended_next_action: 'wait_for_turn' });
+    expect(await inspect(h, token, run.run_id)).toMatchObject({
+      completion_status: 'pending',
+      recommended_next_action: 'wait_for_turn',
+    });
     release();
     expect((await turn).body).toMatchObject({ lifecycle_status: 'waiting', completion_status: 'needs_more_evidence' });
   });
@@ -85,7 +112,11 @@ describe('concurrent turn bounds', () => {
     await waitFor(async () => (await inspect(h, token, a.run_id)).lifecycle_status === 'running');
     const turnB = cont(h, token, b.run_id);
     await waitFor(async () => (await inspect(h, token, b.run_id)).lifecycle_status === 'queued');
-    expect(await inspect(h, token, b.run_id)).toMatchObject({ completion_status: 'pending', recommended_next_action: 'wait_for_turn', version: 2 });
+    expect(await inspect(h, token, b.run_id)).toMatchObject({
+      completion_status: 'pending',
+      recommended_next_action: 'wait_for_turn',
+      version: 2,
+    });
     expect(seen).toEqual([a.run_id]);
     first.release();
     expect((await turnA).status).toBe(200);
@@ -106,7 +137,11 @@ describe('concurrent turn bounds', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.body).toMatchObject({ code: 'too_many_turns', adr_code: -32003 });
-    expect(await inspect(h, token, b.run_id)).toMatchObject({ version: 1, lifecycle_status: 'waiting', budget: { steps_used: 0 } });
+    expect(await inspect(h, token, b.run_id)).toMatchObject({
+      version: 1,
+      lifecycle_status: 'waiting',
+      budget: { steps_used: 0 },
+    });
     release();
     await turnA;
     expect((await cont(h, token, b.run_id)).status).toBe(200);
@@ -135,12 +170,20 @@ describe('concurrent turn bounds', () => {
     await waitFor(async () => (await inspect(h, token, a.run_id)).lifecycle_status === 'running');
     const turnB = cont(h, token, b.run_id);
     await waitFor(async () => (await inspect(h, token, b.run_id)).lifecycle_status === 'queued');
-    const cancelled = await api(h.url, 'POST', `${RUNS}/${b.run_id}/cancel`, { token, idempotencyKey: idemKey(), body: { expected_version: 2 } });
+    const cancelled = await api(h.url, 'POST', `${RUNS}/${b.run_id}/cancel`, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { expected_version: 2 },
+    });
     expect(cancelled.body).toMatchObject({ lifecycle_status: 'cancelled' });
     expect((await turnB).body.code).toBe('run_cancelled');
 
     const turnC = await cont(h, token, c.run_id);
-    expect(turnC.body).toMatchObject({ lifecycle_status: 'waiting', completion_status: 'blocked', latest_result: { outcome: 'timed_out', failure_code: 'turn_timeout' } });
+    expect(turnC.body).toMatchObject({
+      lifecycle_status: 'waiting',
+      completion_status: 'blocked',
+      latest_result: { outcome: 'timed_out', failure_code: 'turn_timeout' },
+    });
     release();
     await turnA;
   });

@@ -10,9 +10,17 @@ const RUNS = '/api/v1/agent-runs';
 
 describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
   let h: TestHelix | undefined;
-  const boot = async (steps: ConstructorParameters<typeof ScriptedExecutor>[0], fallback?: ConstructorParameters<typeof ScriptedExecutor>[1], extra: { env?: Record<string, string>; clock?: { now(): number } } = {}) => {
+  const boot = async (
+    steps: ConstructorParameters<typeof ScriptedExecutor>[0],
+    fallback?: ConstructorParameters<typeof ScriptedExecutor>[1],
+    extra: { env?: Record<string, string>; clock?: { now(): number } } = {},
+  ) => {
     const executor = new ScriptedExecutor(steps, fallback);
-    h = await startTestHelix(flavour, { executor, env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library', ...extra.env }, ...(extra.clock ? { clock: extra.clock } : {}) });
+    h = await startTestHelix(flavour, {
+      executor,
+      env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library', ...extra.env },
+      ...(extra.clock ? { clock: extra.clock } : {}),
+    });
     return { h, executor, token: await h.key(LIBRARY_SCOPES) };
   };
   afterEach(async () => {
@@ -21,7 +29,11 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
   });
 
   const startRun = async (url: string, token: string, body: Record<string, unknown> = {}) => {
-    const res = await api(url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'How does the mechanism work?', database_scope: ['research_library'], ...body } });
+    const res = await api(url, 'POST', RUNS, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { objective: 'How does the mechanism work?', database_scope: ['research_library'], ...body },
+    });
     expect(res.status, res.text).toBe(201);
     return res.body as { run_id: string; version: number };
   };
@@ -43,16 +55,32 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
       answer_authority: false,
     });
     expect(res.body.completed_at).not.toBeNull();
-    expect(executor.inputs[0]).toMatchObject({ objective: 'How does the mechanism work?', instruction: 'Find the mechanism', turn: 1 });
+    expect(executor.inputs[0]).toMatchObject({
+      objective: 'How does the mechanism work?',
+      instruction: 'Find the mechanism',
+      turn: 1,
+    });
     expect([...executor.inputs[0]!.admittedCapabilities]).toContain('research-library.search');
     const evidence = await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token });
     expect(evidence.body.evidence_refs).toHaveLength(2);
-    expect(evidence.body.artifacts[0]).toMatchObject({ capability_id: 'research-library.search', evidence_family: 'research_library_evidence', turn: 1 });
+    expect(evidence.body.artifacts[0]).toMatchObject({
+      capability_id: 'research-library.search',
+      evidence_family: 'research_library_evidence',
+      turn: 1,
+    });
     expect(evidence.body.artifacts[0].sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(evidence.body.supported_claims).toHaveLength(1);
     expect(evidence.body.terminal_authority_status).toBe('authorized');
-    const kinds = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events.map((e: { kind: string }) => e.kind);
-    expect(kinds).toEqual(['run.started', 'run.continuation_received', 'run.evidence_reentered', 'run.terminal_authority_evaluated', 'run.completed']);
+    const kinds = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events.map(
+      (e: { kind: string }) => e.kind,
+    );
+    expect(kinds).toEqual([
+      'run.started',
+      'run.continuation_received',
+      'run.evidence_reentered',
+      'run.terminal_authority_evaluated',
+      'run.completed',
+    ]);
     const after = await cont(h.url, token, run.run_id, { expected_version: 3, instruction: 'more' });
     expect(after.status).toBe(409);
     expect(after.body.code).toBe('run_not_active');
@@ -65,7 +93,11 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     ]);
     const run = await startRun(h.url, token);
     const res = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'go' });
-    expect(res.body).toMatchObject({ completion_status: 'needs_more_evidence', terminal_authority_status: 'not_authorized', latest_result: { text: null, output_fields: {} } });
+    expect(res.body).toMatchObject({
+      completion_status: 'needs_more_evidence',
+      terminal_authority_status: 'not_authorized',
+      latest_result: { text: null, output_fields: {} },
+    });
   });
 
   it('hard gate: a required family satisfied only by an earlier turn does not authorize', async () => {
@@ -74,26 +106,44 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     const { h, token } = await boot([
       { ...first, terminalCandidates: [] },
       // Turn 2 claims the family and cites turn 1's passages, but re-enters nothing of its own.
-      emptyOutcome({ satisfiedFamilies: [LIBRARY.family], resolvedRequirements: ['required_evidence:research_library_evidence'], terminalCandidates: [scriptedCandidate('From memory', earlierRefs)] }),
+      emptyOutcome({
+        satisfiedFamilies: [LIBRARY.family],
+        resolvedRequirements: ['required_evidence:research_library_evidence'],
+        terminalCandidates: [scriptedCandidate('From memory', earlierRefs)],
+      }),
     ]);
     const run = await startRun(h.url, token);
     const one = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'gather' });
     expect(one.body.evidence.count).toBe(2);
     const two = await cont(h.url, token, run.run_id, { expected_version: 3, instruction: 'conclude' });
-    expect(two.body).toMatchObject({ terminal_authority_status: 'not_authorized', completion_status: 'needs_more_evidence', latest_result: { text: null } });
+    expect(two.body).toMatchObject({
+      terminal_authority_status: 'not_authorized',
+      completion_status: 'needs_more_evidence',
+      latest_result: { text: null },
+    });
     expect(two.body.unresolved_requirements).toContain('required_evidence:research_library_evidence');
   });
 
   it('artifacts from a capability the run did not admit are rejected at re-entry', async () => {
-    const foreign = scriptedArtifact('a web page', { capabilityId: 'internet-search.search_web', family: LIBRARY.family });
+    const foreign = scriptedArtifact('a web page', {
+      capabilityId: 'internet-search.search_web',
+      family: LIBRARY.family,
+    });
     const { h, token } = await boot([
-      emptyOutcome({ artifacts: [foreign], satisfiedFamilies: [LIBRARY.family], terminalCandidates: [scriptedCandidate('Per the web', [foreign.ref])] }),
+      emptyOutcome({
+        artifacts: [foreign],
+        satisfiedFamilies: [LIBRARY.family],
+        terminalCandidates: [scriptedCandidate('Per the web', [foreign.ref])],
+      }),
     ]);
     const run = await startRun(h.url, token);
     const res = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'go' });
     expect(res.body).toMatchObject({ terminal_authority_status: 'not_authorized', evidence: { count: 0 } });
     const events = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events;
-    expect(events.find((e: { kind: string }) => e.kind === 'run.evidence_reentered').data).toMatchObject({ admitted_refs: [], rejected_refs: [foreign.ref] });
+    expect(events.find((e: { kind: string }) => e.kind === 'run.evidence_reentered').data).toMatchObject({
+      admitted_refs: [],
+      rejected_refs: [foreign.ref],
+    });
     expect((await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token })).body.artifacts).toEqual([]);
   });
 
@@ -138,8 +188,14 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     ]);
     const run = await startRun(h.url, token);
     const turn = cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'slow' });
-    await waitFor(async () => (await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token })).body.lifecycle_status === 'running');
-    const cancel = await api(h.url, 'POST', `${RUNS}/${run.run_id}/cancel`, { token, idempotencyKey: idemKey(), body: { expected_version: 2, reason: 'no longer needed' } });
+    await waitFor(
+      async () => (await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token })).body.lifecycle_status === 'running',
+    );
+    const cancel = await api(h.url, 'POST', `${RUNS}/${run.run_id}/cancel`, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { expected_version: 2, reason: 'no longer needed' },
+    });
     expect(cancel.status).toBe(200);
     expect(cancel.body).toMatchObject({ lifecycle_status: 'cancelled', completion_status: 'cancelled', version: 3 });
     expect(signalled).toBe(true);
@@ -148,7 +204,12 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     expect(late.status).toBe(409);
     expect(late.body).toMatchObject({ code: 'run_cancelled', current_version: 3 });
     const final = await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token });
-    expect(final.body).toMatchObject({ lifecycle_status: 'cancelled', version: 3, terminal_authority_status: 'not_evaluated', latest_result: null });
+    expect(final.body).toMatchObject({
+      lifecycle_status: 'cancelled',
+      version: 3,
+      terminal_authority_status: 'not_evaluated',
+      latest_result: null,
+    });
     const evidence = await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token });
     expect(evidence.body.evidence_refs).toEqual([]);
     const again = await cont(h.url, token, run.run_id, { expected_version: 3, instruction: 'after cancel' });
@@ -160,20 +221,32 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     const { h, token, executor } = await boot([emptyOutcome({ questions: [question] }), groundedTurn()]);
     const run = await startRun(h.url, token);
     const asked = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'start' });
-    expect(asked.body).toMatchObject({ completion_status: 'needs_input', pending_questions: [question], recommended_next_action: 'answer_pending_questions' });
+    expect(asked.body).toMatchObject({
+      completion_status: 'needs_input',
+      pending_questions: [question],
+      recommended_next_action: 'answer_pending_questions',
+    });
     for (const answers of [
       [{ question_id: 'unknown_question', value: true }],
-      [{ question_id: question.question_id, value: 1 }, { question_id: question.question_id, value: 2 }],
+      [
+        { question_id: question.question_id, value: 1 },
+        { question_id: question.question_id, value: 2 },
+      ],
     ]) {
       const bad = await cont(h.url, token, run.run_id, { expected_version: 3, answers });
       expect(bad.status).toBe(400);
       expect(bad.body.code).toBe('invalid_answer');
     }
-    const answered = await cont(h.url, token, run.run_id, { expected_version: 3, answers: [{ question_id: question.question_id, value: { include: false } }] });
+    const answered = await cont(h.url, token, run.run_id, {
+      expected_version: 3,
+      answers: [{ question_id: question.question_id, value: { include: false } }],
+    });
     expect(answered.status, answered.text).toBe(200);
     expect(answered.body).toMatchObject({ completion_status: 'completed', pending_questions: [] });
     expect(executor.inputs[1]!.answers).toEqual([{ question_id: question.question_id, value: { include: false } }]);
-    const kinds = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events.map((e: { kind: string }) => e.kind);
+    const kinds = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events.map(
+      (e: { kind: string }) => e.kind,
+    );
     expect(kinds).toContain('run.input_requested');
   });
 
@@ -183,11 +256,18 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     const first = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'one' });
     expect(first.body.completion_status).toBe('needs_more_evidence');
     const second = await cont(h.url, token, run.run_id, { expected_version: 3, instruction: 'two' });
-    expect(second.body).toMatchObject({ lifecycle_status: 'failed', completion_status: 'budget_exhausted', budget: { steps_remaining: 0 }, recommended_next_action: 'stop' });
+    expect(second.body).toMatchObject({
+      lifecycle_status: 'failed',
+      completion_status: 'budget_exhausted',
+      budget: { steps_remaining: 0 },
+      recommended_next_action: 'stop',
+    });
     const third = await cont(h.url, token, run.run_id, { expected_version: 5, instruction: 'three' });
     expect(third.status).toBe(409);
     expect(third.body).toMatchObject({ code: 'budget_exhausted', adr_code: -32004 });
-    const kinds = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events.map((e: { kind: string }) => e.kind);
+    const kinds = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events.map(
+      (e: { kind: string }) => e.kind,
+    );
     expect(kinds.at(-1)).toBe('run.budget_exhausted');
   });
 
@@ -197,7 +277,11 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     const run = await startRun(h.url, token, { budget: { expires_in_seconds: 60 } });
     clock.advance(61_000);
     const inspected = await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token });
-    expect(inspected.body).toMatchObject({ completion_status: 'budget_exhausted', lifecycle_status: 'failed', version: 2 });
+    expect(inspected.body).toMatchObject({
+      completion_status: 'budget_exhausted',
+      lifecycle_status: 'failed',
+      version: 2,
+    });
     const res = await cont(h.url, token, run.run_id, { expected_version: 2, instruction: 'too late' });
     expect(res.body.code).toBe('budget_exhausted');
   });
@@ -221,7 +305,11 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     const res = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'hang' });
     expect(res.status).toBe(200);
     expect(aborted).toBe(true);
-    expect(res.body).toMatchObject({ completion_status: 'blocked', lifecycle_status: 'waiting', latest_result: { outcome: 'timed_out', failure_code: 'turn_timeout', text: null } });
+    expect(res.body).toMatchObject({
+      completion_status: 'blocked',
+      lifecycle_status: 'waiting',
+      latest_result: { outcome: 'timed_out', failure_code: 'turn_timeout', text: null },
+    });
     const next = await cont(h.url, token, run.run_id, { expected_version: 3, instruction: 'again' });
     expect(next.status).toBe(200);
   });
@@ -229,27 +317,45 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
   it('a reservation whose turn lease expired reports outcome_unknown and the run is recovered', async () => {
     const clock = manualClock();
     const g = gate();
-    const { h, token } = await boot([async () => {
-      await g.opened;
-      return groundedTurn();
-    }], undefined, { clock });
+    const { h, token } = await boot(
+      [
+        async () => {
+          await g.opened;
+          return groundedTurn();
+        },
+      ],
+      undefined,
+      { clock },
+    );
     const run = await startRun(h.url, token);
     const key = idemKey('lost');
     const body = { expected_version: 1, instruction: 'will be lost' };
     const turn = cont(h.url, token, run.run_id, body, key);
-    await waitFor(async () => (await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token })).body.lifecycle_status === 'running');
-    expect((await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token })).body).toMatchObject({ completion_status: 'pending', recommended_next_action: 'wait_for_turn' });
+    await waitFor(
+      async () => (await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token })).body.lifecycle_status === 'running',
+    );
+    expect((await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token })).body).toMatchObject({
+      completion_status: 'pending',
+      recommended_next_action: 'wait_for_turn',
+    });
     clock.advance(10 * 60_000);
     const retry = await cont(h.url, token, run.run_id, body, key);
     expect(retry.status).toBe(409);
     expect(retry.body).toMatchObject({ code: 'outcome_unknown', run_id: run.run_id });
     const inspected = await api(h.url, 'GET', `${RUNS}/${run.run_id}`, { token });
     // The interrupted turn left no verdict: blocked, and the client may continue.
-    expect(inspected.body).toMatchObject({ lifecycle_status: 'waiting', completion_status: 'blocked', recommended_next_action: 'continue', version: 3 });
+    expect(inspected.body).toMatchObject({
+      lifecycle_status: 'waiting',
+      completion_status: 'blocked',
+      recommended_next_action: 'continue',
+      version: 3,
+    });
     g.release();
     const late = await turn;
     expect(late.body.code).toBe('outcome_unknown');
-    const kinds = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events.map((e: { kind: string }) => e.kind);
+    const kinds = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/events`, { token })).body.events.map(
+      (e: { kind: string }) => e.kind,
+    );
     expect(kinds).toEqual(['run.started', 'run.continuation_received', 'run.recovered', 'run.blocked']);
     expect((await cont(h.url, token, run.run_id, body, key)).body.code).toBe('outcome_unknown');
   });

@@ -14,7 +14,8 @@ const MAX_EXCERPT = 200;
 
 export const excerpt = (text: string): string => (text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT)}…` : text);
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** `code (message)` of a `helix.agent_api.error.v1` body, or undefined for anything else. */
 export const helixErrorOf = (value: unknown): string | undefined => {
@@ -32,15 +33,20 @@ export const checkStartedRun = (value: unknown): StartedRunCheck => {
   const refused = helixErrorOf(value);
   if (refused !== undefined) return { problem: `Helix refused the start: ${refused}` };
   if (!isObject(value)) return { problem: 'the answer is not a JSON object' };
-  if (value.schema !== RUN_SCHEMA) return { problem: `the answer is not a ${RUN_SCHEMA} run (schema ${excerpt(String(value.schema))})` };
+  if (value.schema !== RUN_SCHEMA)
+    return { problem: `the answer is not a ${RUN_SCHEMA} run (schema ${excerpt(String(value.schema))})` };
   if (typeof value.run_id !== 'string') return { problem: 'the run has no run_id' };
   const budget = isObject(value.budget) ? value.budget : {};
   const problems: string[] = [];
   if (value.version !== 1) problems.push(`version is ${String(value.version)}, expected 1`);
-  if (value.lifecycle_status !== 'waiting') problems.push(`lifecycle_status is ${String(value.lifecycle_status)}, expected waiting`);
-  if (budget.max_steps !== BOUNDED_BUDGET.max_steps) problems.push(`budget.max_steps is ${String(budget.max_steps)}, expected ${BOUNDED_BUDGET.max_steps}`);
+  if (value.lifecycle_status !== 'waiting')
+    problems.push(`lifecycle_status is ${String(value.lifecycle_status)}, expected waiting`);
+  if (budget.max_steps !== BOUNDED_BUDGET.max_steps)
+    problems.push(`budget.max_steps is ${String(budget.max_steps)}, expected ${BOUNDED_BUDGET.max_steps}`);
   if (budget.expires_in_seconds !== BOUNDED_BUDGET.expires_in_seconds) {
-    problems.push(`budget.expires_in_seconds is ${String(budget.expires_in_seconds)}, expected ${BOUNDED_BUDGET.expires_in_seconds}`);
+    problems.push(
+      `budget.expires_in_seconds is ${String(budget.expires_in_seconds)}, expected ${BOUNDED_BUDGET.expires_in_seconds}`,
+    );
   }
   const lifetime = Date.parse(String(budget.expires_at)) - Date.parse(String(value.created_at));
   if (lifetime !== BOUNDED_BUDGET.expires_in_seconds * 1000) problems.push('expires_at is not created_at plus 60 s');

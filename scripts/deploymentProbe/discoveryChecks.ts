@@ -15,14 +15,23 @@ const INITIALIZE = {
   jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
-  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'helix-provider-conformance', version: '1.0.0' } },
+  params: {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'helix-provider-conformance', version: '1.0.0' },
+  },
 };
 
-const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+const isStringArray = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string');
 
 /** Helix serves no Agent Access page; the contract's manifest check does not apply to it. */
 export const agentAccessManifestCheck = (): Check =>
-  check('discovery.agent_access_manifest', 'skipped', 'Helix does not serve an Agent Access manifest; the check applies to CasimirBot only');
+  check(
+    'discovery.agent_access_manifest',
+    'skipped',
+    'Helix does not serve an Agent Access manifest; the check applies to CasimirBot only',
+  );
 
 /**
  * The resource a client requests tokens for. A Helix deployment names its public origin; the
@@ -37,8 +46,10 @@ const resourceProblem = (resource: unknown, target: string): string | undefined 
   } catch {
     return `resource ${JSON.stringify(resource)} is not an absolute URL`;
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && target.startsWith('http:'))) return `resource ${resource} is not https`;
-  if (url.href !== `${target}/` && url.href !== `${target}/mcp`) return `resource ${resource} is neither ${target} nor ${target}/mcp`;
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && target.startsWith('http:')))
+    return `resource ${resource} is not https`;
+  if (url.href !== `${target}/` && url.href !== `${target}/mcp`)
+    return `resource ${resource} is neither ${target} nor ${target}/mcp`;
   return undefined;
 };
 
@@ -53,7 +64,8 @@ const metadataProblems = (document: Record<string, unknown>, target: string): st
     if (missing.length > 0) problems.push(`scopes_supported lacks ${missing.join(', ')}`);
   }
   const methods = document.bearer_methods_supported;
-  if (!isStringArray(methods) || !methods.includes('header')) problems.push('bearer_methods_supported does not contain "header"');
+  if (!isStringArray(methods) || !methods.includes('header'))
+    problems.push('bearer_methods_supported does not contain "header"');
   if (!Array.isArray(document.authorization_servers)) problems.push('authorization_servers is not an array');
   return problems;
 };
@@ -61,14 +73,22 @@ const metadataProblems = (document: Record<string, unknown>, target: string): st
 /** An empty list is legal RFC 9728 but leaves clients no way to obtain a token: a warning, not a failure. */
 const authorizationServersCheck = (id: string, servers: unknown): Check => {
   if (!Array.isArray(servers)) return check(id, 'failed', 'authorization_servers is not an array');
-  if (servers.length === 0) return check(id, 'warning', 'authorization_servers is empty: OAuth clients cannot discover where to obtain a token');
+  if (servers.length === 0)
+    return check(
+      id,
+      'warning',
+      'authorization_servers is empty: OAuth clients cannot discover where to obtain a token',
+    );
   if (!isStringArray(servers)) return check(id, 'failed', 'authorization_servers holds a non-string entry');
   return check(id, 'passed', `${servers.length} authorization server(s) advertised`);
 };
 
 const metadataChecks = async (ctx: ProbeContext, id: string, path: string): Promise<Check[]> => {
   const serversId = `${id}.authorization_servers`;
-  const notRead = (detail: string): Check[] => [check(id, 'failed', detail), check(serversId, 'skipped', 'metadata document not read')];
+  const notRead = (detail: string): Check[] => [
+    check(id, 'failed', detail),
+    check(serversId, 'skipped', 'metadata document not read'),
+  ];
   let response: Response;
   let text: string;
   try {
@@ -79,14 +99,16 @@ const metadataChecks = async (ctx: ProbeContext, id: string, path: string): Prom
   }
   if (response.status !== 200) return notRead(`GET ${path} answered ${response.status}, expected 200`);
   const type = response.headers.get('content-type') ?? '';
-  if (!/^application\/json\b/i.test(type)) return notRead(`GET ${path} answered content-type ${JSON.stringify(type)}, expected application/json`);
+  if (!/^application\/json\b/i.test(type))
+    return notRead(`GET ${path} answered content-type ${JSON.stringify(type)}, expected application/json`);
   let document: unknown;
   try {
     document = JSON.parse(text);
   } catch {
     return notRead(`GET ${path} answered a body that is not JSON`);
   }
-  if (document === null || typeof document !== 'object' || Array.isArray(document)) return notRead(`GET ${path} answered JSON that is not an object`);
+  if (document === null || typeof document !== 'object' || Array.isArray(document))
+    return notRead(`GET ${path} answered JSON that is not an object`);
   const fields = document as Record<string, unknown>;
   const problems = metadataProblems(fields, ctx.target);
   const main =
@@ -117,12 +139,15 @@ export const unauthenticatedChallengeCheck = async (ctx: ProbeContext): Promise<
   } catch (err) {
     return check(id, 'failed', `POST /mcp: ${describeFailure(err)}`);
   }
-  if (response.status !== 401) return check(id, 'failed', `POST /mcp without credentials answered ${response.status}, expected 401`);
+  if (response.status !== 401)
+    return check(id, 'failed', `POST /mcp without credentials answered ${response.status}, expected 401`);
   const header = response.headers.get('www-authenticate');
   if (header === null) return check(id, 'failed', '401 without a WWW-Authenticate header');
   const metadata = challengeMetadataUrl(header);
-  if (metadata === undefined) return check(id, 'failed', 'WWW-Authenticate is not a Bearer challenge with resource_metadata');
-  if (metadata !== expected) return check(id, 'failed', `challenge resource_metadata is ${metadata}, expected ${expected}`);
+  if (metadata === undefined)
+    return check(id, 'failed', 'WWW-Authenticate is not a Bearer challenge with resource_metadata');
+  if (metadata !== expected)
+    return check(id, 'failed', `challenge resource_metadata is ${metadata}, expected ${expected}`);
   return check(id, 'passed', `401 with a Bearer challenge naming resource_metadata ${metadata}`);
 };
 

@@ -68,6 +68,7 @@ export const describeFailure = (err: unknown): string => {
   if (!(err instanceof Error)) return String(err);
   if (err.name === 'TimeoutError') return 'request timed out';
   const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
-  const code = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
+  const code =
+    typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
   return code === undefined ? err.message : `${err.message} (${code})`;
 };

@@ -20,9 +20,15 @@ export const redactor = (secrets: readonly string[]) => {
   // One pass, longest first: a secret that contains another is removed whole, and a short secret
   // cannot match inside an earlier replacement.
   const known = [...new Set(secrets.filter((s) => s !== ''))].sort((a, b) => b.length - a.length);
-  const pattern = known.length === 0 ? undefined : new RegExp(known.map((s) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'), 'g');
+  const pattern =
+    known.length === 0
+      ? undefined
+      : new RegExp(known.map((s) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'), 'g');
   const redactString = (value: string): string => {
-    const out = (pattern === undefined ? value : value.replace(pattern, REDACTED)).replace(PROVIDER_KEY_FRAGMENTS, REDACTED);
+    const out = (pattern === undefined ? value : value.replace(pattern, REDACTED)).replace(
+      PROVIDER_KEY_FRAGMENTS,
+      REDACTED,
+    );
     return isCredentialShaped(out) ? REDACTED : out;
   };
   const redact = (value: unknown, depth = 0): unknown => {
@@ -30,7 +36,9 @@ export const redactor = (secrets: readonly string[]) => {
     if (typeof value === 'string') return redactString(value);
     if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
     if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([key, item]) => [redactString(key), redact(item, depth + 1)]));
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [redactString(key), redact(item, depth + 1)]),
+      );
     }
     return value;
   };

@@ -19,8 +19,15 @@ export interface ProbeReport<Schema extends string = string> {
 
 export const check = (id: string, status: CheckStatus, detail: string): Check => ({ id, status, detail });
 
-export const buildReport = <Schema extends string>(schema: Schema, target: string, checks: readonly Check[], now: Date): ProbeReport<Schema> => {
-  const summary = Object.fromEntries(CHECK_STATUSES.map((status) => [status, checks.filter((c) => c.status === status).length]));
+export const buildReport = <Schema extends string>(
+  schema: Schema,
+  target: string,
+  checks: readonly Check[],
+  now: Date,
+): ProbeReport<Schema> => {
+  const summary = Object.fromEntries(
+    CHECK_STATUSES.map((status) => [status, checks.filter((c) => c.status === status).length]),
+  );
   return { schema, target, generated_at: now.toISOString(), checks, summary: summary as Record<CheckStatus, number> };
 };
 
@@ -29,6 +36,8 @@ export const exitCodeFor = (report: ProbeReport): 0 | 1 => (report.summary.faile
 
 export const humanSummary = (title: string, report: ProbeReport): string => {
   const counts = CHECK_STATUSES.filter((s) => report.summary[s] > 0).map((s) => `${report.summary[s]} ${s}`);
-  const lines = report.checks.map((c) => `  ${c.status.padEnd(14)} ${c.id}${c.status === 'passed' ? '' : `: ${c.detail}`}`);
+  const lines = report.checks.map(
+    (c) => `  ${c.status.padEnd(14)} ${c.id}${c.status === 'passed' ? '' : `: ${c.detail}`}`,
+  );
   return [`${title} for ${report.target}: ${counts.join(', ')}`, ...lines].join('\n');
 };

@@ -24,7 +24,10 @@ export interface ProbeConfigBase {
  * is requested), run the checks, print one redacted typed report on stdout and a summary on
  * stderr, and answer the exit code (0 nothing failed, 1 a check failed).
  */
-export const runProbe = async <Config extends ProbeConfigBase>(probe: ProbeDefinition<Config>, env: Env): Promise<number> => {
+export const runProbe = async <Config extends ProbeConfigBase>(
+  probe: ProbeDefinition<Config>,
+  env: Env,
+): Promise<number> => {
   let config: Config;
   try {
     config = probe.readConfig(env);
@@ -39,7 +42,9 @@ export const runProbe = async <Config extends ProbeConfigBase>(probe: ProbeDefin
     checks = await probe.runChecks(config);
   } catch (err) {
     // Every check catches its own failures; this is a probe bug, and its message may quote a response.
-    process.stderr.write(`${probe.name}: probe error: ${redactString(err instanceof Error ? err.message : String(err))}\n`);
+    process.stderr.write(
+      `${probe.name}: probe error: ${redactString(err instanceof Error ? err.message : String(err))}\n`,
+    );
     return 1;
   }
   const report = redact(buildReport(probe.schema, config.target, checks, new Date())) as ProbeReport;

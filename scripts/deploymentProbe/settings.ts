@@ -61,7 +61,11 @@ export interface DeploymentSettings {
 export const setting = (env: Env, names: readonly string[]): string | undefined => {
   const present = names.filter((name) => (env[name] ?? '') !== '');
   const values = new Set(present.map((name) => env[name]));
-  if (values.size > 1) throw new ProbeConfigError('ambiguous_setting', `${present.join(' and ')} are both set to different values; set only one`);
+  if (values.size > 1)
+    throw new ProbeConfigError(
+      'ambiguous_setting',
+      `${present.join(' and ')} are both set to different values; set only one`,
+    );
   return present.length > 0 ? env[present[0]!] : undefined;
 };
 
@@ -80,7 +84,8 @@ export const parseOrigin = (name: string, raw: string): URL => {
   } catch {
     throw new ProbeConfigError('target_invalid', `${name} is not an absolute URL`);
   }
-  if (url.username !== '' || url.password !== '') throw new ProbeConfigError('target_has_userinfo', `${name} must not carry credentials`);
+  if (url.username !== '' || url.password !== '')
+    throw new ProbeConfigError('target_has_userinfo', `${name} must not carry credentials`);
   if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || raw.includes('?') || raw.includes('#')) {
     throw new ProbeConfigError('target_not_origin', `${name} must be an origin without path, query or fragment`);
   }
@@ -94,12 +99,18 @@ export const parseOrigin = (name: string, raw: string): URL => {
 export const admitTarget = (raw: string | undefined, allowLoopbackHttp: boolean): string => {
   const name = DEPLOYMENT_SETTINGS.baseUrl.join(' or ');
   if (raw === undefined) {
-    throw new ProbeConfigError('target_missing', `set ${name} to the public origin of the Helix deployment to probe (there is no default)`);
+    throw new ProbeConfigError(
+      'target_missing',
+      `set ${name} to the public origin of the Helix deployment to probe (there is no default)`,
+    );
   }
   const url = parseOrigin(name, raw);
   if (url.protocol === 'http:') {
     if (!isLoopbackHost(url.hostname)) {
-      throw new ProbeConfigError('plain_http_not_loopback', `refusing plain http to non-loopback host ${url.host}: only https is allowed there`);
+      throw new ProbeConfigError(
+        'plain_http_not_loopback',
+        `refusing plain http to non-loopback host ${url.host}: only https is allowed there`,
+      );
     }
     if (!allowLoopbackHttp) {
       throw new ProbeConfigError(
@@ -117,7 +128,10 @@ const readOptIn = (env: Env): boolean => {
   const value = setting(env, DEPLOYMENT_SETTINGS.allowLoopbackHttp);
   if (value === undefined || value === '0') return false;
   if (value === '1') return true;
-  throw new ProbeConfigError('invalid_opt_in', `${DEPLOYMENT_SETTINGS.allowLoopbackHttp.join(' or ')} must be 1 or unset`);
+  throw new ProbeConfigError(
+    'invalid_opt_in',
+    `${DEPLOYMENT_SETTINGS.allowLoopbackHttp.join(' or ')} must be 1 or unset`,
+  );
 };
 
 /** RFC 6750 §2.1 b64token; anything else cannot travel in an Authorization header unaltered. */
@@ -126,7 +140,10 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 export const readDeploymentSettings = (env: Env): DeploymentSettings => {
   const accessToken = setting(env, DEPLOYMENT_SETTINGS.accessToken);
   if (accessToken !== undefined && !B64TOKEN.test(accessToken)) {
-    throw new ProbeConfigError('invalid_access_token', `${DEPLOYMENT_SETTINGS.accessToken.join(' or ')} is not a bearer token (RFC 6750 b64token)`);
+    throw new ProbeConfigError(
+      'invalid_access_token',
+      `${DEPLOYMENT_SETTINGS.accessToken.join(' or ')} is not a bearer token (RFC 6750 b64token)`,
+    );
   }
   const loopbackOptIn = readOptIn(env);
   const target = admitTarget(setting(env, DEPLOYMENT_SETTINGS.baseUrl), loopbackOptIn);

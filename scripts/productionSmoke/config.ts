@@ -1,4 +1,11 @@
-import { DEPLOYMENT_SETTINGS, ProbeConfigError, readDeploymentSettings, REQUEST_TIMEOUT_MS, type DeploymentSettings, type Env } from '../deploymentProbe/settings.js';
+import {
+  DEPLOYMENT_SETTINGS,
+  ProbeConfigError,
+  readDeploymentSettings,
+  REQUEST_TIMEOUT_MS,
+  type DeploymentSettings,
+  type Env,
+} from '../deploymentProbe/settings.js';
 
 export const SMOKE_SCHEMA = 'helix.production_smoke.v1';
 
@@ -17,7 +24,10 @@ export const readSmokeConfig = (env: Env): SmokeConfig => {
   const deployment = readDeploymentSettings(env);
   const { accessToken } = deployment;
   if (accessToken === undefined) {
-    throw new ProbeConfigError('access_token_missing', `set ${DEPLOYMENT_SETTINGS.accessToken.join(' or ')}: the smoke starts, inspects and cancels one run`);
+    throw new ProbeConfigError(
+      'access_token_missing',
+      `set ${DEPLOYMENT_SETTINGS.accessToken.join(' or ')}: the smoke starts, inspects and cancels one run`,
+    );
   }
   return { ...deployment, accessToken, secrets: [accessToken], timeoutMs: REQUEST_TIMEOUT_MS };
 };

@@ -14,11 +14,16 @@ export const RUN_TOOLS = [
   { name: 'helix_run_list_events', scope: 'helix.agent_runs.read' },
 ] as const;
 
-const IDS = { initialize: 'mcp.authenticated_initialize', toolsList: 'mcp.tools_list', securitySchemes: 'mcp.tools_security_schemes' } as const;
+const IDS = {
+  initialize: 'mcp.authenticated_initialize',
+  toolsList: 'mcp.tools_list',
+  securitySchemes: 'mcp.tools_security_schemes',
+} as const;
 const MAX_PAGES = 10;
 
 /** Whether the token passed initialize: nothing else authenticated is worth attempting otherwise. */
-export const initializePassed = (checks: readonly Check[]): boolean => checks.some((c) => c.id === IDS.initialize && c.status === 'passed');
+export const initializePassed = (checks: readonly Check[]): boolean =>
+  checks.some((c) => c.id === IDS.initialize && c.status === 'passed');
 
 export const notConfiguredChecks = (variable: string): Check[] =>
   Object.values(IDS).map((id) => check(id, 'not_configured', `set ${variable} to run the authenticated checks`));
@@ -39,19 +44,30 @@ const jsonRpcResult = async (response: Response, id: number): Promise<unknown> =
   const messages = /^text\/event-stream\b/i.test(type)
     ? text
         .split(/\r?\n\r?\n/)
-        .map((event) => event.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n'))
+        .map((event) =>
+          event
+            .split(/\r?\n/)
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trimStart())
+            .join('\n'),
+        )
         .filter((data) => data !== '')
     : [text];
   for (const message of messages) {
     const parsed = JSON.parse(message) as { id?: unknown; result?: unknown; error?: { message?: unknown } };
     if (parsed.id !== id) continue;
-    if (parsed.error !== undefined) throw new Error(`tools/list returned a JSON-RPC error: ${String(parsed.error.message)}`);
+    if (parsed.error !== undefined)
+      throw new Error(`tools/list returned a JSON-RPC error: ${String(parsed.error.message)}`);
     return parsed.result;
   }
   throw new Error('tools/list answered no JSON-RPC response');
 };
 
-const rawToolsList = async (ctx: ProbeContext, token: string, protocolVersion: string): Promise<Record<string, unknown>[]> => {
+const rawToolsList = async (
+  ctx: ProbeContext,
+  token: string,
+  protocolVersion: string,
+): Promise<Record<string, unknown>[]> => {
   const tools: Record<string, unknown>[] = [];
   let cursor: string | undefined;
   for (let page = 1; page <= MAX_PAGES; page++) {
@@ -63,7 +79,12 @@ const rawToolsList = async (ctx: ProbeContext, token: string, protocolVersion: s
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': protocolVersion,
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: page, method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: page,
+        method: 'tools/list',
+        ...(cursor === undefined ? {} : { params: { cursor } }),
+      }),
     });
     const result = (await jsonRpcResult(response, page)) as { tools?: unknown; nextCursor?: unknown } | undefined;
     if (!Array.isArray(result?.tools)) throw new Error('tools/list result has no tools array');
@@ -77,7 +98,10 @@ const rawToolsList = async (ctx: ProbeContext, token: string, protocolVersion: s
 /** True when some oauth2 scheme in the list declares the scope. */
 const declaresScope = (schemes: unknown, scope: string): boolean =>
   Array.isArray(schemes) &&
-  schemes.some((s: { type?: unknown; scopes?: unknown }) => s?.type === 'oauth2' && Array.isArray(s.scopes) && s.scopes.includes(scope));
+  schemes.some(
+    (s: { type?: unknown; scopes?: unknown }) =>
+      s?.type === 'oauth2' && Array.isArray(s.scopes) && s.scopes.includes(scope),
+  );
 
 /** Contract: the standard `securitySchemes` field and the compatibility `_meta.securitySchemes` both. */
 const securitySchemeProblems = (tools: readonly Record<string, unknown>[]): string[] =>
@@ -86,8 +110,10 @@ const securitySchemeProblems = (tools: readonly Record<string, unknown>[]): stri
     if (tool === undefined) return [`${name} is not listed`];
     const meta = tool._meta as { securitySchemes?: unknown } | undefined;
     const problems: string[] = [];
-    if (!declaresScope(tool.securitySchemes, scope)) problems.push(`${name} securitySchemes lacks oauth2 scope ${scope}`);
-    if (!declaresScope(meta?.securitySchemes, scope)) problems.push(`${name} _meta.securitySchemes lacks oauth2 scope ${scope}`);
+    if (!declaresScope(tool.securitySchemes, scope))
+      problems.push(`${name} securitySchemes lacks oauth2 scope ${scope}`);
+    if (!declaresScope(meta?.securitySchemes, scope))
+      problems.push(`${name} _meta.securitySchemes lacks oauth2 scope ${scope}`);
     return problems;
   });
 
@@ -111,14 +137,22 @@ export const authenticatedChecks = async (ctx: ProbeContext, token: string, time
       await client.connect(transport, { timeout: timeoutMs });
     } catch (err) {
       const detail = `initialize failed: ${describeFailure(err)}`;
-      return [check(IDS.initialize, 'failed', detail), check(IDS.toolsList, 'skipped', 'initialize failed'), check(IDS.securitySchemes, 'skipped', 'initialize failed')];
+      return [
+        check(IDS.initialize, 'failed', detail),
+        check(IDS.toolsList, 'skipped', 'initialize failed'),
+        check(IDS.securitySchemes, 'skipped', 'initialize failed'),
+      ];
     }
     const server = client.getServerVersion();
     const protocolVersion = transport.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     const initialize =
       client.getServerCapabilities()?.tools === undefined
         ? check(IDS.initialize, 'failed', 'initialize succeeded but the server advertises no tools capability')
-        : check(IDS.initialize, 'passed', `server ${server?.name ?? '?'} ${server?.version ?? '?'}, protocol ${protocolVersion}`);
+        : check(
+            IDS.initialize,
+            'passed',
+            `server ${server?.name ?? '?'} ${server?.version ?? '?'}, protocol ${protocolVersion}`,
+          );
 
     let toolsList: Check;
     try {
@@ -136,7 +170,11 @@ export const authenticatedChecks = async (ctx: ProbeContext, token: string, time
       const problems = securitySchemeProblems(await rawToolsList(ctx, token, protocolVersion));
       schemes =
         problems.length === 0
-          ? check(IDS.securitySchemes, 'passed', 'every run tool declares its oauth2 scope in securitySchemes and _meta.securitySchemes')
+          ? check(
+              IDS.securitySchemes,
+              'passed',
+              'every run tool declares its oauth2 scope in securitySchemes and _meta.securitySchemes',
+            )
           : check(IDS.securitySchemes, 'failed', problems.join('; '));
     } catch (err) {
       schemes = check(IDS.securitySchemes, 'failed', describeFailure(err));

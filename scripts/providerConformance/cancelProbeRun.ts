@@ -10,21 +10,33 @@ import { mcpSession } from './mcpSession.js';
  *
  * Answers undefined when the run is cancelled, else why not.
  */
-export const cancelProbeRun = async (ctx: ProbeContext, token: string, runId: string, idempotencyKey: string, timeoutMs: number): Promise<string | undefined> => {
+export const cancelProbeRun = async (
+  ctx: ProbeContext,
+  token: string,
+  runId: string,
+  idempotencyKey: string,
+  timeoutMs: number,
+): Promise<string | undefined> => {
   const { client, transport } = mcpSession(ctx, token);
   try {
     await client.connect(transport, { timeout: timeoutMs });
     const result = await client.callTool(
       {
         name: 'helix_run_cancel',
-        arguments: { run_id: runId, idempotency_key: idempotencyKey, request: { expected_version: 1, reason: 'provider conformance probe: never continued' } },
+        arguments: {
+          run_id: runId,
+          idempotency_key: idempotencyKey,
+          request: { expected_version: 1, reason: 'provider conformance probe: never continued' },
+        },
       },
       CallToolResultSchema,
       { timeout: timeoutMs },
     );
     const answer = (result.structuredContent ?? {}) as Record<string, unknown>;
     if (result.isError === true) return `helix_run_cancel answered ${helixErrorOf(answer) ?? 'an error'}`;
-    return answer.lifecycle_status === 'cancelled' ? undefined : `helix_run_cancel answered lifecycle_status ${String(answer.lifecycle_status)}`;
+    return answer.lifecycle_status === 'cancelled'
+      ? undefined
+      : `helix_run_cancel answered lifecycle_status ${String(answer.lifecycle_status)}`;
   } catch (err) {
     return `helix_run_cancel failed: ${describeFailure(err)}`;
   } finally {

@@ -59,12 +59,19 @@ const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
 /** A test-only provider origin: loopback, opted in, a bare origin. Anything else fails closed. */
 const admitProviderOverride = (name: string, raw: string, optIn: boolean): string => {
   if (!optIn) {
-    throw new ProbeConfigError('provider_override_not_opted_in', `${name} is for tests only and needs ${DEPLOYMENT_SETTINGS.allowLoopbackHttp.join(' or ')}=1`);
+    throw new ProbeConfigError(
+      'provider_override_not_opted_in',
+      `${name} is for tests only and needs ${DEPLOYMENT_SETTINGS.allowLoopbackHttp.join(' or ')}=1`,
+    );
   }
   const url = parseOrigin(name, raw);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProbeConfigError('scheme_not_allowed', `${name} must use http or https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ProbeConfigError('scheme_not_allowed', `${name} must use http or https`);
   if (!isLoopbackHost(url.hostname)) {
-    throw new ProbeConfigError('provider_override_not_loopback', `${name} may only name a loopback host (refused ${url.host})`);
+    throw new ProbeConfigError(
+      'provider_override_not_loopback',
+      `${name} may only name a loopback host (refused ${url.host})`,
+    );
   }
   return url.origin;
 };
@@ -78,7 +85,8 @@ const readProvider = (env: Env, provider: ProviderName, optIn: boolean): Provide
   const rawOrigin = setting(env, ORIGINS[provider]);
   const origin = rawOrigin === undefined ? undefined : admitProviderOverride(ORIGINS[provider][0], rawOrigin, optIn);
   const model = setting(env, MODELS[provider]) ?? PROVIDER_DEFAULTS[provider].model;
-  if (!MODEL_NAME.test(model)) throw new ProbeConfigError('invalid_model', `${MODELS[provider][0]} is not a model name`);
+  if (!MODEL_NAME.test(model))
+    throw new ProbeConfigError('invalid_model', `${MODELS[provider][0]} is not a model name`);
   const key = setting(env, KEYS[provider]);
   if (key === undefined) return undefined;
   return { key, model, origin: origin ?? PROVIDER_DEFAULTS[provider].origin, originOverridden: origin !== undefined };
@@ -91,6 +99,8 @@ export const readProbeConfig = (env: Env): ProbeConfig => {
     const provider = readProvider(env, name, deployment.loopbackOptIn);
     if (provider !== undefined) providers[name] = provider;
   }
-  const secrets = [deployment.accessToken, ...Object.values(providers).map((p) => p.key)].filter((s): s is string => s !== undefined);
+  const secrets = [deployment.accessToken, ...Object.values(providers).map((p) => p.key)].filter(
+    (s): s is string => s !== undefined,
+  );
   return { ...deployment, providers, secrets, timeoutMs: REQUEST_TIMEOUT_MS, providerTimeoutMs: PROVIDER_TIMEOUT_MS };
 };

@@ -1,5 +1,12 @@
 import { excerpt, helixErrorOf } from '../deploymentProbe/boundedRun.js';
-import { isObject, MCP_SERVER_NAME, parseToolText, START_TOOL, type ProviderWire, type ReportedToolCall } from './providerInvocation.js';
+import {
+  isObject,
+  MCP_SERVER_NAME,
+  parseToolText,
+  START_TOOL,
+  type ProviderWire,
+  type ReportedToolCall,
+} from './providerInvocation.js';
 
 /**
  * The OpenAI Responses API with Helix as a remote MCP tool (`POST /v1/responses`, tool type
@@ -27,7 +34,10 @@ const reportedCall = (item: Record<string, unknown>): ReportedToolCall =>
 /** Why no call happened, as far as the output says: its item types and a tool-listing error. */
 const outputContext = (body: Record<string, unknown>, items: readonly Record<string, unknown>[]): string => {
   const listing = items.find((i) => i.type === 'mcp_list_tools');
-  const listError = listing?.error === undefined || listing.error === null ? '' : `; mcp_list_tools failed: ${excerpt(String(listing.error))}`;
+  const listError =
+    listing?.error === undefined || listing.error === null
+      ? ''
+      : `; mcp_list_tools failed: ${excerpt(String(listing.error))}`;
   return `status ${String(body.status)}; output items: ${items.map((i) => String(i.type)).join(', ') || 'none'}${listError}`;
 };
 
@@ -58,7 +68,9 @@ export const openaiResponses: ProviderWire = {
   }),
   read: (body) => {
     const items = (Array.isArray(body.output) ? body.output : []).filter(isObject);
-    const calls = items.filter((i) => i.type === 'mcp_call' && i.name === START_TOOL && i.server_label === MCP_SERVER_NAME).map(reportedCall);
+    const calls = items
+      .filter((i) => i.type === 'mcp_call' && i.name === START_TOOL && i.server_label === MCP_SERVER_NAME)
+      .map(reportedCall);
     const error = isObject(body.error) ? body.error : undefined;
     const failure =
       body.status === 'failed' || error !== undefined

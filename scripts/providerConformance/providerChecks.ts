@@ -7,34 +7,55 @@ import { openaiResponses } from './openaiResponses.js';
 import { invokeProvider, planInvocation, type ProviderWire } from './providerInvocation.js';
 
 const WIRES: Readonly<Record<ProviderName, ProviderWire>> = { openai: openaiResponses, gemini: geminiInteractions };
-const KEY_SETTING: Readonly<Record<ProviderName, string>> = { openai: SETTINGS.openaiKey[0], gemini: SETTINGS.geminiKey[0] };
+const KEY_SETTING: Readonly<Record<ProviderName, string>> = {
+  openai: SETTINGS.openaiKey[0],
+  gemini: SETTINGS.geminiKey[0],
+};
 
 /** Why a configured provider is not called, or undefined when it is. */
 const reasonNotToCall = (config: ProbeConfig, name: ProviderName, tokenPassed: boolean): Check | undefined => {
   const id = `provider.${name}`;
   const provider = config.providers[name];
-  if (provider === undefined) return check(id, 'not_configured', `set ${KEY_SETTING[name]} to request a provider invocation`);
+  if (provider === undefined)
+    return check(id, 'not_configured', `set ${KEY_SETTING[name]} to request a provider invocation`);
   if (config.accessToken === undefined) {
     return check(id, 'not_configured', `the provider invocation also needs ${SETTINGS.accessToken.join(' or ')}`);
   }
-  if (!tokenPassed) return check(id, 'skipped', 'the access token did not pass initialize, so no provider call was made');
+  if (!tokenPassed)
+    return check(id, 'skipped', 'the access token did not pass initialize, so no provider call was made');
   if (config.targetIsLoopback && !provider.originOverridden) {
-    return check(id, 'skipped', `${WIRES[name].label} reaches server_url from its own network and cannot reach a loopback target; no provider call was made`);
+    return check(
+      id,
+      'skipped',
+      `${WIRES[name].label} reaches server_url from its own network and cannot reach a loopback target; no provider call was made`,
+    );
   }
   return undefined;
 };
 
 /** The invocation, then a cancel of every run it started; a failed cancel is a warning (the run expires after 60 s). */
-const invokeAndCancel = async (ctx: ProbeContext, config: ProbeConfig, name: ProviderName, token: string): Promise<Check[]> => {
+const invokeAndCancel = async (
+  ctx: ProbeContext,
+  config: ProbeConfig,
+  name: ProviderName,
+  token: string,
+): Promise<Check[]> => {
   const id = `provider.${name}`;
   const provider = config.providers[name]!;
   const plan = planInvocation(name, config.target, token, provider.model);
   const outcome = await invokeProvider(WIRES[name], plan, provider, config.providerTimeoutMs);
   const cancelId = `${id}.run_cancelled`;
-  if (outcome.runIds.length === 0) return [check(id, outcome.status, outcome.detail), check(cancelId, 'skipped', 'no run was started')];
+  if (outcome.runIds.length === 0)
+    return [check(id, outcome.status, outcome.detail), check(cancelId, 'skipped', 'no run was started')];
   const failures: string[] = [];
   for (const [index, runId] of outcome.runIds.entries()) {
-    const failure = await cancelProbeRun(ctx, token, runId, `${plan.arguments.idempotency_key}:cancel-${index + 1}`, config.timeoutMs);
+    const failure = await cancelProbeRun(
+      ctx,
+      token,
+      runId,
+      `${plan.arguments.idempotency_key}:cancel-${index + 1}`,
+      config.timeoutMs,
+    );
     if (failure !== undefined) failures.push(`run ${runId}: ${failure}`);
   }
   const cancelled =
@@ -49,7 +70,11 @@ const invokeAndCancel = async (ctx: ProbeContext, config: ProbeConfig, name: Pro
  * Responses, Gemini Interactions) with Helix as the only remote MCP tool and `helix_run_start` as
  * the only allowed tool. Each starts at most one 60-second, one-step run, which is never continued.
  */
-export const providerChecks = async (ctx: ProbeContext, config: ProbeConfig, tokenPassed: boolean): Promise<Check[]> => {
+export const providerChecks = async (
+  ctx: ProbeContext,
+  config: ProbeConfig,
+  tokenPassed: boolean,
+): Promise<Check[]> => {
   const checks: Check[] = [];
   for (const name of PROVIDER_NAMES) {
     const skipped = reasonNotToCall(config, name, tokenPassed);

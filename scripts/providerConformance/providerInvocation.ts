@@ -23,10 +23,17 @@ export interface InvocationPlan {
  * The explicit idempotency key makes a repeated call replay the same run instead of starting a
  * second one, so even a model that calls twice creates at most one run (docs/spec/shared-live-room-requirements.md PCP-07).
  */
-export const planInvocation = (provider: ProviderName, target: string, accessToken: string, model: string): InvocationPlan => {
+export const planInvocation = (
+  provider: ProviderName,
+  target: string,
+  accessToken: string,
+  model: string,
+): InvocationPlan => {
   const args = {
     idempotency_key: `helix-conformance-${provider}-${randomUUID()}`,
-    request: boundedStartRequest('Provider conformance check: record this bounded run and nothing else. It is never continued.'),
+    request: boundedStartRequest(
+      'Provider conformance check: record this bounded run and nothing else. It is never continued.',
+    ),
   };
   return {
     serverUrl: `${target}/mcp`,
@@ -59,7 +66,8 @@ export interface ProviderWire {
   read(body: Record<string, unknown>): ProviderAnswer;
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** A tool's text output as JSON when it is JSON, else the text itself (which then fails the run check). */
 export const parseToolText = (text: string): unknown => {
@@ -86,12 +94,17 @@ export interface InvocationOutcome {
 }
 
 const judge = (label: string, plan: InvocationPlan, answer: ProviderAnswer): InvocationOutcome => {
-  const results = answer.calls.map((call) => ('error' in call ? { problem: `the ${START_TOOL} call failed: ${excerpt(call.error)}` } : checkStartedRun(call.output)));
+  const results = answer.calls.map((call) =>
+    'error' in call
+      ? { problem: `the ${START_TOOL} call failed: ${excerpt(call.error)}` }
+      : checkStartedRun(call.output),
+  );
   const runIds = [...new Set(results.flatMap((r) => ('runId' in r ? [r.runId] : [])))];
   const problems = results.flatMap((r) => ('problem' in r ? [r.problem] : []));
   if (answer.failure !== undefined) problems.unshift(answer.failure);
   if (answer.calls.length === 0) problems.push(`${label} reported no ${START_TOOL} call (${answer.context})`);
-  if (answer.calls.length > 1) problems.push(`${label} called ${START_TOOL} ${answer.calls.length} times; one call expected`);
+  if (answer.calls.length > 1)
+    problems.push(`${label} called ${START_TOOL} ${answer.calls.length} times; one call expected`);
   if (problems.length > 0) return { status: 'failed', detail: problems.join('; '), runIds };
   return {
     status: 'passed',
@@ -101,7 +114,12 @@ const judge = (label: string, plan: InvocationPlan, answer: ProviderAnswer): Inv
 };
 
 /** One request to the provider, pinned to its origin; every failure becomes a failed outcome. */
-export const invokeProvider = async (wire: ProviderWire, plan: InvocationPlan, provider: ProviderSettings, timeoutMs: number): Promise<InvocationOutcome> => {
+export const invokeProvider = async (
+  wire: ProviderWire,
+  plan: InvocationPlan,
+  provider: ProviderSettings,
+  timeoutMs: number,
+): Promise<InvocationOutcome> => {
   const failed = (detail: string): InvocationOutcome => ({ status: 'failed', detail, runIds: [] });
   let response: Response;
   let body: unknown;

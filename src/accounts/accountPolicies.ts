@@ -57,7 +57,8 @@ export class AccountPolicies {
 
   async change(accountId: string, change: PolicyChange, now: number): Promise<AccountPolicyView> {
     return this.store.transaction(async (uow) => {
-      if ((await uow.accounts.get(accountId)) === undefined) throw new UnknownAccountError(`no account ${accountId.slice(0, 80)}`);
+      if ((await uow.accounts.get(accountId)) === undefined)
+        throw new UnknownAccountError(`no account ${accountId.slice(0, 80)}`);
       const stored = await uow.accounts.getPolicyOverrides(accountId);
       const current = stored === undefined ? NO_OVERRIDES : (parseOverrides(stored) ?? NO_OVERRIDES);
       const overrides = applyPolicyChange(current, change);

@@ -12,7 +12,12 @@ export class AccountInputError extends Error {
 
 const IDENTITY_PART = /^[\x21-\x7e]{1,512}$/;
 
-export const createAccount = async (store: Store, displayName: string, now: number, password?: string): Promise<AccountRecord> => {
+export const createAccount = async (
+  store: Store,
+  displayName: string,
+  now: number,
+  password?: string,
+): Promise<AccountRecord> => {
   const name = displayName.trim();
   if (name.length === 0 || name.length > 200) throw new AccountInputError('the account name must be 1-200 characters');
   const account: AccountRecord = {
@@ -55,7 +60,13 @@ export interface VerifiedIdentity {
  * identity itself. In one transaction it consumes the intent, links the provider subject to the
  * account and creates (or returns) the active agent binding. Nothing here trusts token claims.
  */
-export const completeLink = async (store: Store, secret: string, intent: string, identity: VerifiedIdentity, now: number): Promise<BindingRecord> => {
+export const completeLink = async (
+  store: Store,
+  secret: string,
+  intent: string,
+  identity: VerifiedIdentity,
+  now: number,
+): Promise<BindingRecord> => {
   for (const [name, value] of Object.entries(identity)) {
     if (!IDENTITY_PART.test(value)) throw new AccountInputError(`${name} must be 1-512 printable characters`);
   }
@@ -64,8 +75,14 @@ export const completeLink = async (store: Store, secret: string, intent: string,
     if (accountId === undefined) throw new AccountInputError('the link intent is unknown, expired or already used');
     const subject = subjectHash(secret, identity.provider, identity.subject);
     const linked = await uow.accounts.linkProvider(identity.provider, subject, accountId, now);
-    if (linked === 'linked_elsewhere') throw new AccountInputError('that provider subject is already linked to another account');
-    const key = { issuer: identity.issuer, tenantHash: tenantHash(secret, identity.tenantId), provider: identity.provider, subjectHash: subject };
+    if (linked === 'linked_elsewhere')
+      throw new AccountInputError('that provider subject is already linked to another account');
+    const key = {
+      issuer: identity.issuer,
+      tenantHash: tenantHash(secret, identity.tenantId),
+      provider: identity.provider,
+      subjectHash: subject,
+    };
     const existing = await uow.bindings.findActive(key);
     if (existing !== undefined) return existing;
     const binding: BindingRecord = {

@@ -14,7 +14,9 @@ const SCRYPT = { N: 32_768, r: 8, p: 1, keyLength: 32, maxmem: 64 * 1024 * 1024 
 
 const derive = (password: string, salt: Buffer, N: number, r: number, p: number, keyLength: number): Promise<Buffer> =>
   new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, keyLength, { N, r, p, maxmem: SCRYPT.maxmem }, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(password.normalize('NFKC'), salt, keyLength, { N, r, p, maxmem: SCRYPT.maxmem }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 
 /** `scrypt$N$r$p$salt$key`, salt and key base64url. */
@@ -28,7 +30,14 @@ export const verifyPassword = async (password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || salt === undefined || key === undefined) return false;
   const expected = Buffer.from(key, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), Number(n), Number(r), Number(p), expected.length);
+  const actual = await derive(
+    password,
+    Buffer.from(salt, 'base64url'),
+    Number(n),
+    Number(r),
+    Number(p),
+    expected.length,
+  );
   return timingSafeEqual(actual, expected);
 };
 

@@ -15,22 +15,40 @@ export const issueSignInLink = async (store: Store, accountId: string, now: numb
 };
 
 /** Starts a session: the cookie value is returned once; only its hash is stored, with a server-side expiry. */
-export const startSession = async (store: Store, accountId: string, now: number): Promise<{ cookie: string; expiresAt: number }> => {
+export const startSession = async (
+  store: Store,
+  accountId: string,
+  now: number,
+): Promise<{ cookie: string; expiresAt: number }> => {
   const session = newSecret();
   const expiresAt = now + SESSION_TTL_MS;
-  await store.read.sessions.insert({ sessionHash: session.hash, accountId, createdAt: now, expiresAt, revokedAt: null });
+  await store.read.sessions.insert({
+    sessionHash: session.hash,
+    accountId,
+    createdAt: now,
+    expiresAt,
+    revokedAt: null,
+  });
   return { cookie: session.value, expiresAt };
 };
 
 /** Consumes a sign-in code once and starts a session for its account. */
-export const signInWithCode = async (store: Store, code: string, now: number): Promise<{ cookie: string; expiresAt: number } | undefined> => {
+export const signInWithCode = async (
+  store: Store,
+  code: string,
+  now: number,
+): Promise<{ cookie: string; expiresAt: number } | undefined> => {
   if (!/^[A-Za-z0-9_-]{43}$/.test(code)) return undefined;
   const accountId = await store.transaction((uow) => uow.sessions.consumeOneTime(secretHash(code), 'sign_in', now));
   return accountId === undefined ? undefined : startSession(store, accountId, now);
 };
 
 /** The account behind a session cookie, re-resolved on every request: unexpired, unrevoked, account active. */
-export const resolveSession = async (store: Store, cookie: string | undefined, now: number): Promise<string | undefined> => {
+export const resolveSession = async (
+  store: Store,
+  cookie: string | undefined,
+  now: number,
+): Promise<string | undefined> => {
   if (cookie === undefined || !/^[A-Za-z0-9_-]{43}$/.test(cookie)) return undefined;
   const session = await store.read.sessions.get(secretHash(cookie));
   if (session === undefined || session.revokedAt !== null || session.expiresAt <= now) return undefined;
@@ -38,4 +56,5 @@ export const resolveSession = async (store: Store, cookie: string | undefined, n
   return account?.status === 'active' ? account.accountId : undefined;
 };
 
-export const endSession = (store: Store, cookie: string, now: number): Promise<void> => store.read.sessions.revoke(secretHash(cookie), now);
+export const endSession = (store: Store, cookie: string, now: number): Promise<void> =>
+  store.read.sessions.revoke(secretHash(cookie), now);

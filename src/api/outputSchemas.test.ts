@@ -8,14 +8,50 @@ import { ErrorBodySchema, EventViewSchema, EvidenceBundleSchema, RunViewSchema }
 import { projectEvent, projectRun } from './runView.js';
 
 const run: RunRecord = {
-  runId: 'run_schema0001', ownerHash: 'a'.repeat(64), tenantRef: 'tenant:sha256:t', accountRef: 'account:sha256:a', objective: 'o', objectiveHash: 'h',
-  runtimeProvider: 'p', lifecycle: 'completed', completion: 'completed', terminalAuthority: 'authorized', version: 3,
-  contract: { min_evidence_refs: 1, require_terminal_authority: true, required_output_fields: [], max_unresolved_requirements: 0, allow_conflicts: false },
-  constraints: ['c'], databaseScope: ['research_library'], budget: { max_steps: 12, expires_in_seconds: 3600 }, stepsUsed: 1, expiresAt: 10_000,
-  unresolvedRequirements: ['u'], contradictions: [{ contradiction_id: 'c1', description: 'd', refs: ['r'] }],
-  pendingQuestions: [{ question_id: 'q', prompt: 'p?' }], answers: [], evidenceRefs: ['r'], supportedClaims: [{ claim: 'c', refs: ['r'] }],
-  latestResult: { turn: 1, outcome: 'succeeded', text: 't', supporting_evidence_refs: ['r'], output_fields: { x: 1 }, terminal_candidate_ref: 'cand', failure_code: null },
-  lastEventSeq: 5, activeTurn: null, createdAt: 0, updatedAt: 1, completedAt: 2, cancelledAt: null,
+  runId: 'run_schema0001',
+  ownerHash: 'a'.repeat(64),
+  tenantRef: 'tenant:sha256:t',
+  accountRef: 'account:sha256:a',
+  objective: 'o',
+  objectiveHash: 'h',
+  runtimeProvider: 'p',
+  lifecycle: 'completed',
+  completion: 'completed',
+  terminalAuthority: 'authorized',
+  version: 3,
+  contract: {
+    min_evidence_refs: 1,
+    require_terminal_authority: true,
+    required_output_fields: [],
+    max_unresolved_requirements: 0,
+    allow_conflicts: false,
+  },
+  constraints: ['c'],
+  databaseScope: ['research_library'],
+  budget: { max_steps: 12, expires_in_seconds: 3600 },
+  stepsUsed: 1,
+  expiresAt: 10_000,
+  unresolvedRequirements: ['u'],
+  contradictions: [{ contradiction_id: 'c1', description: 'd', refs: ['r'] }],
+  pendingQuestions: [{ question_id: 'q', prompt: 'p?' }],
+  answers: [],
+  evidenceRefs: ['r'],
+  supportedClaims: [{ claim: 'c', refs: ['r'] }],
+  latestResult: {
+    turn: 1,
+    outcome: 'succeeded',
+    text: 't',
+    supporting_evidence_refs: ['r'],
+    output_fields: { x: 1 },
+    terminal_candidate_ref: 'cand',
+    failure_code: null,
+  },
+  lastEventSeq: 5,
+  activeTurn: null,
+  createdAt: 0,
+  updatedAt: 1,
+  completedAt: 2,
+  cancelledAt: null,
 };
 
 /** Every key a projection emits must be declared by its schema (the schemas are the published contract). */
@@ -35,7 +71,12 @@ describe('output schemas match the projections', () => {
     const event = projectEvent({ runId: run.runId, seq: 1, kind: 'run.started', version: 1, data: {}, createdAt: 0 });
     expect(EventViewSchema.parse(event)).toEqual(event);
     expectDeclared(EventViewSchema, event);
-    const artifact = { ...scriptedArtifact('x', { capabilityId: 'c', family: 'f' }), runId: run.runId, turn: 1, createdAt: 0 };
+    const artifact = {
+      ...scriptedArtifact('x', { capabilityId: 'c', family: 'f' }),
+      runId: run.runId,
+      turn: 1,
+      createdAt: 0,
+    };
     const bundle = projectEvidence(run, [artifact]);
     expect(EvidenceBundleSchema.parse(bundle)).toEqual(bundle);
     expectDeclared(EvidenceBundleSchema, bundle);

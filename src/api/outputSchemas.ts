@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../domain/errors.js';
 import { EVENT_KINDS } from '../domain/events.js';
-import { COMPLETION_STATUSES, LIFECYCLE_STATUSES, NEXT_ACTIONS, TERMINAL_AUTHORITY_STATUSES } from '../domain/statuses.js';
+import {
+  COMPLETION_STATUSES,
+  LIFECYCLE_STATUSES,
+  NEXT_ACTIONS,
+  TERMINAL_AUTHORITY_STATUSES,
+} from '../domain/statuses.js';
 import { ARTIFACT_KINDS } from '../domain/turn.js';
 
 /**
@@ -54,8 +59,12 @@ export const RunViewSchema = z.looseObject({
     turn_in_progress: z.boolean(),
   }),
   unresolved_requirements: z.array(z.string()),
-  contradictions: z.array(z.looseObject({ contradiction_id: z.string(), description: z.string(), refs: z.array(z.string()) })),
-  pending_questions: z.array(z.looseObject({ question_id: z.string(), prompt: z.string(), answer_hint: z.string().optional() })),
+  contradictions: z.array(
+    z.looseObject({ contradiction_id: z.string(), description: z.string(), refs: z.array(z.string()) }),
+  ),
+  pending_questions: z.array(
+    z.looseObject({ question_id: z.string(), prompt: z.string(), answer_hint: z.string().optional() }),
+  ),
   evidence: z.looseObject({ count: z.number().int(), refs: z.array(z.string()), truncated: z.boolean() }),
   latest_result: z
     .looseObject({
@@ -115,11 +124,18 @@ export const EvidenceBundleSchema = z.looseObject({
       turn: z.number().int(),
       title: z.string().nullable(),
       excerpt: z.string(),
-      provenance: z.looseObject({ source_id: z.string(), locator: z.string(), retrieved_at: Instant, turn: z.number().int() }),
+      provenance: z.looseObject({
+        source_id: z.string(),
+        locator: z.string(),
+        retrieved_at: Instant,
+        turn: z.number().int(),
+      }),
     }),
   ),
   supported_claims: z.array(Claim),
-  contradicted_claims: z.array(z.looseObject({ contradiction_id: z.string(), description: z.string(), refs: z.array(z.string()) })),
+  contradicted_claims: z.array(
+    z.looseObject({ contradiction_id: z.string(), description: z.string(), refs: z.array(z.string()) }),
+  ),
   unresolved_requirements: z.array(z.string()),
   terminal_candidate_ref: z.string().nullable(),
   terminal_authority_status: z.enum(TERMINAL_AUTHORITY_STATUSES),

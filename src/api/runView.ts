@@ -14,7 +14,11 @@ const EVIDENCE_REFS_IN_RUN = 50;
 export const projectRun = (run: RunRecord) => ({
   schema: RUN_SCHEMA,
   run_id: run.runId,
-  ownership: { owner_ref: `owner:sha256:${run.ownerHash.slice(0, 32)}`, tenant_ref: run.tenantRef, account_ref: run.accountRef },
+  ownership: {
+    owner_ref: `owner:sha256:${run.ownerHash.slice(0, 32)}`,
+    tenant_ref: run.tenantRef,
+    account_ref: run.accountRef,
+  },
   objective: run.objective,
   objective_hash: run.objectiveHash,
   runtime_provider: run.runtimeProvider,

@@ -100,9 +100,15 @@ export const EVENTS_LIMIT = { min: 1, max: 200, default: 50 } as const;
 
 /** A query-string integer: plain decimal digits only (no signs, exponents or blanks). */
 const queryInt = (min: number, max: number) =>
-  z.union([z.number(), z.string().regex(/^\d{1,15}$/, 'must be a decimal integer').transform(Number)]).pipe(
-    z.number().int().min(min).max(max),
-  );
+  z
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\d{1,15}$/, 'must be a decimal integer')
+        .transform(Number),
+    ])
+    .pipe(z.number().int().min(min).max(max));
 
 /** A long poll waits at most this long for the first new event (0, the default, answers at once). */
 export const EVENTS_MAX_WAIT_MS = 25_000;

@@ -26,9 +26,15 @@ export class ApiKeyInputError extends Error {
 }
 
 /** Creates a key and returns it in clear exactly once, with its stored (hashed) record. */
-export const createApiKey = async (store: Store, input: NewApiKey, now: number): Promise<{ key: string; record: ApiKeyRecord }> => {
-  if (!IDENTIFIER_PATTERN.test(input.tenantId)) throw new ApiKeyInputError('tenant must be 1-200 characters of [A-Za-z0-9._:@-]');
-  if (!IDENTIFIER_PATTERN.test(input.accountId)) throw new ApiKeyInputError('account must be 1-200 characters of [A-Za-z0-9._:@-]');
+export const createApiKey = async (
+  store: Store,
+  input: NewApiKey,
+  now: number,
+): Promise<{ key: string; record: ApiKeyRecord }> => {
+  if (!IDENTIFIER_PATTERN.test(input.tenantId))
+    throw new ApiKeyInputError('tenant must be 1-200 characters of [A-Za-z0-9._:@-]');
+  if (!IDENTIFIER_PATTERN.test(input.accountId))
+    throw new ApiKeyInputError('account must be 1-200 characters of [A-Za-z0-9._:@-]');
   if (input.scopes.length === 0) throw new ApiKeyInputError('at least one scope is required');
   const unknown = input.scopes.filter((s) => !isGrantableScope(s));
   if (unknown.length > 0) throw new ApiKeyInputError(`unknown scope(s): ${unknown.join(' ')} (see docs/auth.md)`);

@@ -50,7 +50,10 @@ export class Authenticator {
   ) {}
 
   async authenticate(credentials: Credentials): Promise<Principal> {
-    if ((credentials.authorization !== undefined && credentials.queryToken) || (credentials.authorizationHeaders ?? 0) > 1) {
+    if (
+      (credentials.authorization !== undefined && credentials.queryToken) ||
+      (credentials.authorizationHeaders ?? 0) > 1
+    ) {
       throw new HelixError('multiple_credentials');
     }
     if (credentials.authorization === undefined) throw new HelixError('unauthorized');
@@ -127,7 +130,10 @@ export class Authenticator {
       issuer: token.issuer,
       subject: token.subject,
       accountId: account.accountId,
-      scopes: typeof scopeClaim === 'string' ? ScopeSet.parse(scopeClaim) : new ScopeSet(Array.isArray(scopeClaim) ? scopeClaim.filter((s): s is string => typeof s === 'string') : []),
+      scopes:
+        typeof scopeClaim === 'string'
+          ? ScopeSet.parse(scopeClaim)
+          : new ScopeSet(Array.isArray(scopeClaim) ? scopeClaim.filter((s): s is string => typeof s === 'string') : []),
       credentialId: binding.bindingRef,
       linkedAccount: true,
     };

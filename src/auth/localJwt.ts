@@ -14,7 +14,11 @@ export interface LocalJwtConfig {
  * HS256 is admitted (so `alg=none` and algorithm confusion fail), `exp` is required, and the
  * tenant must be a signed claim. Returns undefined for any token that does not verify.
  */
-export const verifyLocalJwt = async (token: string, config: LocalJwtConfig, now: number): Promise<Principal | undefined> => {
+export const verifyLocalJwt = async (
+  token: string,
+  config: LocalJwtConfig,
+  now: number,
+): Promise<Principal | undefined> => {
   try {
     const { payload } = await jwtVerify(token, config.secret, {
       algorithms: ['HS256'],
@@ -27,8 +31,12 @@ export const verifyLocalJwt = async (token: string, config: LocalJwtConfig, now:
     const tenantId = signedTenantOf(payload);
     if (tenantId === undefined || payload.sub === undefined || payload.sub.length > 200) return undefined;
     const scopeClaim = payload.scope ?? payload.scp;
-    const scopes = typeof scopeClaim === 'string' ? ScopeSet.parse(scopeClaim) : new ScopeSet(Array.isArray(scopeClaim) ? scopeClaim.filter((s): s is string => typeof s === 'string') : []);
-    const account = typeof payload.account_id === 'string' && payload.account_id.length <= 200 ? payload.account_id : payload.sub;
+    const scopes =
+      typeof scopeClaim === 'string'
+        ? ScopeSet.parse(scopeClaim)
+        : new ScopeSet(Array.isArray(scopeClaim) ? scopeClaim.filter((s): s is string => typeof s === 'string') : []);
+    const account =
+      typeof payload.account_id === 'string' && payload.account_id.length <= 200 ? payload.account_id : payload.sub;
     return {
       kind: 'local_jwt',
       tenantId,

@@ -32,7 +32,10 @@ const CLOCK_SKEW_SECONDS = 60;
  * is admitted (503 auth_unavailable), never waved through.
  */
 export const createOAuthVerifier = (config: OAuthConfig) => {
-  const keys = createRemoteJWKSet(new URL(config.jwksUrl), { timeoutDuration: JWKS_TIMEOUT_MS, cooldownDuration: JWKS_COOLDOWN_MS });
+  const keys = createRemoteJWKSet(new URL(config.jwksUrl), {
+    timeoutDuration: JWKS_TIMEOUT_MS,
+    cooldownDuration: JWKS_COOLDOWN_MS,
+  });
   return async (token: string, now: number): Promise<VerifiedAccessToken> => {
     let payload: JWTPayload;
     try {
@@ -47,14 +50,19 @@ export const createOAuthVerifier = (config: OAuthConfig) => {
     } catch (err) {
       // The key set could not be obtained (down, slow, an error status, not a JWKS): fail closed.
       // jose raises the bare JOSEError class only for a failed JWKS response.
-      const keysUnavailable = err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || !(err instanceof errors.JOSEError) || err.constructor === errors.JOSEError;
+      const keysUnavailable =
+        err instanceof errors.JWKSTimeout ||
+        err instanceof errors.JWKSInvalid ||
+        !(err instanceof errors.JOSEError) ||
+        err.constructor === errors.JOSEError;
       if (keysUnavailable) {
         throw new HelixError('auth_unavailable', { retry_after_seconds: 5 });
       }
       throw new HelixError('invalid_token');
     }
     const tenantId = signedTenantOf(payload);
-    if (tenantId === undefined || payload.sub === undefined || payload.sub.length > 512) throw new HelixError('invalid_token');
+    if (tenantId === undefined || payload.sub === undefined || payload.sub.length > 512)
+      throw new HelixError('invalid_token');
     return { issuer: config.issuer, subject: payload.sub, tenantId, payload };
   };
 };

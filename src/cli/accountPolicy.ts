@@ -25,7 +25,11 @@ const pairs = (items: readonly string[], option: string): [string, string][] =>
 
 const ON_OFF: Readonly<Record<string, boolean | null>> = { on: true, off: false, default: null };
 
-export const policyChangeFrom = (options: { readonly feature: readonly string[]; readonly capability: readonly string[]; readonly defaultCapability?: string }): PolicyChange => {
+export const policyChangeFrom = (options: {
+  readonly feature: readonly string[];
+  readonly capability: readonly string[];
+  readonly defaultCapability?: string;
+}): PolicyChange => {
   const features: Partial<Record<AccountFeature, boolean | null>> = {};
   for (const [name, value] of pairs(options.feature, '--feature')) {
     const setting = ON_OFF[value];
@@ -33,8 +37,14 @@ export const policyChangeFrom = (options: { readonly feature: readonly string[];
     features[parseFeatureName(name)] = setting;
   }
   const capabilities: Record<string, CapabilityDecision | null> = {};
-  for (const [id, value] of pairs(options.capability, '--capability')) capabilities[id] = value === 'default' ? null : parseDecision(value);
-  const defaultCapability = options.defaultCapability === undefined ? undefined : options.defaultCapability === 'default' ? null : parseDecision(options.defaultCapability);
+  for (const [id, value] of pairs(options.capability, '--capability'))
+    capabilities[id] = value === 'default' ? null : parseDecision(value);
+  const defaultCapability =
+    options.defaultCapability === undefined
+      ? undefined
+      : options.defaultCapability === 'default'
+        ? null
+        : parseDecision(options.defaultCapability);
   return { features, capabilities, ...(defaultCapability === undefined ? {} : { defaultCapability }) };
 };
 
@@ -43,10 +53,15 @@ const render = (view: AccountPolicyView): string => {
   const mark = (set: boolean) => (set ? 'set' : 'default');
   const lines = [`account ${view.accountId}`];
   for (const feature of ACCOUNT_FEATURES) {
-    lines.push(`feature ${feature}\t${effective.features[feature] ? 'on' : 'off'}\t(${mark(feature in overrides.features)})`);
+    lines.push(
+      `feature ${feature}\t${effective.features[feature] ? 'on' : 'off'}\t(${mark(feature in overrides.features)})`,
+    );
   }
-  lines.push(`capabilities by default\t${effective.defaultCapability}\t(${mark(overrides.defaultCapability !== undefined)})`);
-  for (const [id, decision] of Object.entries(effective.capabilities).sort()) lines.push(`capability ${id}\t${decision}\t(${mark(id in overrides.capabilities)})`);
+  lines.push(
+    `capabilities by default\t${effective.defaultCapability}\t(${mark(overrides.defaultCapability !== undefined)})`,
+  );
+  for (const [id, decision] of Object.entries(effective.capabilities).sort())
+    lines.push(`capability ${id}\t${decision}\t(${mark(id in overrides.capabilities)})`);
   return `${lines.join('\n')}\n`;
 };
 
@@ -61,45 +76,64 @@ const policies = (store: Parameters<Parameters<typeof withStore>[1]>[0]): Accoun
 
 /** `helix accounts policy show|set`: what an account may use beyond its token's scopes. */
 export const accountPolicyCommand = (): Command => {
-  const policy = new Command('policy').description("an account's policy: features and capability decisions (the rest follows the deployment default)");
-
-  addDatabaseOption(policy.command('show').description("print an account's effective policy and which entries were set by hand").requiredOption('--account <id>', 'account id')).action(
-    async (options: { account: string; database?: string }) => {
-      await withStore(options, async (store) => {
-        if ((await store.read.accounts.get(options.account)) === undefined) throw new CliError(`no account ${options.account.slice(0, 80)}`);
-        process.stdout.write(render(await policies(store).view(options.account)));
-      });
-    },
+  const policy = new Command('policy').description(
+    "an account's policy: features and capability decisions (the rest follows the deployment default)",
   );
+
+  addDatabaseOption(
+    policy
+      .command('show')
+      .description("print an account's effective policy and which entries were set by hand")
+      .requiredOption('--account <id>', 'account id'),
+  ).action(async (options: { account: string; database?: string }) => {
+    await withStore(options, async (store) => {
+      if ((await store.read.accounts.get(options.account)) === undefined)
+        throw new CliError(`no account ${options.account.slice(0, 80)}`);
+      process.stdout.write(render(await policies(store).view(options.account)));
+    });
+  });
 
   addDatabaseOption(
     policy
       .command('set')
       .description('change an account policy; applies from the next request or turn')
       .requiredOption('--account <id>', 'account id')
-      .option('--feature <name=on|off|default>', `turn a feature on or off (${ACCOUNT_FEATURES.join(', ')}); repeatable`, collect, [])
+      .option(
+        '--feature <name=on|off|default>',
+        `turn a feature on or off (${ACCOUNT_FEATURES.join(', ')}); repeatable`,
+        collect,
+        [],
+      )
       .option('--capability <id=admit|deny|default>', 'admit or deny one capability id; repeatable', collect, [])
       .option('--default-capability <admit|deny|default>', 'the decision for capabilities without an entry'),
-  ).action(async (options: { account: string; feature: string[]; capability: string[]; defaultCapability?: string; database?: string }) => {
-    let change: PolicyChange;
-    try {
-      change = policyChangeFrom(options);
-    } catch (err) {
-      if (err instanceof AccountPolicyError) throw new CliError(err.message, 2);
-      throw err;
-    }
-    if (options.feature.length + options.capability.length === 0 && options.defaultCapability === undefined) {
-      throw new CliError('nothing to change: give --feature, --capability or --default-capability', 2);
-    }
-    await withStore(options, async (store) => {
+  ).action(
+    async (options: {
+      account: string;
+      feature: string[];
+      capability: string[];
+      defaultCapability?: string;
+      database?: string;
+    }) => {
+      let change: PolicyChange;
       try {
-        process.stdout.write(render(await policies(store).change(options.account, change, Date.now())));
+        change = policyChangeFrom(options);
       } catch (err) {
-        if (err instanceof UnknownAccountError) throw new CliError(err.message);
         if (err instanceof AccountPolicyError) throw new CliError(err.message, 2);
         throw err;
       }
-    });
-  });
+      if (options.feature.length + options.capability.length === 0 && options.defaultCapability === undefined) {
+        throw new CliError('nothing to change: give --feature, --capability or --default-capability', 2);
+      }
+      await withStore(options, async (store) => {
+        try {
+          process.stdout.write(render(await policies(store).change(options.account, change, Date.now())));
+        } catch (err) {
+          if (err instanceof UnknownAccountError) throw new CliError(err.message);
+          if (err instanceof AccountPolicyError) throw new CliError(err.message, 2);
+          throw err;
+        }
+      });
+    },
+  );
   return policy;
 };

@@ -1,5 +1,11 @@
 import { Command } from 'commander';
-import { AccountInputError, checkedPassword, completeLink, createAccount, issueLinkIntent } from '../accounts/accountService.js';
+import {
+  AccountInputError,
+  checkedPassword,
+  completeLink,
+  createAccount,
+  issueLinkIntent,
+} from '../accounts/accountService.js';
 import { issueSignInLink } from '../accounts/sessions.js';
 import { hashPassword } from '../accounts/secrets.js';
 import { loadInstanceSecret } from '../auth/instanceSecret.js';
@@ -12,7 +18,9 @@ const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toI
 const readPassword = async (): Promise<string> => {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 };
 
 const inputErrors = async <T>(fn: () => Promise<T>): Promise<T> => {
@@ -27,7 +35,11 @@ const inputErrors = async <T>(fn: () => Promise<T>): Promise<T> => {
 /** `accounts create`: a new account, its id alone on the last line. */
 const addCreate = (accounts: Command): void => {
   addDatabaseOption(
-    accounts.command('create').description('create an account').requiredOption('--name <name>', 'display name').option('--password-stdin', 'read a sign-in password from stdin'),
+    accounts
+      .command('create')
+      .description('create an account')
+      .requiredOption('--name <name>', 'display name')
+      .option('--password-stdin', 'read a sign-in password from stdin'),
   ).action(async (options: { name: string; passwordStdin?: boolean; database?: string }) => {
     const password = options.passwordStdin === true ? await readPassword() : undefined;
     await withStore(options, (store) =>
@@ -41,14 +53,18 @@ const addCreate = (accounts: Command): void => {
 
 /** `accounts list`: one line per account (never subjects or tenants). */
 const addList = (accounts: Command): void => {
-  addDatabaseOption(accounts.command('list').description('list accounts and their bindings (never subjects or tenants)')).action(async (options: { database?: string }) => {
+  addDatabaseOption(
+    accounts.command('list').description('list accounts and their bindings (never subjects or tenants)'),
+  ).action(async (options: { database?: string }) => {
     await withStore(options, async (store) => {
       const all = await store.read.accounts.list();
       if (all.length === 0) process.stdout.write('no accounts\n');
       for (const a of all) {
         const bindings = await store.read.bindings.listForAccount(a.accountId);
         const active = bindings.filter((b) => b.status === 'active').length;
-        process.stdout.write(`${a.accountId}\t${a.status}\t${a.displayName}\t${active} active binding(s)\tpassword ${a.passwordHash === null ? 'off' : 'on'}\tcreated ${iso(a.createdAt)}\n`);
+        process.stdout.write(
+          `${a.accountId}\t${a.status}\t${a.displayName}\t${active} active binding(s)\tpassword ${a.passwordHash === null ? 'off' : 'on'}\tcreated ${iso(a.createdAt)}\n`,
+        );
       }
     });
   });
@@ -57,13 +73,17 @@ const addList = (accounts: Command): void => {
 /** `accounts set-password`: the sign-in password, read from stdin. */
 const addSetPassword = (accounts: Command): void => {
   addDatabaseOption(
-    accounts.command('set-password').description('set (or with an empty stdin, clear) the sign-in password; reads stdin').requiredOption('--account <id>', 'account id'),
+    accounts
+      .command('set-password')
+      .description('set (or with an empty stdin, clear) the sign-in password; reads stdin')
+      .requiredOption('--account <id>', 'account id'),
   ).action(async (options: { account: string; database?: string }) => {
     const password = await readPassword();
     await withStore(options, (store) =>
       inputErrors(async () => {
         const hash = password === '' ? null : await hashPassword(checkedPassword(password));
-        if (!(await store.read.accounts.setPassword(options.account, hash, Date.now()))) throw new CliError(`no account ${options.account.slice(0, 80)}`);
+        if (!(await store.read.accounts.setPassword(options.account, hash, Date.now())))
+          throw new CliError(`no account ${options.account.slice(0, 80)}`);
         process.stdout.write(hash === null ? 'password sign-in turned off\n' : 'password set\n');
       }),
     );
@@ -75,25 +95,43 @@ const addLink = (accounts: Command): void => {
   addDatabaseOption(
     accounts
       .command('link')
-      .description('link a verified provider identity to an account and create its agent binding (the trusted link path)')
+      .description(
+        'link a verified provider identity to an account and create its agent binding (the trusted link path)',
+      )
       .requiredOption('--account <id>', 'account id')
       .requiredOption('--issuer <iss>', 'the exact token issuer')
       .requiredOption('--tenant <tenant>', 'the signed tenant claim value')
       .requiredOption('--subject <sub>', 'the token subject')
       .option('--provider <alias>', 'provider alias (default: $HELIX_AGENT_OAUTH_PROVIDER)'),
-  ).action(async (options: { account: string; issuer: string; tenant: string; subject: string; provider?: string; database?: string }) => {
-    const provider = options.provider ?? process.env.HELIX_AGENT_OAUTH_PROVIDER;
-    if (provider === undefined || provider === '') throw new CliError('give --provider or set HELIX_AGENT_OAUTH_PROVIDER', 2);
-    await withStore(options, (store) =>
-      inputErrors(async () => {
-        const now = Date.now();
-        // The CLI is the trusted adapter: it issues and consumes the single-use intent in one go.
-        const intent = await issueLinkIntent(store, options.account, now);
-        const binding = await completeLink(store, await loadInstanceSecret(store), intent, { issuer: options.issuer, tenantId: options.tenant, provider, subject: options.subject }, now);
-        process.stdout.write(`linked: binding ${binding.bindingRef} (${binding.status}) for ${options.account}\n`);
-      }),
-    );
-  });
+  ).action(
+    async (options: {
+      account: string;
+      issuer: string;
+      tenant: string;
+      subject: string;
+      provider?: string;
+      database?: string;
+    }) => {
+      const provider = options.provider ?? process.env.HELIX_AGENT_OAUTH_PROVIDER;
+      if (provider === undefined || provider === '')
+        throw new CliError('give --provider or set HELIX_AGENT_OAUTH_PROVIDER', 2);
+      await withStore(options, (store) =>
+        inputErrors(async () => {
+          const now = Date.now();
+          // The CLI is the trusted adapter: it issues and consumes the single-use intent in one go.
+          const intent = await issueLinkIntent(store, options.account, now);
+          const binding = await completeLink(
+            store,
+            await loadInstanceSecret(store),
+            intent,
+            { issuer: options.issuer, tenantId: options.tenant, provider, subject: options.subject },
+            now,
+          );
+          process.stdout.write(`linked: binding ${binding.bindingRef} (${binding.status}) for ${options.account}\n`);
+        }),
+      );
+    },
+  );
 };
 
 /** `accounts login-link`: a one-time browser sign-in link. */
@@ -103,7 +141,11 @@ const addLoginLink = (accounts: Command): void => {
       .command('login-link')
       .description('print a one-time browser sign-in link (valid 15 minutes)')
       .requiredOption('--account <id>', 'account id')
-      .option('--base-url <url>', 'public base URL of this Helix', process.env.HELIX_PUBLIC_BASE_URL ?? 'http://127.0.0.1:1522'),
+      .option(
+        '--base-url <url>',
+        'public base URL of this Helix',
+        process.env.HELIX_PUBLIC_BASE_URL ?? 'http://127.0.0.1:1522',
+      ),
   ).action(async (options: { account: string; baseUrl: string; database?: string }) => {
     await withStore(options, (store) =>
       inputErrors(async () => {
@@ -121,19 +163,22 @@ const addStatusCommands = (accounts: Command): void => {
     ['disable', 'disabled', 'its bindings, keys and sessions stop admitting anything at once'],
     ['enable', 'active', 'its bindings and keys admit again'],
   ] as const) {
-    addDatabaseOption(accounts.command(verb).description(`${verb} an account: ${what}`).requiredOption('--account <id>', 'account id')).action(
-      async (options: { account: string; database?: string }) => {
-        await withStore(options, async (store) => {
-          if (!(await store.read.accounts.setStatus(options.account, status, Date.now()))) throw new CliError(`no account ${options.account.slice(0, 80)}`);
-          process.stdout.write(`${verb}d ${options.account}\n`);
-        });
-      },
-    );
+    addDatabaseOption(
+      accounts.command(verb).description(`${verb} an account: ${what}`).requiredOption('--account <id>', 'account id'),
+    ).action(async (options: { account: string; database?: string }) => {
+      await withStore(options, async (store) => {
+        if (!(await store.read.accounts.setStatus(options.account, status, Date.now())))
+          throw new CliError(`no account ${options.account.slice(0, 80)}`);
+        process.stdout.write(`${verb}d ${options.account}\n`);
+      });
+    });
   }
 };
 
 export const accountsCommand = (): Command => {
-  const accounts = new Command('accounts').description('Helix accounts, their linked provider identities and agent bindings');
+  const accounts = new Command('accounts').description(
+    'Helix accounts, their linked provider identities and agent bindings',
+  );
   for (const add of [addCreate, addList, addSetPassword, addLink, addLoginLink, addStatusCommands]) add(accounts);
   accounts.addCommand(accountPolicyCommand());
   return accounts;

@@ -7,7 +7,11 @@ import { CliError } from './options.js';
 
 const turnLine = (run: RunView): string => {
   const turn = run.budget.steps_used === 0 ? 'started' : `turn ${run.budget.steps_used}`;
-  const parts = [`${turn}: ${run.completion_status}`, `${run.evidence.count} evidence`, `authority ${run.terminal_authority_status}`];
+  const parts = [
+    `${turn}: ${run.completion_status}`,
+    `${run.evidence.count} evidence`,
+    `authority ${run.terminal_authority_status}`,
+  ];
   if (run.unresolved_requirements.length > 0) parts.push(`unresolved ${run.unresolved_requirements.join(', ')}`);
   if (run.contradictions.length > 0) parts.push(`${run.contradictions.length} contradiction(s)`);
   return parts.join(' · ');
@@ -19,17 +23,29 @@ export const renderOutcome = ({ run, evidence, stoppedBecause }: AskOutcome): st
   const text = run.latest_result?.text;
   if (text !== null && text !== undefined && run.terminal_authority_status === 'authorized') {
     lines.push(text.split('\n\nSources:')[0] ?? text, '', 'Sources:');
-    const sources = (run.latest_result?.output_fields.sources ?? []) as { n: number; ref: string; title: string; locator: string | null; span: { start: number; end: number } | null }[];
+    const sources = (run.latest_result?.output_fields.sources ?? []) as {
+      n: number;
+      ref: string;
+      title: string;
+      locator: string | null;
+      span: { start: number; end: number } | null;
+    }[];
     for (const s of sources) {
-      const where = s.locator === null ? '' : ` — ${s.locator}${s.span === null ? '' : ` (chars ${s.span.start}-${s.span.end})`}`;
+      const where =
+        s.locator === null ? '' : ` — ${s.locator}${s.span === null ? '' : ` (chars ${s.span.start}-${s.span.end})`}`;
       lines.push(`  [${s.n}] ${s.title}${where}`);
     }
   } else {
-    lines.push(`No authorized answer (${run.completion_status}${stoppedBecause === 'no_progress' ? ', no further progress possible' : ''}).`);
+    lines.push(
+      `No authorized answer (${run.completion_status}${stoppedBecause === 'no_progress' ? ', no further progress possible' : ''}).`,
+    );
     if (run.unresolved_requirements.length > 0) lines.push(`Unresolved: ${run.unresolved_requirements.join(', ')}`);
     for (const c of run.contradictions) lines.push(`Contradiction: ${c.description}`);
   }
-  lines.push('', `run ${run.run_id} · ${run.completion_status} · ${evidence.evidence_refs.length} evidence refs · terminal authority ${run.terminal_authority_status}`);
+  lines.push(
+    '',
+    `run ${run.run_id} · ${run.completion_status} · ${evidence.evidence_refs.length} evidence refs · terminal authority ${run.terminal_authority_status}`,
+  );
   return `${lines.join('\n')}\n`;
 };
 
@@ -39,43 +55,62 @@ export const askCommand = (): Command =>
     .argument('<objective>', 'the question or research objective')
     .option('--scope <scope...>', 'logical data scopes to admit', ['research_library'])
     .option('--url <url>', 'Helix base URL', process.env.HELIX_URL ?? 'http://127.0.0.1:1522')
-    .option('--token-env <name>', 'environment variable holding the bearer (an hlx_ key, or a token Helix accepts)', 'HELIX_TOKEN')
+    .option(
+      '--token-env <name>',
+      'environment variable holding the bearer (an hlx_ key, or a token Helix accepts)',
+      'HELIX_TOKEN',
+    )
     .option('--max-steps <n>', 'step budget (1-64)')
-    .action(async (objective: string, options: { scope: string[]; url: string; tokenEnv: string; maxSteps?: string }) => {
-      const token = process.env[options.tokenEnv];
-      if (token === undefined || token === '') {
-        throw new CliError(`set ${options.tokenEnv} to an hlx_ key or access token (create one with: helix keys create …)`, 2);
-      }
-      const maxSteps = options.maxSteps === undefined ? undefined : Number(options.maxSteps);
-      if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps >= 1 && maxSteps <= 64)) throw new CliError('--max-steps must be 1-64', 2);
-      const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
-      const prompt = interactive ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
-      try {
-        const outcome = await askHelix(
-          new HelixRestClient(options.url.replace(/\/$/, ''), token),
-          { objective, scopes: options.scope, ...(maxSteps === undefined ? {} : { maxSteps }) },
-          {
-            onRun: (run) => process.stderr.write(`${turnLine(run)}\n`),
-            ...(prompt === undefined
-              ? {}
-              : {
-                  askUser: async (q) => {
-                    const answer = (await prompt.question(`? ${q.prompt}${q.answer_hint === undefined ? '' : ` (${q.answer_hint})`} `)).trim();
-                    return answer === '' ? undefined : answer;
-                  },
-                }),
-          },
-        );
-        process.stdout.write(renderOutcome(outcome));
-        if (outcome.stoppedBecause === 'needs_input') {
-          for (const q of outcome.run.pending_questions) process.stderr.write(`question ${q.question_id}: ${q.prompt}\n`);
-          process.exitCode = 3;
-        } else if (outcome.run.completion_status !== 'completed') process.exitCode = 4;
-      } catch (err) {
-        if (err instanceof HelixApiError) throw new CliError(`server answered ${err.status} ${err.code}: ${err.message}`);
-        if (err instanceof TypeError) throw new CliError(`cannot reach Helix at ${options.url}: ${(err.cause as Error | undefined)?.message ?? err.message}`);
-        throw err;
-      } finally {
-        prompt?.close();
-      }
-    });
+    .action(
+      async (objective: string, options: { scope: string[]; url: string; tokenEnv: string; maxSteps?: string }) => {
+        const token = process.env[options.tokenEnv];
+        if (token === undefined || token === '') {
+          throw new CliError(
+            `set ${options.tokenEnv} to an hlx_ key or access token (create one with: helix keys create …)`,
+            2,
+          );
+        }
+        const maxSteps = options.maxSteps === undefined ? undefined : Number(options.maxSteps);
+        if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps >= 1 && maxSteps <= 64))
+          throw new CliError('--max-steps must be 1-64', 2);
+        const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+        const prompt = interactive ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
+        try {
+          const outcome = await askHelix(
+            new HelixRestClient(options.url.replace(/\/$/, ''), token),
+            { objective, scopes: options.scope, ...(maxSteps === undefined ? {} : { maxSteps }) },
+            {
+              onRun: (run) => process.stderr.write(`${turnLine(run)}\n`),
+              ...(prompt === undefined
+                ? {}
+                : {
+                    askUser: async (q) => {
+                      const answer = (
+                        await prompt.question(
+                          `? ${q.prompt}${q.answer_hint === undefined ? '' : ` (${q.answer_hint})`} `,
+                        )
+                      ).trim();
+                      return answer === '' ? undefined : answer;
+                    },
+                  }),
+            },
+          );
+          process.stdout.write(renderOutcome(outcome));
+          if (outcome.stoppedBecause === 'needs_input') {
+            for (const q of outcome.run.pending_questions)
+              process.stderr.write(`question ${q.question_id}: ${q.prompt}\n`);
+            process.exitCode = 3;
+          } else if (outcome.run.completion_status !== 'completed') process.exitCode = 4;
+        } catch (err) {
+          if (err instanceof HelixApiError)
+            throw new CliError(`server answered ${err.status} ${err.code}: ${err.message}`);
+          if (err instanceof TypeError)
+            throw new CliError(
+              `cannot reach Helix at ${options.url}: ${(err.cause as Error | undefined)?.message ?? err.message}`,
+            );
+          throw err;
+        } finally {
+          prompt?.close();
+        }
+      },
+    );

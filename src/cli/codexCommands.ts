@@ -41,7 +41,11 @@ const endpoints = () => {
 /** Best effort: if no browser opens, the printed URL is the way on. */
 const openBrowser = (url: string): void => {
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['rundll32', ['url.dll,FileProtocolHandler', url]] : ['xdg-open', [url]];
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
+        : ['xdg-open', [url]];
   try {
     const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
     child.on('error', () => undefined);
@@ -67,7 +71,10 @@ const readPastedUrl = async (signal: AbortSignal): Promise<string> => {
   throw new CliError('no redirect URL was pasted');
 };
 
-const loginWithBrowser = async (options: { browser: boolean; paste?: boolean }, signal: AbortSignal): Promise<CodexTokens> => {
+const loginWithBrowser = async (
+  options: { browser: boolean; paste?: boolean },
+  signal: AbortSignal,
+): Promise<CodexTokens> => {
   const login = await startBrowserLogin({ endpoints: endpoints(), paste: options.paste === true });
   try {
     say('Sign in to Codex with your ChatGPT account. Open this URL in a browser:');
@@ -88,7 +95,12 @@ const loginWithBrowser = async (options: { browser: boolean; paste?: boolean }, 
   }
 };
 
-const loginCodex = async (options: { device?: boolean; browser: boolean; paste?: boolean; owner?: string }): Promise<void> => {
+const loginCodex = async (options: {
+  device?: boolean;
+  browser: boolean;
+  paste?: boolean;
+  owner?: string;
+}): Promise<void> => {
   const owner = ownerOf(options);
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
@@ -112,7 +124,8 @@ const loginCodex = async (options: { device?: boolean; browser: boolean; paste?:
     await saveCodexLogin(store, owner, tokens);
     say(`Logged in to Codex (ChatGPT subscription) for owner ${owner}; the login is kept in ${store.pathOf(owner)}.`);
   } catch (err) {
-    if (err instanceof CodexAuthError) throw new CliError(`login failed: ${err.message}`, err.code === 'aborted' ? 130 : 1);
+    if (err instanceof CodexAuthError)
+      throw new CliError(`login failed: ${err.message}`, err.code === 'aborted' ? 130 : 1);
     throw err;
   } finally {
     process.off('SIGINT', onInterrupt);
@@ -131,15 +144,17 @@ const describeStatus = (status: CodexAuthStatus, owner: string): string => {
 };
 
 export const loginCommand = (): Command =>
-  new Command('login').description('log in to a model provider').addCommand(
-    new Command('codex')
-      .description('log in with a ChatGPT subscription that includes Codex (browser by default)')
-      .option('--device', 'use a one-time code typed at the issuer instead of a browser redirect')
-      .option('--no-browser', 'print the sign-in URL without opening a browser')
-      .option('--paste', 'do not listen on localhost; paste the redirect URL from the browser instead')
-      .option('--owner <key>', ownerHelp)
-      .action(loginCodex),
-  );
+  new Command('login')
+    .description('log in to a model provider')
+    .addCommand(
+      new Command('codex')
+        .description('log in with a ChatGPT subscription that includes Codex (browser by default)')
+        .option('--device', 'use a one-time code typed at the issuer instead of a browser redirect')
+        .option('--no-browser', 'print the sign-in URL without opening a browser')
+        .option('--paste', 'do not listen on localhost; paste the redirect URL from the browser instead')
+        .option('--owner <key>', ownerHelp)
+        .action(loginCodex),
+    );
 
 export const logoutCommand = (): Command =>
   new Command('logout').description('remove a local model-provider login').addCommand(
@@ -156,7 +171,9 @@ export const logoutCommand = (): Command =>
 export const authCommand = (): Command =>
   new Command('auth').description('model-provider logins').addCommand(
     new Command('status')
-      .description('show whether a Codex subscription login is present and usable (never tokens, account ids or expiry)')
+      .description(
+        'show whether a Codex subscription login is present and usable (never tokens, account ids or expiry)',
+      )
       .option('--json', 'print the structured status')
       .option('--owner <key>', ownerHelp)
       .action(async (options: { json?: boolean; owner?: string }) => {

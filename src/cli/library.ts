@@ -1,23 +1,38 @@
 import { Command } from 'commander';
 import { LIBRARY_LIMIT_SETTINGS, libraryLimits, parseLibraryLimit } from '../config/libraryLimits.js';
 import { ConfigError } from '../config/env.js';
-import { DEFAULT_DOCUMENT_LIMITS, DOCUMENT_LIMIT_NAMES, type DocumentLimitName, type DocumentLimits } from '../sources/library/extract/limits.js';
+import {
+  DEFAULT_DOCUMENT_LIMITS,
+  DOCUMENT_LIMIT_NAMES,
+  type DocumentLimitName,
+  type DocumentLimits,
+} from '../sources/library/extract/limits.js';
 import { ingestPaths, type IngestProgress } from '../sources/library/ingest.js';
 import { addDatabaseOption, CliError, withStore } from './options.js';
 
 /** The option that overrides each per-document limit for one `library add` (the environment sets the default). */
-const LIMIT_OPTIONS: { readonly [Name in DocumentLimitName]: { readonly flag: string; readonly key: string; readonly help: string } } = {
+const LIMIT_OPTIONS: {
+  readonly [Name in DocumentLimitName]: { readonly flag: string; readonly key: string; readonly help: string };
+} = {
   fileBytes: { flag: '--max-file-bytes', key: 'maxFileBytes', help: 'largest file, in bytes' },
   textChars: { flag: '--max-text-chars', key: 'maxTextChars', help: 'most characters of extracted text per document' },
   passages: { flag: '--max-passages', key: 'maxPassages', help: 'most passages per document' },
   pdfPages: { flag: '--max-pdf-pages', key: 'maxPdfPages', help: 'most pages per PDF' },
-  pdfExpandedBytes: { flag: '--max-pdf-expanded-bytes', key: 'maxPdfExpandedBytes', help: 'most bytes a PDF’s compressed streams may expand to' },
+  pdfExpandedBytes: {
+    flag: '--max-pdf-expanded-bytes',
+    key: 'maxPdfExpandedBytes',
+    help: 'most bytes a PDF’s compressed streams may expand to',
+  },
 };
 
 const describeProgress = (p: IngestProgress): string => {
   const position = `[${p.index}/${p.total}]`;
-  const raise = p.limit === undefined ? '' : `; raise it with ${LIMIT_OPTIONS[p.limit].flag} or ${LIBRARY_LIMIT_SETTINGS[p.limit].variable}`;
-  if (p.outcome === 'failed' || p.outcome === 'refused') return `${position} ${p.outcome.padEnd(9)} ${p.path}: ${p.reason ?? 'unknown error'}${raise}`;
+  const raise =
+    p.limit === undefined
+      ? ''
+      : `; raise it with ${LIMIT_OPTIONS[p.limit].flag} or ${LIBRARY_LIMIT_SETTINGS[p.limit].variable}`;
+  if (p.outcome === 'failed' || p.outcome === 'refused')
+    return `${position} ${p.outcome.padEnd(9)} ${p.path}: ${p.reason ?? 'unknown error'}${raise}`;
   return `${position} ${p.outcome.padEnd(9)} ${p.path} (${p.passages} passages)`;
 };
 
@@ -42,22 +57,35 @@ const limitsFor = (options: Readonly<Record<string, string | undefined>>): Docum
 
 const addCommand = (): Command => {
   const add = addDatabaseOption(
-    new Command('add').description('index Markdown, text, HTML and PDF files (directories are walked)').argument('<paths...>'),
+    new Command('add')
+      .description('index Markdown, text, HTML and PDF files (directories are walked)')
+      .argument('<paths...>'),
   );
   for (const limit of DOCUMENT_LIMIT_NAMES) {
     const { flag, help } = LIMIT_OPTIONS[limit];
-    add.option(`${flag} <n>`, `${help} (default: $${LIBRARY_LIMIT_SETTINGS[limit].variable} or ${DEFAULT_DOCUMENT_LIMITS[limit]})`);
+    add.option(
+      `${flag} <n>`,
+      `${help} (default: $${LIBRARY_LIMIT_SETTINGS[limit].variable} or ${DEFAULT_DOCUMENT_LIMITS[limit]})`,
+    );
   }
   return add.action(async (paths: string[], options: { database?: string } & Record<string, string | undefined>) => {
     const limits = limitsFor(options);
     await withStore(options, async (store) => {
-      const report = await ingestPaths(store, paths, Date.now, (p) => process.stderr.write(`${describeProgress(p)}\n`), limits);
+      const report = await ingestPaths(
+        store,
+        paths,
+        Date.now,
+        (p) => process.stderr.write(`${describeProgress(p)}\n`),
+        limits,
+      );
       process.stdout.write(
         `library: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.failed} failed, ${report.refused} refused; ${report.passages} passages indexed\n`,
       );
       const notIndexed = report.failed + report.refused;
       if (notIndexed > 0) {
-        throw new CliError(`${notIndexed} file(s) could not be indexed${report.refused > 0 ? ` (${report.refused} refused by a per-document limit)` : ''}`);
+        throw new CliError(
+          `${notIndexed} file(s) could not be indexed${report.refused > 0 ? ` (${report.refused} refused by a per-document limit)` : ''}`,
+        );
       }
     });
   });
@@ -67,26 +95,31 @@ export const libraryCommand = (): Command => {
   const library = new Command('library').description('the research library (logical scope research_library)');
   library.addCommand(addCommand());
 
-  addDatabaseOption(library.command('list').description('list indexed documents')).action(async (options: { database?: string }) => {
-    await withStore(options, async (store) => {
-      const documents = await store.read.library.list();
-      if (documents.length === 0) process.stdout.write('the library is empty; add documents with `helix library add PATH…`\n');
-      for (const d of documents) {
-        process.stdout.write(`${d.docId}\t${d.displayPath}\t${d.mediaType}\t${d.passageCount} passages\t${d.title}\n`);
-      }
-    });
-  });
-
-  addDatabaseOption(library.command('remove').description('remove a document by id (doc_…) or by path').argument('<document>')).action(
-    async (document: string, options: { database?: string }) => {
+  addDatabaseOption(library.command('list').description('list indexed documents')).action(
+    async (options: { database?: string }) => {
       await withStore(options, async (store) => {
-        const all = await store.read.library.list();
-        const target = all.find((d) => d.docId === document || d.displayPath === document || d.origin === document);
-        if (target === undefined) throw new CliError(`no library document ${document.slice(0, 200)}`);
-        await store.transaction((uow) => uow.library.remove(target.docId));
-        process.stdout.write(`removed ${target.docId} ${target.displayPath}\n`);
+        const documents = await store.read.library.list();
+        if (documents.length === 0)
+          process.stdout.write('the library is empty; add documents with `helix library add PATH…`\n');
+        for (const d of documents) {
+          process.stdout.write(
+            `${d.docId}\t${d.displayPath}\t${d.mediaType}\t${d.passageCount} passages\t${d.title}\n`,
+          );
+        }
       });
     },
   );
+
+  addDatabaseOption(
+    library.command('remove').description('remove a document by id (doc_…) or by path').argument('<document>'),
+  ).action(async (document: string, options: { database?: string }) => {
+    await withStore(options, async (store) => {
+      const all = await store.read.library.list();
+      const target = all.find((d) => d.docId === document || d.displayPath === document || d.origin === document);
+      if (target === undefined) throw new CliError(`no library document ${document.slice(0, 200)}`);
+      await store.transaction((uow) => uow.library.remove(target.docId));
+      process.stdout.write(`removed ${target.docId} ${target.displayPath}\n`);
+    });
+  });
   return library;
 };

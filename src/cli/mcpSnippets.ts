@@ -19,14 +19,19 @@ export interface Snippet {
 }
 
 /** Ready-to-paste connection snippets for each supported client. None contains a credential. */
-export const mcpSnippet = (client: McpClientName, input: SnippetInput): Snippet => ({ text: snippetText(client, input), note: NOTES[client](input) });
+export const mcpSnippet = (client: McpClientName, input: SnippetInput): Snippet => ({
+  text: snippetText(client, input),
+  note: NOTES[client](input),
+});
 
 const NOTES: { readonly [C in McpClientName]: (input: SnippetInput) => string } = {
-  codex: ({ tokenEnv }) => `add to ~/.codex/config.toml (or a trusted project's .codex/config.toml); export ${tokenEnv} before starting Codex`,
+  codex: ({ tokenEnv }) =>
+    `add to ~/.codex/config.toml (or a trusted project's .codex/config.toml); export ${tokenEnv} before starting Codex`,
   claude: ({ url, tokenEnv }) =>
     `save as .mcp.json in your project (Claude Code expands \${${tokenEnv}}), or run: claude mcp add --transport http helix ${url} --header 'Authorization: Bearer \${${tokenEnv}}'`,
   gemini: ({ tokenEnv }) => `merge into ~/.gemini/settings.json (Gemini CLI expands $${tokenEnv} from the environment)`,
-  openai: () => 'OpenAI calls the MCP server from its own network: server_url must be a public HTTPS address of this Helix',
+  openai: () =>
+    'OpenAI calls the MCP server from its own network: server_url must be a public HTTPS address of this Helix',
 };
 
 const snippetText = (client: McpClientName, { url, tokenEnv }: SnippetInput): string => {
@@ -36,7 +41,9 @@ const snippetText = (client: McpClientName, { url, tokenEnv }: SnippetInput): st
         '[mcp_servers.helix]',
         `url = "${url}"`,
         `bearer_token_env_var = "${tokenEnv}"`,
-        `enabled_tools = [${toolNames().map((n) => `"${n}"`).join(', ')}]`,
+        `enabled_tools = [${toolNames()
+          .map((n) => `"${n}"`)
+          .join(', ')}]`,
         'startup_timeout_sec = 20',
         'tool_timeout_sec = 360',
         '',
@@ -55,7 +62,9 @@ const snippetText = (client: McpClientName, { url, tokenEnv }: SnippetInput): st
         "    server_label: 'helix',",
         `    server_url: '${url}',`,
         `    authorization: process.env.${tokenEnv},`,
-        `    allowed_tools: [${toolNames().map((n) => `'${n}'`).join(', ')}],`,
+        `    allowed_tools: [${toolNames()
+          .map((n) => `'${n}'`)
+          .join(', ')}],`,
         "    require_approval: 'always',",
         '  }],',
         '});',

@@ -12,7 +12,10 @@ const LIST_TIMEOUT_MS = 30_000;
 const describe = (model: ModelInfo): string => {
   const parts = [model.id];
   if (model.displayName !== model.id) parts.push(`(${model.displayName})`);
-  if (model.reasoningLevels.length > 0) parts.push(`reasoning: ${model.reasoningLevels.join(', ')}${model.defaultReasoningLevel === null ? '' : ` [default ${model.defaultReasoningLevel}]`}`);
+  if (model.reasoningLevels.length > 0)
+    parts.push(
+      `reasoning: ${model.reasoningLevels.join(', ')}${model.defaultReasoningLevel === null ? '' : ` [default ${model.defaultReasoningLevel}]`}`,
+    );
   if (model.contextWindow !== null) parts.push(`context: ${model.contextWindow}`);
   return parts.join('  ');
 };
@@ -23,15 +26,24 @@ const describe = (model: ModelInfo): string => {
  */
 export const modelsCommand = (): Command =>
   new Command('models')
-    .description('list the models the configured provider offers (HELIX_MODEL_PROVIDER), or the Codex subscription\'s')
-    .addOption(new Option('--provider <kind>', 'list the Codex subscription\'s models even when another provider is configured').choices(['codex-subscription']))
+    .description("list the models the configured provider offers (HELIX_MODEL_PROVIDER), or the Codex subscription's")
+    .addOption(
+      new Option(
+        '--provider <kind>',
+        "list the Codex subscription's models even when another provider is configured",
+      ).choices(['codex-subscription']),
+    )
     .option('--json', 'print the list as JSON')
     .action(async (options: { provider?: 'codex-subscription'; json?: boolean }) => {
       const config = loadConfig(process.env);
       const settings: ProviderSettings | undefined =
-        options.provider === 'codex-subscription' ? { kind: 'codex-subscription', model: '' } : config.model.defaultProvider;
+        options.provider === 'codex-subscription'
+          ? { kind: 'codex-subscription', model: '' }
+          : config.model.defaultProvider;
       if (settings === undefined) {
-        throw new CliError('no model provider is configured: set HELIX_MODEL_PROVIDER (docs/models.md), or pass --provider codex-subscription');
+        throw new CliError(
+          'no model provider is configured: set HELIX_MODEL_PROVIDER (docs/models.md), or pass --provider codex-subscription',
+        );
       }
       const codex = config.model.codex;
       const client = modelClientFor(settings, {

@@ -5,13 +5,17 @@ import { DEFAULT_DATABASE } from '../store/openStore.js';
 
 export const databaseOptionHelp = `SQLite file path or postgres:// URL (default: $HELIX_DATABASE_URL or ${DEFAULT_DATABASE})`;
 
-export const addDatabaseOption = (command: Command): Command => command.option('--database <path|url>', databaseOptionHelp);
+export const addDatabaseOption = (command: Command): Command =>
+  command.option('--database <path|url>', databaseOptionHelp);
 
 export const databaseOf = (options: { database?: string }): string =>
   options.database ?? (process.env.HELIX_DATABASE_URL?.trim() || DEFAULT_DATABASE);
 
 /** Opens (and migrates) the store for one CLI command, closing it afterwards whatever happens. */
-export const withStore = async <T>(options: { database?: string }, fn: (store: Store, location: string) => Promise<T>): Promise<T> => {
+export const withStore = async <T>(
+  options: { database?: string },
+  fn: (store: Store, location: string) => Promise<T>,
+): Promise<T> => {
   const location = databaseOf(options);
   let store: Store;
   try {
@@ -29,7 +33,10 @@ export const withStore = async <T>(options: { database?: string }, fn: (store: S
 /** An expected failure: printed as one line without a stack, exit code 1 (or the given code). */
 export class CliError extends Error {
   override readonly name = 'CliError';
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
   }
 }

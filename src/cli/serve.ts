@@ -25,7 +25,10 @@ export const serveCommand = (): Command =>
       });
       // Plain HTTP is only for loopback outside production; anything else needs the production setup.
       if (!config.production && !isLoopback(config.host)) {
-        throw new CliError(`refusing to serve plain HTTP on non-loopback host ${config.host} outside production (NODE_ENV=production)`, 2);
+        throw new CliError(
+          `refusing to serve plain HTTP on non-loopback host ${config.host} outside production (NODE_ENV=production)`,
+          2,
+        );
       }
       const helix = await startHelix(config);
       process.stdout.write(`helix listening on ${helix.url}\n`);

@@ -44,17 +44,22 @@ const readLine = async (): Promise<string | undefined> => {
 };
 
 export const subjectsCommand = (): Command => {
-  const subjects = new Command('subjects').description('ADR-0004 subject access: count, export or erase every record of an account');
-
-  addDatabaseOption(subjects.command('show').description('count the records held for an account, per record kind').argument('<account-id>')).action(
-    async (accountId: string, options: { database?: string }) => {
-      await withSubjects(options, async (deps) => {
-        const summary = await summarizeSubject(deps, accountId);
-        say(`subject ${summary.account_id}: ${summary.total} record(s)`);
-        countLines(summary.records);
-      });
-    },
+  const subjects = new Command('subjects').description(
+    'ADR-0004 subject access: count, export or erase every record of an account',
   );
+
+  addDatabaseOption(
+    subjects
+      .command('show')
+      .description('count the records held for an account, per record kind')
+      .argument('<account-id>'),
+  ).action(async (accountId: string, options: { database?: string }) => {
+    await withSubjects(options, async (deps) => {
+      const summary = await summarizeSubject(deps, accountId);
+      say(`subject ${summary.account_id}: ${summary.total} record(s)`);
+      countLines(summary.records);
+    });
+  });
 
   addDatabaseOption(
     subjects
@@ -82,7 +87,9 @@ export const subjectsCommand = (): Command => {
       .option('--yes', 'do not ask for confirmation'),
   ).action(async (accountId: string, options: { database?: string; yes?: boolean }) => {
     if (options.yes !== true) {
-      process.stderr.write(`This erases every record of ${accountId} and cannot be undone. Type the account id to confirm: `);
+      process.stderr.write(
+        `This erases every record of ${accountId} and cannot be undone. Type the account id to confirm: `,
+      );
       const answer = await readLine();
       if (!process.stdin.isTTY) process.stderr.write('\n'); // a piped answer is not echoed: end the prompt's line
       if (answer !== accountId) throw new CliError('not confirmed; nothing was erased');
@@ -90,7 +97,9 @@ export const subjectsCommand = (): Command => {
     await withSubjects(options, async (deps) => {
       const idempotencyKey = `cli-${randomBytes(16).toString('hex')}`;
       const { body, replayed } = await eraseSubject(deps, { accountId, requestedBy: CLI_REQUESTER, idempotencyKey });
-      say(`${replayed ? 'already erased' : 'erased'} ${body.account_id}: erasure ${body.erasure_id} at ${body.erased_at}`);
+      say(
+        `${replayed ? 'already erased' : 'erased'} ${body.account_id}: erasure ${body.erasure_id} at ${body.erased_at}`,
+      );
       countLines(body.records);
     });
   });

@@ -28,14 +28,24 @@ const RETRY_INSTRUCTION = 'Search again more broadly for evidence on the objecti
 
 /** A turn made progress when something the completion judge looks at changed. */
 const progressKey = (run: RunView): string =>
-  JSON.stringify([run.completion_status, run.evidence.count, run.unresolved_requirements, run.contradictions.map((c) => c.contradiction_id), run.terminal_authority_status]);
+  JSON.stringify([
+    run.completion_status,
+    run.evidence.count,
+    run.unresolved_requirements,
+    run.contradictions.map((c) => c.contradiction_id),
+    run.terminal_authority_status,
+  ]);
 
 /**
  * The client loop the contract describes: start, then continue one governed turn at a time while
  * progress is possible — answering questions when a person can, stopping on a terminal status, on
  * a question nobody can answer, or when a turn changed nothing.
  */
-export const askHelix = async (client: HelixRestClient, request: AskRequest, hooks: AskHooks = {}): Promise<AskOutcome> => {
+export const askHelix = async (
+  client: HelixRestClient,
+  request: AskRequest,
+  hooks: AskHooks = {},
+): Promise<AskOutcome> => {
   let run = await client.start({
     objective: request.objective,
     database_scope: request.scopes,
@@ -43,7 +53,9 @@ export const askHelix = async (client: HelixRestClient, request: AskRequest, hoo
       ? {}
       : {
           ...(request.maxSteps === undefined ? {} : { budget: { max_steps: request.maxSteps } }),
-          ...(request.minEvidence === undefined ? {} : { completion_contract: { min_evidence_refs: request.minEvidence } }),
+          ...(request.minEvidence === undefined
+            ? {}
+            : { completion_contract: { min_evidence_refs: request.minEvidence } }),
         }),
   });
   hooks.onRun?.(run);
@@ -55,7 +67,8 @@ export const askHelix = async (client: HelixRestClient, request: AskRequest, hoo
     if (run.recommended_next_action === 'answer_pending_questions') {
       for (const question of run.pending_questions) {
         const value = hooks.askUser === undefined ? undefined : await hooks.askUser(question);
-        if (value === undefined) return { run, evidence: await client.evidence(run.run_id), stoppedBecause: 'needs_input' };
+        if (value === undefined)
+          return { run, evidence: await client.evidence(run.run_id), stoppedBecause: 'needs_input' };
         answers.push({ question_id: question.question_id, value });
       }
     } else if (previous === progressKey(run)) {
@@ -63,7 +76,10 @@ export const askHelix = async (client: HelixRestClient, request: AskRequest, hoo
       break;
     }
     previous = progressKey(run);
-    run = await client.continue(run.run_id, { expected_version: run.version, ...(answers.length > 0 ? { answers } : { instruction }) });
+    run = await client.continue(run.run_id, {
+      expected_version: run.version,
+      ...(answers.length > 0 ? { answers } : { instruction }),
+    });
     answers = [];
     instruction = RETRY_INSTRUCTION;
     hooks.onRun?.(run);

@@ -62,10 +62,19 @@ export class HelixRestClient {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     const text = await response.text();
     const parsed = text === '' ? undefined : (JSON.parse(text) as { code?: string; message?: string });
-    if (!response.ok) throw new HelixApiError(response.status, parsed?.code ?? 'http_error', parsed?.message ?? `HTTP ${response.status}`);
+    if (!response.ok)
+      throw new HelixApiError(
+        response.status,
+        parsed?.code ?? 'http_error',
+        parsed?.message ?? `HTTP ${response.status}`,
+      );
     return parsed as T;
   }
 }

@@ -23,7 +23,10 @@ export const integer = (env: Env, name: string, fallback: number, min: number, m
 };
 
 export const list = (env: Env, name: string): string[] =>
-  (value(env, name) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  (value(env, name) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 /** A source endpoint: an absolute http(s) URL; loopback http is fine for self-hosted services. */
 export const endpoint = (env: Env, name: string): string | undefined => {
@@ -56,4 +59,3 @@ export const secretValue = (env: Env, name: string, production: boolean): string
   if (contents === '') throw new ConfigError(`${name}_FILE names an empty file`);
   return contents;
 };
-

@@ -21,7 +21,11 @@ describe('libraryLimits', () => {
     ['HELIX_LIBRARY_MAX_TEXT_CHARS', '5MB', 'HELIX_LIBRARY_MAX_TEXT_CHARS must be a whole number'],
     ['HELIX_LIBRARY_MAX_PASSAGES', '0', 'HELIX_LIBRARY_MAX_PASSAGES must be between 1 and 1000000'],
     ['HELIX_LIBRARY_MAX_PDF_PAGES', '-1', 'HELIX_LIBRARY_MAX_PDF_PAGES must be a whole number'],
-    ['HELIX_LIBRARY_MAX_FILE_BYTES', String(2 * 1024 ** 3), 'HELIX_LIBRARY_MAX_FILE_BYTES must be between 1 and 1073741824'],
+    [
+      'HELIX_LIBRARY_MAX_FILE_BYTES',
+      String(2 * 1024 ** 3),
+      'HELIX_LIBRARY_MAX_FILE_BYTES must be between 1 and 1073741824',
+    ],
   ])('refuses %s=%s, naming the variable', (variable, value, message) => {
     expect(() => libraryLimits({ [variable]: value })).toThrow(ConfigError);
     expect(() => libraryLimits({ [variable]: value })).toThrow(message);
@@ -29,7 +33,9 @@ describe('libraryLimits', () => {
 
   it('checks a command-line value against the same range, naming the option', () => {
     expect(parseLibraryLimit('passages', '--max-passages', '25')).toBe(25);
-    expect(() => parseLibraryLimit('passages', '--max-passages', '0')).toThrow('--max-passages must be between 1 and 1000000');
+    expect(() => parseLibraryLimit('passages', '--max-passages', '0')).toThrow(
+      '--max-passages must be between 1 and 1000000',
+    );
   });
 
   it('is part of the configuration the server loads, so a bad value stops start-up', () => {

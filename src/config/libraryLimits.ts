@@ -11,7 +11,9 @@ import { integer, type Env } from './env.js';
  * `helix library add` (docs/configuration.md). The ceilings keep a typo from disabling a limit
  * in effect: past them a file would exhaust memory anyway (a JS string holds at most 2^29 characters).
  */
-export const LIBRARY_LIMIT_SETTINGS: { readonly [Name in DocumentLimitName]: { readonly variable: string; readonly max: number } } = {
+export const LIBRARY_LIMIT_SETTINGS: {
+  readonly [Name in DocumentLimitName]: { readonly variable: string; readonly max: number };
+} = {
   fileBytes: { variable: 'HELIX_LIBRARY_MAX_FILE_BYTES', max: 1024 * 1024 * 1024 },
   textChars: { variable: 'HELIX_LIBRARY_MAX_TEXT_CHARS', max: 100_000_000 },
   passages: { variable: 'HELIX_LIBRARY_MAX_PASSAGES', max: 1_000_000 },

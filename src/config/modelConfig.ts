@@ -2,7 +2,13 @@ import { ConfigError, integer, list, secretValue, value, type Env } from './env.
 import { checkBaseUrlShape, normalizeHostEntry, type BaseUrlPolicy } from '../providers/baseUrlPolicy.js';
 import { parseCidr, type Cidr } from '../outbound/ipAddress.js';
 import { admitsFixedHost } from '../outbound/resolveDestination.js';
-import { PROVIDER_KINDS, REASONING_EFFORTS, type ProviderKind, type ProviderSettings, type ReasoningEffort } from '../providers/providerSettings.js';
+import {
+  PROVIDER_KINDS,
+  REASONING_EFFORTS,
+  type ProviderKind,
+  type ProviderSettings,
+  type ReasoningEffort,
+} from '../providers/providerSettings.js';
 import { SecretBox, decodeSecretKey } from '../providers/secretBox.js';
 import { codexEndpointsFromEnv, type CodexEndpoints } from '../model/codex/endpoints.js';
 import { MODEL_OUTPUT_LIMITS } from '../model/port.js';
@@ -44,7 +50,9 @@ const providerSecretBox = (env: Env, production: boolean): SecretBox | undefined
   if (encoded === undefined) return undefined;
   const key = decodeSecretKey(encoded);
   if (key === undefined) {
-    throw new ConfigError('HELIX_PROVIDER_SECRET_KEY must be the base64 of exactly 32 random bytes (e.g. `openssl rand -base64 32`)');
+    throw new ConfigError(
+      'HELIX_PROVIDER_SECRET_KEY must be the base64 of exactly 32 random bytes (e.g. `openssl rand -base64 32`)',
+    );
   }
   return new SecretBox(key);
 };
@@ -65,7 +73,8 @@ const defaultProvider = (env: Env, production: boolean): ProviderSettings | unde
     throw new ConfigError(`HELIX_MODEL_PROVIDER must be one of none, ${PROVIDER_KINDS.join(', ')}`);
   }
   const model = value(env, 'HELIX_MODEL');
-  if (model === undefined) throw new ConfigError(`HELIX_MODEL (the model name) is required when HELIX_MODEL_PROVIDER=${kind}`);
+  if (model === undefined)
+    throw new ConfigError(`HELIX_MODEL (the model name) is required when HELIX_MODEL_PROVIDER=${kind}`);
   const effort = value(env, 'HELIX_MODEL_REASONING_EFFORT');
   if (effort !== undefined && !(REASONING_EFFORTS as readonly string[]).includes(effort)) {
     throw new ConfigError(`HELIX_MODEL_REASONING_EFFORT must be one of ${REASONING_EFFORTS.join(', ')}`);
@@ -77,14 +86,20 @@ const defaultProvider = (env: Env, production: boolean): ProviderSettings | unde
     case 'codex-subscription':
       // The subscription's endpoints are pinned and its credentials come from the Codex login.
       if (baseUrl !== undefined || apiKey !== undefined) {
-        throw new ConfigError('HELIX_MODEL_BASE_URL and HELIX_MODEL_API_KEY are not used with HELIX_MODEL_PROVIDER=codex-subscription; unset them');
+        throw new ConfigError(
+          'HELIX_MODEL_BASE_URL and HELIX_MODEL_API_KEY are not used with HELIX_MODEL_PROVIDER=codex-subscription; unset them',
+        );
       }
       return { kind: 'codex-subscription', model, ...reasoning };
     case 'openai-responses':
-      if (apiKey === undefined) throw new ConfigError('HELIX_MODEL_API_KEY (or HELIX_MODEL_API_KEY_FILE) is required when HELIX_MODEL_PROVIDER=openai-responses');
+      if (apiKey === undefined)
+        throw new ConfigError(
+          'HELIX_MODEL_API_KEY (or HELIX_MODEL_API_KEY_FILE) is required when HELIX_MODEL_PROVIDER=openai-responses',
+        );
       return { kind: 'openai-responses', baseUrl: baseUrl ?? DEFAULT_OPENAI_BASE_URL, apiKey, model, ...reasoning };
     case 'chat-completions':
-      if (baseUrl === undefined) throw new ConfigError('HELIX_MODEL_BASE_URL is required when HELIX_MODEL_PROVIDER=chat-completions');
+      if (baseUrl === undefined)
+        throw new ConfigError('HELIX_MODEL_BASE_URL is required when HELIX_MODEL_PROVIDER=chat-completions');
       return { kind: 'chat-completions', baseUrl, ...(apiKey === undefined ? {} : { apiKey }), model, ...reasoning };
   }
 };
@@ -109,7 +124,9 @@ const allowedCidrs = (env: Env): Cidr[] =>
   list(env, 'HELIX_MODEL_PROVIDER_ALLOWED_CIDRS').map((entry) => {
     const range = parseCidr(entry);
     if (range === undefined) {
-      throw new ConfigError(`HELIX_MODEL_PROVIDER_ALLOWED_CIDRS entries must be IP addresses or CIDR ranges with the host bits zero (got ${JSON.stringify(entry)})`);
+      throw new ConfigError(
+        `HELIX_MODEL_PROVIDER_ALLOWED_CIDRS entries must be IP addresses or CIDR ranges with the host bits zero (got ${JSON.stringify(entry)})`,
+      );
     }
     return range;
   });
@@ -121,7 +138,11 @@ const allowedCidrs = (env: Env): Cidr[] =>
  */
 const ownerProviderPolicy = (env: Env, production: boolean): BaseUrlPolicy => {
   const hosts = list(env, 'HELIX_MODEL_PROVIDER_ALLOWED_HOSTS').map(normalizeHostEntry);
-  const policy = { production, allowedHosts: hosts.length === 0 ? undefined : new Set(hosts), allowedCidrs: allowedCidrs(env) };
+  const policy = {
+    production,
+    allowedHosts: hosts.length === 0 ? undefined : new Set(hosts),
+    allowedCidrs: allowedCidrs(env),
+  };
   const unusable = hosts.find((host) => admitsFixedHost(host, policy) === false);
   if (unusable !== undefined) {
     throw new ConfigError(
@@ -133,10 +154,28 @@ const ownerProviderPolicy = (env: Env, production: boolean): BaseUrlPolicy => {
 
 export const modelConfig = (env: Env, production: boolean): ModelConfig => ({
   defaultProvider: defaultProvider(env, production),
-  maxToolCalls: integer(env, 'HELIX_MODEL_MAX_TOOL_CALLS', MAX_TOOL_CALLS.default, MAX_TOOL_CALLS.min, MAX_TOOL_CALLS.max),
+  maxToolCalls: integer(
+    env,
+    'HELIX_MODEL_MAX_TOOL_CALLS',
+    MAX_TOOL_CALLS.default,
+    MAX_TOOL_CALLS.min,
+    MAX_TOOL_CALLS.max,
+  ),
   outputLimits: {
-    maxResponseBytes: integer(env, 'HELIX_MODEL_MAX_RESPONSE_BYTES', MODEL_OUTPUT_LIMITS.responseBytes.default, MODEL_OUTPUT_LIMITS.responseBytes.min, MODEL_OUTPUT_LIMITS.responseBytes.max),
-    maxTurnOutputChars: integer(env, 'HELIX_MODEL_MAX_TURN_OUTPUT_CHARS', MODEL_OUTPUT_LIMITS.turnChars.default, MODEL_OUTPUT_LIMITS.turnChars.min, MODEL_OUTPUT_LIMITS.turnChars.max),
+    maxResponseBytes: integer(
+      env,
+      'HELIX_MODEL_MAX_RESPONSE_BYTES',
+      MODEL_OUTPUT_LIMITS.responseBytes.default,
+      MODEL_OUTPUT_LIMITS.responseBytes.min,
+      MODEL_OUTPUT_LIMITS.responseBytes.max,
+    ),
+    maxTurnOutputChars: integer(
+      env,
+      'HELIX_MODEL_MAX_TURN_OUTPUT_CHARS',
+      MODEL_OUTPUT_LIMITS.turnChars.default,
+      MODEL_OUTPUT_LIMITS.turnChars.min,
+      MODEL_OUTPUT_LIMITS.turnChars.max,
+    ),
   },
   secretBox: providerSecretBox(env, production),
   ownerProviderPolicy: ownerProviderPolicy(env, production),

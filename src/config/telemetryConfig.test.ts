@@ -15,7 +15,9 @@ describe('OpenTelemetry configuration', () => {
       traces: { url: 'http://127.0.0.1:4318/v1/traces', protocol: 'http/protobuf' },
       metrics: { url: 'http://127.0.0.1:4318/v1/metrics', protocol: 'http/protobuf', exportIntervalMs: 60_000 },
     });
-    expect(telemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example.com/otlp' }).traces?.url).toBe('https://collector.example.com/otlp/v1/traces');
+    expect(telemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example.com/otlp' }).traces?.url).toBe(
+      'https://collector.example.com/otlp/v1/traces',
+    );
   });
 
   it('a signal-specific endpoint is used as given and turns on only that signal', () => {
@@ -36,18 +38,32 @@ describe('OpenTelemetry configuration', () => {
   });
 
   it('OTEL_SDK_DISABLED and OTEL_<SIGNAL>_EXPORTER=none turn export off', () => {
-    expect(telemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' })).toMatchObject({ traces: undefined, metrics: undefined });
+    expect(
+      telemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' }),
+    ).toMatchObject({ traces: undefined, metrics: undefined });
     const config = telemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_METRICS_EXPORTER: 'none' });
     expect(config.metrics).toBeUndefined();
     expect(config.traces).toBeDefined();
   });
 
   it.each([
-    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, /grpc is not supported/],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
+      /grpc is not supported/,
+    ],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, /OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/],
-    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://user:pw@collector.example.com/v1/traces' }, /OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http\(s\) URL without credentials/],
-    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'console' }, /OTEL_TRACES_EXPORTER must be otlp or none/],
-    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_METRIC_EXPORT_INTERVAL: '10' }, /OTEL_METRIC_EXPORT_INTERVAL must be between 1000 and 3600000/],
+    [
+      { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://user:pw@collector.example.com/v1/traces' },
+      /OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http\(s\) URL without credentials/,
+    ],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'console' },
+      /OTEL_TRACES_EXPORTER must be otlp or none/,
+    ],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_METRIC_EXPORT_INTERVAL: '10' },
+      /OTEL_METRIC_EXPORT_INTERVAL must be between 1000 and 3600000/,
+    ],
   ])('refuses %o at start-up', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

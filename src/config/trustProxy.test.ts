@@ -4,8 +4,10 @@ import { parseTrustProxy, trustFunction, TrustProxyError } from './trustProxy.js
 describe('TRUST_PROXY', () => {
   it('trusts exactly the listed addresses, CIDRs and keywords (IPv4-mapped peers included)', () => {
     const trust = trustFunction(parseTrustProxy('10.0.0.5, 10.0.1.0/24, loopback, fd00::/8'));
-    for (const address of ['10.0.0.5', '10.0.1.77', '127.0.0.1', '::1', '::ffff:10.0.0.5', 'fd12::1']) expect(trust(address, 0), address).toBe(true);
-    for (const address of ['10.0.0.6', '10.0.2.1', '8.8.8.8', '::ffff:8.8.8.8', '2001:db8::1', 'not-an-ip']) expect(trust(address, 0), address).toBe(false);
+    for (const address of ['10.0.0.5', '10.0.1.77', '127.0.0.1', '::1', '::ffff:10.0.0.5', 'fd12::1'])
+      expect(trust(address, 0), address).toBe(true);
+    for (const address of ['10.0.0.6', '10.0.2.1', '8.8.8.8', '::ffff:8.8.8.8', '2001:db8::1', 'not-an-ip'])
+      expect(trust(address, 0), address).toBe(false);
   });
 
   it('a hop count trusts that many private hops and never a public peer', () => {

@@ -32,7 +32,8 @@ const addRange = (list: BlockList, entry: string): void => {
   const type = family === 4 ? 'ipv4' : 'ipv6';
   if (prefix === undefined) return list.addAddress(address, type);
   const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : Number.NaN;
-  if (!(bits >= 0 && bits <= (family === 4 ? 32 : 128))) throw new TrustProxyError(`bad prefix length in ${entry.slice(0, 60)}`);
+  if (!(bits >= 0 && bits <= (family === 4 ? 32 : 128)))
+    throw new TrustProxyError(`bad prefix length in ${entry.slice(0, 60)}`);
   list.addSubnet(address, bits, type);
 };
 
@@ -52,13 +53,19 @@ const contains = (list: BlockList, address: string): boolean => {
 
 /** Parses TRUST_PROXY; throws TrustProxyError naming what is wrong. */
 export const parseTrustProxy = (raw: string): TrustProxySetting => {
-  if (raw === 'true') throw new TrustProxyError('true would trust forwarding headers from any client; name the proxies or give a hop count');
+  if (raw === 'true')
+    throw new TrustProxyError(
+      'true would trust forwarding headers from any client; name the proxies or give a hop count',
+    );
   if (/^\d+$/.test(raw)) {
     const hops = Number(raw);
     if (hops < 1 || hops > MAX_TRUSTED_HOPS) throw new TrustProxyError(`a hop count must be 1-${MAX_TRUSTED_HOPS}`);
     return { kind: 'hops', hops };
   }
-  const entries = raw.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   if (entries.length === 0) throw new TrustProxyError('no proxy address given');
   blockListOf(entries); // validates every entry now, at start-up
   return { kind: 'addresses', entries };

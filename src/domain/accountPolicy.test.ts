@@ -14,7 +14,11 @@ import {
   type AccountPolicy,
 } from './accountPolicy.js';
 
-const DEFAULTS: AccountPolicy = { features: featuresFrom(['model_providers']), defaultCapability: 'admit', capabilities: {} };
+const DEFAULTS: AccountPolicy = {
+  features: featuresFrom(['model_providers']),
+  defaultCapability: 'admit',
+  capabilities: {},
+};
 const LIB = 'research-library.read_document';
 
 describe('account policy', () => {
@@ -42,7 +46,8 @@ describe('account policy', () => {
 
   it('never treats an inherited object key as a capability entry', () => {
     const policy = effectivePolicy({ ...DEFAULTS, defaultCapability: 'deny' }, NO_OVERRIDES);
-    for (const key of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) expect(admitsCapability(policy, key)).toBe(false);
+    for (const key of ['toString', 'constructor', '__proto__', 'hasOwnProperty'])
+      expect(admitsCapability(policy, key)).toBe(false);
   });
 
   it('refuses capability ids that are not ids', () => {
@@ -52,13 +57,20 @@ describe('account policy', () => {
   it('round-trips what it stores', () => {
     const arbitraryOverrides = fc.record({
       features: fc.dictionary(fc.constantFrom(...ACCOUNT_FEATURES), fc.boolean()),
-      capabilities: fc.dictionary(fc.stringMatching(/^[a-z0-9][a-z0-9._-]{0,30}$/), fc.constantFrom('admit' as const, 'deny' as const)),
+      capabilities: fc.dictionary(
+        fc.stringMatching(/^[a-z0-9][a-z0-9._-]{0,30}$/),
+        fc.constantFrom('admit' as const, 'deny' as const),
+      ),
     });
     fc.assert(
-      fc.property(arbitraryOverrides, fc.option(fc.constantFrom('admit' as const, 'deny' as const), { nil: undefined }), (base, defaultCapability) => {
-        const overrides = { ...base, ...(defaultCapability === undefined ? {} : { defaultCapability }) };
-        expect(parseOverrides(serializeOverrides(overrides))).toEqual(overrides);
-      }),
+      fc.property(
+        arbitraryOverrides,
+        fc.option(fc.constantFrom('admit' as const, 'deny' as const), { nil: undefined }),
+        (base, defaultCapability) => {
+          const overrides = { ...base, ...(defaultCapability === undefined ? {} : { defaultCapability }) };
+          expect(parseOverrides(serializeOverrides(overrides))).toEqual(overrides);
+        },
+      ),
     );
   });
 

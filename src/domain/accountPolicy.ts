@@ -30,7 +30,8 @@ export const CAPABILITY_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,119}$/;
 export const MAX_CAPABILITY_ENTRIES = 200;
 
 export const admitsCapability = (policy: AccountPolicy, capabilityId: string): boolean =>
-  (Object.hasOwn(policy.capabilities, capabilityId) ? policy.capabilities[capabilityId] : policy.defaultCapability) === 'admit';
+  (Object.hasOwn(policy.capabilities, capabilityId) ? policy.capabilities[capabilityId] : policy.defaultCapability) ===
+  'admit';
 
 export const hasFeature = (policy: AccountPolicy, feature: AccountFeature): boolean => policy.features[feature];
 
@@ -42,7 +43,8 @@ export class AccountPolicyError extends Error {
 }
 
 const isFeature = (value: string): value is AccountFeature => (ACCOUNT_FEATURES as readonly string[]).includes(value);
-const isDecision = (value: unknown): value is CapabilityDecision => typeof value === 'string' && (CAPABILITY_DECISIONS as readonly string[]).includes(value);
+const isDecision = (value: unknown): value is CapabilityDecision =>
+  typeof value === 'string' && (CAPABILITY_DECISIONS as readonly string[]).includes(value);
 
 /**
  * What is stored per account: only the operator's explicit choices. Everything else follows the
@@ -70,7 +72,10 @@ export const effectivePolicy = (defaults: AccountPolicy, overrides: PolicyOverri
   capabilities: { ...defaults.capabilities, ...overrides.capabilities },
 });
 
-const withChanges = <V>(current: Readonly<Record<string, V>>, changes: Readonly<Record<string, V | null | undefined>>): Record<string, V> => {
+const withChanges = <V>(
+  current: Readonly<Record<string, V>>,
+  changes: Readonly<Record<string, V | null | undefined>>,
+): Record<string, V> => {
   const next: Record<string, V> = { ...current };
   for (const [name, value] of Object.entries(changes)) {
     if (value === null) delete next[name];
@@ -84,8 +89,10 @@ export const applyPolicyChange = (overrides: PolicyOverrides, change: PolicyChan
     if (!CAPABILITY_ID_PATTERN.test(id)) throw new AccountPolicyError(`not a capability id: ${id.slice(0, 80)}`);
   }
   const capabilities = withChanges(overrides.capabilities, change.capabilities ?? {});
-  if (Object.keys(capabilities).length > MAX_CAPABILITY_ENTRIES) throw new AccountPolicyError(`at most ${MAX_CAPABILITY_ENTRIES} capability entries`);
-  const defaultCapability = change.defaultCapability === undefined ? overrides.defaultCapability : change.defaultCapability;
+  if (Object.keys(capabilities).length > MAX_CAPABILITY_ENTRIES)
+    throw new AccountPolicyError(`at most ${MAX_CAPABILITY_ENTRIES} capability entries`);
+  const defaultCapability =
+    change.defaultCapability === undefined ? overrides.defaultCapability : change.defaultCapability;
   return {
     features: withChanges<boolean>(overrides.features, change.features ?? {}),
     ...(defaultCapability === null || defaultCapability === undefined ? {} : { defaultCapability }),
@@ -109,7 +116,8 @@ export const parseOverrides = (json: string): PolicyOverrides | undefined => {
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
   const { features = {}, default_capability: defaultCapability, capabilities = {} } = raw as Record<string, unknown>;
-  if (typeof features !== 'object' || features === null || typeof capabilities !== 'object' || capabilities === null) return undefined;
+  if (typeof features !== 'object' || features === null || typeof capabilities !== 'object' || capabilities === null)
+    return undefined;
   if (defaultCapability !== undefined && !isDecision(defaultCapability)) return undefined;
   const parsedFeatures: Partial<Record<AccountFeature, boolean>> = {};
   for (const [name, on] of Object.entries(features)) {
@@ -121,18 +129,28 @@ export const parseOverrides = (json: string): PolicyOverrides | undefined => {
     if (!CAPABILITY_ID_PATTERN.test(id) || !isDecision(decision)) return undefined;
     parsedCapabilities[id] = decision;
   }
-  return { features: parsedFeatures, ...(defaultCapability === undefined ? {} : { defaultCapability }), capabilities: parsedCapabilities };
+  return {
+    features: parsedFeatures,
+    ...(defaultCapability === undefined ? {} : { defaultCapability }),
+    capabilities: parsedCapabilities,
+  };
 };
 
 export const serializeOverrides = (overrides: PolicyOverrides): string =>
-  JSON.stringify({ features: overrides.features, default_capability: overrides.defaultCapability, capabilities: overrides.capabilities });
+  JSON.stringify({
+    features: overrides.features,
+    default_capability: overrides.defaultCapability,
+    capabilities: overrides.capabilities,
+  });
 
 export const parseFeatureName = (value: string): AccountFeature => {
-  if (!isFeature(value)) throw new AccountPolicyError(`unknown feature ${value.slice(0, 40)}; known: ${ACCOUNT_FEATURES.join(', ')}`);
+  if (!isFeature(value))
+    throw new AccountPolicyError(`unknown feature ${value.slice(0, 40)}; known: ${ACCOUNT_FEATURES.join(', ')}`);
   return value;
 };
 
 export const parseDecision = (value: string): CapabilityDecision => {
-  if (!isDecision(value)) throw new AccountPolicyError(`a capability decision is admit or deny, not ${value.slice(0, 40)}`);
+  if (!isDecision(value))
+    throw new AccountPolicyError(`a capability decision is admit or deny, not ${value.slice(0, 40)}`);
   return value;
 };

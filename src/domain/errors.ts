@@ -197,7 +197,8 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
   // loopback, private, link-local or other non-public addresses the operator has not admitted.
   provider_destination_refused: {
     status: 400,
-    message: 'The model provider base_url names a destination this deployment does not connect to on an owner\'s behalf.',
+    message:
+      "The model provider base_url names a destination this deployment does not connect to on an owner's behalf.",
   },
   internal_error: { status: 500, message: 'An internal error occurred.' },
 };

@@ -5,7 +5,11 @@ import { canonicalJson } from './hashing.js';
 const shuffleKeys = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(shuffleKeys);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, shuffleKeys(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([k, v]) => [k, shuffleKeys(v)]),
+    );
   }
   return value;
 };

@@ -1,10 +1,8 @@
 import { createHash, createHmac } from 'node:crypto';
 
-export const sha256Hex = (input: string | Uint8Array): string =>
-  createHash('sha256').update(input).digest('hex');
+export const sha256Hex = (input: string | Uint8Array): string => createHash('sha256').update(input).digest('hex');
 
-export const hmacHex = (key: string, input: string): string =>
-  createHmac('sha256', key).update(input).digest('hex');
+export const hmacHex = (key: string, input: string): string => createHmac('sha256', key).update(input).digest('hex');
 
 /**
  * Canonical JSON: object keys sorted at every depth, so two requests that differ only in key

@@ -84,8 +84,7 @@ export interface RunRecord {
 
 export const isRunTerminal = (run: RunRecord): boolean => isTerminalLifecycle(run.lifecycle);
 
-export const stepsRemaining = (run: RunRecord): number =>
-  Math.max(0, run.budget.max_steps - run.stepsUsed);
+export const stepsRemaining = (run: RunRecord): number => Math.max(0, run.budget.max_steps - run.stepsUsed);
 
 export const isExpired = (run: RunRecord, now: number): boolean => now >= run.expiresAt;
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MODEL_PROVIDER_OPERATIONS, OAUTH_SCOPES, OPERATION_SCOPES, RUN_OPERATIONS, SUBJECT_OPERATIONS, ScopeSet, isGrantableScope, requiredScopeOf } from './scopes.js';
+import {
+  MODEL_PROVIDER_OPERATIONS,
+  OAUTH_SCOPES,
+  OPERATION_SCOPES,
+  RUN_OPERATIONS,
+  SUBJECT_OPERATIONS,
+  ScopeSet,
+  isGrantableScope,
+  requiredScopeOf,
+} from './scopes.js';
 
 describe('scope registry', () => {
   it('every operation names a contract OAuth scope, and that scope alone allows it', () => {
@@ -21,7 +30,9 @@ describe('scope registry', () => {
 
   it('data scopes come only from their OAuth scope (or the wildcard)', () => {
     expect(ScopeSet.parse('helix.data.research_library.read').hasOAuth('helix.data.research_library.read')).toBe(true);
-    expect(ScopeSet.parse('agent.read agent.write run.create').hasOAuth('helix.data.research_library.read')).toBe(false);
+    expect(ScopeSet.parse('agent.read agent.write run.create').hasOAuth('helix.data.research_library.read')).toBe(
+      false,
+    );
   });
 
   it('knows the grantable vocabulary', () => {
@@ -31,7 +42,8 @@ describe('scope registry', () => {
   });
 
   it('maps provider.read / provider.write onto the model-provider OAuth scopes and nothing else', () => {
-    const allowed = (scopes: string) => [...RUN_OPERATIONS, ...MODEL_PROVIDER_OPERATIONS].filter((op) => ScopeSet.parse(scopes).allows(op));
+    const allowed = (scopes: string) =>
+      [...RUN_OPERATIONS, ...MODEL_PROVIDER_OPERATIONS].filter((op) => ScopeSet.parse(scopes).allows(op));
     expect(allowed('provider.read')).toEqual(['model_provider.list', 'model_provider.inspect']);
     expect(allowed('provider.write')).toEqual(['model_provider.register', 'model_provider.delete']);
     expect(allowed('helix.model_providers.read')).toEqual(['model_provider.list', 'model_provider.inspect']);
@@ -39,7 +51,9 @@ describe('scope registry', () => {
     expect(ScopeSet.parse('provider.write').hasOAuth('helix.model_providers.write')).toBe(true);
     expect(ScopeSet.parse('provider.write').hasOAuth('helix.model_providers.read')).toBe(false);
     // Run scopes admit no provider operation, and provider scopes no run operation.
-    expect(allowed('helix.agent_runs.read helix.agent_runs.write agent.write run.create')).not.toContain('model_provider.register');
+    expect(allowed('helix.agent_runs.read helix.agent_runs.write agent.write run.create')).not.toContain(
+      'model_provider.register',
+    );
     expect(allowed('provider.read provider.write').filter((op) => op.startsWith('run.'))).toEqual([]);
     expect(allowed('aep:*')).toEqual([...RUN_OPERATIONS, ...MODEL_PROVIDER_OPERATIONS]);
   });
@@ -57,11 +71,15 @@ describe('operator-only subject operations', () => {
 
   it('are not granted by the aep:* wildcard, nor by any run, provider or OAuth scope', () => {
     expect(allowed('aep:*')).toEqual([]);
-    expect(allowed(['agent.read', 'agent.write', 'run.read', 'provider.read', 'provider.write', ...OAUTH_SCOPES].join(' '))).toEqual([]);
+    expect(
+      allowed(['agent.read', 'agent.write', 'run.read', 'provider.read', 'provider.write', ...OAUTH_SCOPES].join(' ')),
+    ).toEqual([]);
   });
 
   it('subject scopes admit no run or provider operation', () => {
-    const other = [...RUN_OPERATIONS, ...MODEL_PROVIDER_OPERATIONS].filter((op) => ScopeSet.parse('subject.read subject.export subject.erase').allows(op));
+    const other = [...RUN_OPERATIONS, ...MODEL_PROVIDER_OPERATIONS].filter((op) =>
+      ScopeSet.parse('subject.read subject.export subject.erase').allows(op),
+    );
     expect(other).toEqual([]);
   });
 

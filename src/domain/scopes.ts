@@ -14,8 +14,7 @@ export const LOGICAL_DATA_SCOPES = [
 ] as const;
 export type LogicalDataScope = (typeof LOGICAL_DATA_SCOPES)[number];
 
-export const dataScopeOAuthScope = (scope: LogicalDataScope): OAuthScope =>
-  `helix.data.${scope}.read` as OAuthScope;
+export const dataScopeOAuthScope = (scope: LogicalDataScope): OAuthScope => `helix.data.${scope}.read` as OAuthScope;
 
 export const OAUTH_SCOPES = [
   'helix.agent_runs.read',
@@ -126,7 +125,9 @@ interface OperatorGrant {
   readonly adr: readonly [AdrScope];
 }
 
-export const OPERATION_SCOPES: { readonly [O in Operation]: O extends SubjectOperation ? OperatorGrant : OperationGrant } = {
+export const OPERATION_SCOPES: {
+  readonly [O in Operation]: O extends SubjectOperation ? OperatorGrant : OperationGrant;
+} = {
   'run.start': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.create'] },
   'run.continue': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.create'] },
   'run.cancel': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.cancel'] },

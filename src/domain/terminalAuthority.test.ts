@@ -8,16 +8,33 @@ const b = scriptedArtifact('beta', LIB);
 
 describe('terminal authority', () => {
   it('authorizes one writer whose text hash matches and whose refs are all current-turn artifacts', () => {
-    expect(evaluateTerminalAuthority([scriptedCandidate('answer', [a.ref, b.ref])], [a, b], []).status).toBe('authorized');
+    expect(evaluateTerminalAuthority([scriptedCandidate('answer', [a.ref, b.ref])], [a, b], []).status).toBe(
+      'authorized',
+    );
   });
 
   it.each([
     ['no candidate', [], 'not_evaluated', 'no_candidate'],
-    ['two writers', [scriptedCandidate('x', [a.ref], {}, 'w1'), scriptedCandidate('y', [a.ref], {}, 'w2')], 'not_authorized', 'multiple_writers'],
-    ['two candidates from one writer', [scriptedCandidate('x', [a.ref]), scriptedCandidate('y', [a.ref])], 'not_authorized', 'multiple_writers'],
+    [
+      'two writers',
+      [scriptedCandidate('x', [a.ref], {}, 'w1'), scriptedCandidate('y', [a.ref], {}, 'w2')],
+      'not_authorized',
+      'multiple_writers',
+    ],
+    [
+      'two candidates from one writer',
+      [scriptedCandidate('x', [a.ref]), scriptedCandidate('y', [a.ref])],
+      'not_authorized',
+      'multiple_writers',
+    ],
     ['a tampered text', [{ ...scriptedCandidate('x', [a.ref]), text: 'y' }], 'not_authorized', 'text_hash_mismatch'],
     ['no supporting refs', [scriptedCandidate('x', [])], 'not_authorized', 'no_supporting_refs'],
-    ['a ref from elsewhere', [scriptedCandidate('x', [a.ref, 'artifact:sha256:earlier-turn'])], 'not_authorized', 'support_not_current_turn'],
+    [
+      'a ref from elsewhere',
+      [scriptedCandidate('x', [a.ref, 'artifact:sha256:earlier-turn'])],
+      'not_authorized',
+      'support_not_current_turn',
+    ],
     ['blank text', [scriptedCandidate('   ', [a.ref])], 'not_authorized', 'empty_text'],
   ] as const)('refuses %s', (_label, candidates, status, reason) => {
     const decision = evaluateTerminalAuthority(candidates, [a, b], []);
@@ -26,6 +43,8 @@ describe('terminal authority', () => {
   });
 
   it('refuses while a scope-required evidence family is missing', () => {
-    expect(evaluateTerminalAuthority([scriptedCandidate('x', [a.ref])], [a], ['scholarly_evidence']).reason).toBe('required_evidence_missing');
+    expect(evaluateTerminalAuthority([scriptedCandidate('x', [a.ref])], [a], ['scholarly_evidence']).reason).toBe(
+      'required_evidence_missing',
+    );
   });
 });

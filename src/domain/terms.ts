@@ -29,7 +29,23 @@ export const contentTerms = (text: string): string[] => {
 
 /** A light English stem for overlap comparison (not for display). */
 export const stem = (word: string): string => {
-  for (const suffix of ['ational', 'ations', 'ation', 'ingly', 'ing', 'edly', 'ies', 'ied', 'ers', 'er', 'ed', 'ly', 'es', 's', 'y']) {
+  for (const suffix of [
+    'ational',
+    'ations',
+    'ation',
+    'ingly',
+    'ing',
+    'edly',
+    'ies',
+    'ied',
+    'ers',
+    'er',
+    'ed',
+    'ly',
+    'es',
+    's',
+    'y',
+  ]) {
     if (word.length - suffix.length >= 3 && word.endsWith(suffix)) return word.slice(0, -suffix.length);
   }
   return word;

@@ -35,7 +35,6 @@ export interface TerminalCandidate {
   readonly outputFields: Readonly<Record<string, unknown>>;
 }
 
-
 /** The result of one solver turn, before re-entry audit, terminal authority and completion. */
 export interface TurnOutcome {
   readonly status: 'succeeded' | 'failed';

@@ -20,4 +20,6 @@ export const PERMANENT_TURN_FAILURES = [
 export type PermanentTurnFailure = (typeof PERMANENT_TURN_FAILURES)[number];
 
 export const isPermanentTurnFailure = (failureCode: string | null | undefined): boolean =>
-  failureCode !== null && failureCode !== undefined && (PERMANENT_TURN_FAILURES as readonly string[]).includes(failureCode);
+  failureCode !== null &&
+  failureCode !== undefined &&
+  (PERMANENT_TURN_FAILURES as readonly string[]).includes(failureCode);

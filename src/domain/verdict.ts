@@ -50,7 +50,9 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
   const failureCode = outcome.status === 'failed' ? (outcome.failureCode ?? 'turn_failed') : null;
   const completion = completionOf(run, outcome, ctx, { gate, authorized, projected, pendingQuestions, failureCode });
   const terminalAuthority: TerminalAuthorityStatus =
-    authority.status === 'not_evaluated' && !run.contract.require_terminal_authority ? 'not_required' : authority.status;
+    authority.status === 'not_evaluated' && !run.contract.require_terminal_authority
+      ? 'not_required'
+      : authority.status;
   const latestResult: LatestResult = {
     turn: ctx.turn,
     outcome: resultOutcome(outcome),
@@ -70,7 +72,15 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
     unresolvedRequirements: gate.unresolvedRequirements,
     pendingQuestions,
     latestResult,
-    events: verdictEvents(run, ctx, { reentry, gate, pendingQuestions, terminalAuthority, reason: authority.reason, completion, failureCode }),
+    events: verdictEvents(run, ctx, {
+      reentry,
+      gate,
+      pendingQuestions,
+      terminalAuthority,
+      reason: authority.reason,
+      completion,
+      failureCode,
+    }),
   };
 };
 
@@ -85,7 +95,11 @@ const auditReentry = (outcome: TurnOutcome, ctx: TurnContext): Reentry => {
   const admitted: TurnArtifact[] = [];
   const rejectedRefs: string[] = [];
   for (const artifact of outcome.artifacts) {
-    if (outcome.status !== 'succeeded' || !ctx.admittedCapabilities.has(artifact.capabilityId) || seen.has(artifact.ref)) {
+    if (
+      outcome.status !== 'succeeded' ||
+      !ctx.admittedCapabilities.has(artifact.capabilityId) ||
+      seen.has(artifact.ref)
+    ) {
       rejectedRefs.push(artifact.ref);
       continue;
     }
@@ -106,9 +120,16 @@ interface Gate {
  */
 const requiredEvidenceGate = (outcome: TurnOutcome, ctx: TurnContext, admitted: readonly TurnArtifact[]): Gate => {
   const satisfied = new Set(outcome.satisfiedFamilies);
-  const missingFamilies = ctx.requiredFamilies.filter((family) => !satisfied.has(family) || !admitted.some((a) => a.family === family));
+  const missingFamilies = ctx.requiredFamilies.filter(
+    (family) => !satisfied.has(family) || !admitted.some((a) => a.family === family),
+  );
   const generic = outcome.unresolvedRequirements.filter((r) => !r.startsWith(REQUIRED_EVIDENCE_PREFIX));
-  return { missingFamilies, unresolvedRequirements: [...new Set([...generic, ...missingFamilies.map((f) => `${REQUIRED_EVIDENCE_PREFIX}${f}`)])] };
+  return {
+    missingFamilies,
+    unresolvedRequirements: [
+      ...new Set([...generic, ...missingFamilies.map((f) => `${REQUIRED_EVIDENCE_PREFIX}${f}`)]),
+    ],
+  };
 };
 
 interface Findings {
@@ -122,7 +143,9 @@ interface Findings {
 /** Phase 4, the completion verdict: is the contract met, and if not, what should the client do? */
 const completionOf = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext, f: Findings): CompletionStatus => {
   const conflicts = outcome.contradictions.length > 0 && !run.contract.allow_conflicts;
-  const outputFields = f.authorized ? outputFieldsOf(f.authorized.text, f.authorized.supportingRefs, f.authorized.outputFields) : {};
+  const outputFields = f.authorized
+    ? outputFieldsOf(f.authorized.text, f.authorized.supportingRefs, f.authorized.outputFields)
+    : {};
   const complete =
     outcome.status === 'succeeded' &&
     (!run.contract.require_terminal_authority || f.authorized !== null) &&
@@ -164,13 +187,28 @@ const verdictEvents = (
   const nowUnresolved = new Set(v.gate.unresolvedRequirements);
   const resolved = run.unresolvedRequirements.filter((r) => !nowUnresolved.has(r));
   const events: NewRunEvent[] = [
-    { kind: 'run.evidence_reentered', data: { turn: ctx.turn, admitted_refs: v.reentry.admitted.map((a) => a.ref), rejected_refs: v.reentry.rejectedRefs } },
-    ...[...new Set(resolved)].map((requirement): NewRunEvent => ({ kind: 'run.issue_resolved', data: { turn: ctx.turn, requirement } })),
+    {
+      kind: 'run.evidence_reentered',
+      data: {
+        turn: ctx.turn,
+        admitted_refs: v.reentry.admitted.map((a) => a.ref),
+        rejected_refs: v.reentry.rejectedRefs,
+      },
+    },
+    ...[...new Set(resolved)].map(
+      (requirement): NewRunEvent => ({ kind: 'run.issue_resolved', data: { turn: ctx.turn, requirement } }),
+    ),
   ];
   if (v.pendingQuestions.length > 0) {
-    events.push({ kind: 'run.input_requested', data: { turn: ctx.turn, question_ids: v.pendingQuestions.map((q) => q.question_id) } });
+    events.push({
+      kind: 'run.input_requested',
+      data: { turn: ctx.turn, question_ids: v.pendingQuestions.map((q) => q.question_id) },
+    });
   }
-  events.push({ kind: 'run.terminal_authority_evaluated', data: { turn: ctx.turn, status: v.terminalAuthority, reason: v.reason } });
+  events.push({
+    kind: 'run.terminal_authority_evaluated',
+    data: { turn: ctx.turn, status: v.terminalAuthority, reason: v.reason },
+  });
   events.push(closingEvent(v.completion, ctx.turn, v.failureCode));
   return events;
 };

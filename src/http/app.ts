@@ -5,7 +5,12 @@ import type { RunService } from '../service/runService.js';
 import { resourceMetadataUrl, sendError, toHelixError } from './errors.js';
 import { parseJsonBody } from './jsonBody.js';
 import { pickRequestId } from './requestId.js';
-import { fastifyTrustProxy, registerHardening, serverTimeouts, type HardeningOptions } from './hardening/registerHardening.js';
+import {
+  fastifyTrustProxy,
+  registerHardening,
+  serverTimeouts,
+  type HardeningOptions,
+} from './hardening/registerHardening.js';
 import { answerClientError } from './hardening/clientErrors.js';
 import { assertHostAndOrigin, type HostPolicy } from './hostPolicy.js';
 import { registerMcpRoute } from './mcp/mcpRoute.js';
@@ -76,7 +81,10 @@ const createFastify = (options: AppOptions): FastifyInstance => {
       let err: HelixError;
       try {
         assertHostAndOrigin(request, options.hostPolicy);
-        err = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new HelixError(request.url.startsWith(SUBJECTS_PATH) ? 'invalid_request' : 'invalid_run_id') : toHelixError(error);
+        err =
+          error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? new HelixError(request.url.startsWith(SUBJECTS_PATH) ? 'invalid_request' : 'invalid_run_id')
+            : toHelixError(error);
       } catch (refused) {
         err = toHelixError(refused);
       }
@@ -127,17 +135,27 @@ const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void
   app.setErrorHandler((err, request, reply) => {
     const helixError = toHelixError(err);
     // A mutation refused before its route ran (413, 415, bad JSON) was not replayed either.
-    if (isApiMutation(request.method, request.url) && !reply.hasHeader('idempotency-replayed')) reply.header('Idempotency-Replayed', 'false');
-    if (helixError.code === 'internal_error') request.log.error({ request_id: request.id, err: { message: (err as Error).message, stack: (err as Error).stack } }, 'unhandled error');
+    if (isApiMutation(request.method, request.url) && !reply.hasHeader('idempotency-replayed'))
+      reply.header('Idempotency-Replayed', 'false');
+    if (helixError.code === 'internal_error')
+      request.log.error(
+        { request_id: request.id, err: { message: (err as Error).message, stack: (err as Error).stack } },
+        'unhandled error',
+      );
     return sendError(reply, helixError, resourceMetadataUrl(request, options.identity));
   });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '';
-    const routes = [...RUN_ROUTES, ...(options.providers === undefined ? [] : PROVIDER_ROUTES), ...(options.subjects === undefined ? [] : SUBJECT_ROUTES)];
+    const routes = [
+      ...RUN_ROUTES,
+      ...(options.providers === undefined ? [] : PROVIDER_ROUTES),
+      ...(options.subjects === undefined ? [] : SUBJECT_ROUTES),
+    ];
     const allowed = routes.filter((r) => matchesPath(r.url, path)).map((r) => r.method);
     if (allowed.length > 0) reply.header('Allow', [...new Set(allowed)].join(', '));
-    const err = allowed.length > 0 ? new HelixError('method_not_allowed') : new HelixError('not_found', {}, 'No such endpoint.');
+    const err =
+      allowed.length > 0 ? new HelixError('method_not_allowed') : new HelixError('not_found', {}, 'No such endpoint.');
     return sendError(reply, err, resourceMetadataUrl(request, options.identity));
   });
 };
@@ -171,7 +189,8 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
   return app;
 };
 
-const isApiMutation = (method: string, url: string): boolean => (method === 'POST' || method === 'DELETE') && url.startsWith('/api/');
+const isApiMutation = (method: string, url: string): boolean =>
+  (method === 'POST' || method === 'DELETE') && url.startsWith('/api/');
 
 const matchesPath = (pattern: string, path: string): boolean =>
   new RegExp(`^${pattern.replace(/:[a-z_]+/g, '[^/]+')}$`).test(path);

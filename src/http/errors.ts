@@ -29,7 +29,8 @@ export const toHelixError = (err: unknown): HelixError => {
 /** The metadata document a challenge points at: the MCP one for /mcp, the root one otherwise. */
 export const resourceMetadataUrl = (request: FastifyRequest, identity: ResourceIdentity): string => {
   const origin = publicOrigin(request, identity);
-  const path = request.url === '/mcp' || request.url.startsWith('/mcp?') || request.url.startsWith('/mcp/') ? '/mcp' : '';
+  const path =
+    request.url === '/mcp' || request.url.startsWith('/mcp?') || request.url.startsWith('/mcp/') ? '/mcp' : '';
   return `${origin}/.well-known/oauth-protected-resource${path}`;
 };
 
@@ -37,6 +38,7 @@ export const sendError = (reply: FastifyReply, err: HelixError, metadataUrl: str
   recordRequestError(reply.request, err.code);
   const challenge = bearerChallenge(err, metadataUrl);
   if (challenge !== undefined) reply.header('WWW-Authenticate', challenge);
-  if (err.details.retry_after_seconds !== undefined) reply.header('Retry-After', String(err.details.retry_after_seconds));
+  if (err.details.retry_after_seconds !== undefined)
+    reply.header('Retry-After', String(err.details.retry_after_seconds));
   return reply.code(err.status).type('application/json; charset=utf-8').send(errorBody(err));
 };

@@ -21,7 +21,10 @@ const hostnameOf = (hostHeader: string): string => {
 const isLoopbackOrigin = (origin: string): boolean => {
   try {
     const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && (LOOPBACK_HOSTS as readonly string[]).includes(url.hostname);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      (LOOPBACK_HOSTS as readonly string[]).includes(url.hostname)
+    );
   } catch {
     return false;
   }
@@ -36,6 +39,10 @@ export const assertHostAndOrigin = (request: FastifyRequest, policy: HostPolicy)
   if (typeof host !== 'string' || !policy.hosts.has(hostnameOf(host))) throw new HelixError('forbidden_host');
   const origin = request.headers.origin;
   if (origin === undefined) return;
-  if (typeof origin === 'string' && (policy.origins.has(origin) || (policy.allowLoopbackOrigins && isLoopbackOrigin(origin)))) return;
+  if (
+    typeof origin === 'string' &&
+    (policy.origins.has(origin) || (policy.allowLoopbackOrigins && isLoopbackOrigin(origin)))
+  )
+    return;
   throw new HelixError('forbidden_origin');
 };

@@ -18,7 +18,9 @@ export const parseJsonBody = (text: string): unknown => {
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
       if (++depth > MAX_JSON_DEPTH) {
-        throw new HelixError('invalid_request', { issues: [{ path: '(root)', message: `nesting deeper than ${MAX_JSON_DEPTH}` }] });
+        throw new HelixError('invalid_request', {
+          issues: [{ path: '(root)', message: `nesting deeper than ${MAX_JSON_DEPTH}` }],
+        });
       }
     } else if (c === 0x7d || c === 0x5d) depth--;
   }

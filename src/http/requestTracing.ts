@@ -1,4 +1,13 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ATTR, recordErrorResponse, startSpan } from '../telemetry/instruments.js';
 import { MCP_PATH } from './resourceIdentity.js';
@@ -18,14 +27,20 @@ export const registerRequestTracing = (app: FastifyInstance): void => {
     const handler = route.handler;
     route.handler = function (request, reply) {
       const traced = requestContexts.get(request);
-      return traced === undefined ? handler.call(this, request, reply) : context.with(traced, () => handler.call(this, request, reply));
+      return traced === undefined
+        ? handler.call(this, request, reply)
+        : context.with(traced, () => handler.call(this, request, reply));
     };
   });
   app.addHook('onRequest', (request, _reply, done) => {
     const route = request.routeOptions.url;
     const span = startSpan(
       route === undefined ? request.method : `${request.method} ${route}`,
-      { [ATTR.httpMethod]: request.method, [ATTR.requestId]: request.id, ...(route === undefined ? {} : { [ATTR.httpRoute]: route }) },
+      {
+        [ATTR.httpMethod]: request.method,
+        [ATTR.requestId]: request.id,
+        ...(route === undefined ? {} : { [ATTR.httpRoute]: route }),
+      },
       SpanKind.SERVER,
       propagation.extract(ROOT_CONTEXT, request.headers),
     );
@@ -53,7 +68,8 @@ const endRequestSpan = (request: FastifyRequest, status: number | undefined): vo
 };
 
 /** The request's server span (undefined before onRequest, e.g. for a router-level refusal). */
-const requestSpan = (request: FastifyRequest): Span | undefined => trace.getSpan(requestContexts.get(request) ?? ROOT_CONTEXT);
+const requestSpan = (request: FastifyRequest): Span | undefined =>
+  trace.getSpan(requestContexts.get(request) ?? ROOT_CONTEXT);
 
 /** An error answered over HTTP: counted by code and transport (the `/mcp` route or REST), and named on the request's span. */
 export const recordRequestError = (request: FastifyRequest, code: string): void =>

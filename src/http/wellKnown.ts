@@ -27,7 +27,11 @@ export const ProtectedResourceMetadataSchema = z.looseObject({
 });
 
 /** Every document names the same canonical resource: the one audience REST and MCP tokens carry. */
-const metadata = (request: FastifyRequest, options: DiscoveryOptions, scopes: readonly string[]): z.output<typeof ProtectedResourceMetadataSchema> => ({
+const metadata = (
+  request: FastifyRequest,
+  options: DiscoveryOptions,
+  scopes: readonly string[],
+): z.output<typeof ProtectedResourceMetadataSchema> => ({
   resource: canonicalResource(request, options.identity),
   authorization_servers: [...options.authorizationServers],
   scopes_supported: [...scopes],

@@ -11,11 +11,13 @@ const MIN_MASKED_SECRET = 6;
  */
 export const withoutSecrets = (error: ModelError, secrets: Iterable<string>): ModelError => {
   const known = [...secrets].filter((secret) => secret.length >= MIN_MASKED_SECRET);
-  const mask = (text: string): string => known.reduce((masked, secret) => masked.split(secret).join('[redacted]'), text);
+  const mask = (text: string): string =>
+    known.reduce((masked, secret) => masked.split(secret).join('[redacted]'), text);
   const clean = (value: string | undefined): value is string => value !== undefined && mask(value) === value;
   const message = mask(error.message);
   const { providerType, providerCode, param, ...rest } = error.details;
-  if (message === error.message && [providerType, providerCode, param].every((v) => v === undefined || clean(v))) return error;
+  if (message === error.message && [providerType, providerCode, param].every((v) => v === undefined || clean(v)))
+    return error;
   const masked = new ModelError(error.kind, message, {
     ...rest,
     ...(clean(providerType) ? { providerType } : {}),
@@ -31,6 +33,7 @@ export const withoutSecrets = (error: ModelError, secrets: Iterable<string>): Mo
  * iterable is read at each failure, so secrets learnt later (a refreshed token) are masked too.
  */
 export const maskingFailures = (failures: FailureReader, secrets: Iterable<string>): FailureReader => ({
-  classifyHttpFailure: async (response, now) => withoutSecrets(await failures.classifyHttpFailure(response, now), secrets),
+  classifyHttpFailure: async (response, now) =>
+    withoutSecrets(await failures.classifyHttpFailure(response, now), secrets),
   toModelError: (error, signal) => withoutSecrets(failures.toModelError(error, signal), secrets),
 });

@@ -171,5 +171,9 @@ export interface ModelResolver {
    * `ownProviders` (the account policy's `model_providers` feature is off) the owner's own
    * registrations are passed over for the operator's default.
    */
-  forOwner(ownerHash: string, signal: AbortSignal, options: { readonly ownProviders: boolean }): Promise<ModelSelection | undefined>;
+  forOwner(
+    ownerHash: string,
+    signal: AbortSignal,
+    options: { readonly ownProviders: boolean },
+  ): Promise<ModelSelection | undefined>;
 }

@@ -31,7 +31,8 @@ const collect = async (steps: readonly Step[], options: RetryOptions, signal = n
   const events: ModelStreamEvent[] = [];
   let error: ModelError | undefined;
   try {
-    for await (const event of streamWithRetry(script.attempt, signal, (e) => e as ModelError, options)) events.push(event);
+    for await (const event of streamWithRetry(script.attempt, signal, (e) => e as ModelError, options))
+      events.push(event);
   } catch (thrown) {
     error = thrown as ModelError;
   }
@@ -41,7 +42,10 @@ const collect = async (steps: readonly Step[], options: RetryOptions, signal = n
 describe('streamWithRetry', () => {
   it('discards what a failed attempt streamed and yields only the completing attempt', async () => {
     const { sleep, waits } = recordingSleep();
-    const result = await collect([{ deltas: ['partial'], fail: transient() }, { deltas: ['final'] }], { sleep, random: () => 0 });
+    const result = await collect([{ deltas: ['partial'], fail: transient() }, { deltas: ['final'] }], {
+      sleep,
+      random: () => 0,
+    });
     expect(result.events).toEqual([{ type: 'text_delta', delta: 'final' }, done]);
     expect(result.calls).toBe(2);
     expect(waits).toEqual([250]);
@@ -49,7 +53,10 @@ describe('streamWithRetry', () => {
 
   it('backs off exponentially with jitter under the cap, and gives up after maxAttempts with attempts recorded', async () => {
     const { sleep, waits } = recordingSleep();
-    const result = await collect(Array.from({ length: 6 }, () => ({ fail: transient() })), { sleep, random: () => 0.999999, maxAttempts: 6 });
+    const result = await collect(
+      Array.from({ length: 6 }, () => ({ fail: transient() })),
+      { sleep, random: () => 0.999999, maxAttempts: 6 },
+    );
     expect(result.calls).toBe(6);
     expect(waits).toEqual([500, 1000, 2000, 4000, 8000]);
     expect(result.error).toMatchObject({ kind: 'server', details: { attempts: 6, retryable: true } });
@@ -57,7 +64,10 @@ describe('streamWithRetry', () => {
 
   it('defaults to 4 attempts', async () => {
     const { sleep } = recordingSleep();
-    const result = await collect(Array.from({ length: 9 }, () => ({ fail: transient() })), { sleep });
+    const result = await collect(
+      Array.from({ length: 9 }, () => ({ fail: transient() })),
+      { sleep },
+    );
     expect(result.calls).toBe(4);
     expect(result.error?.details.attempts).toBe(4);
   });
@@ -78,7 +88,10 @@ describe('streamWithRetry', () => {
     expect(honoured.events.at(-1)).toEqual(done);
 
     const second = recordingSleep();
-    const surfaced = await collect([{ fail: transient(120_000) }, {}], { sleep: second.sleep, maxRetryAfterMs: 60_000 });
+    const surfaced = await collect([{ fail: transient(120_000) }, {}], {
+      sleep: second.sleep,
+      maxRetryAfterMs: 60_000,
+    });
     expect(second.waits).toEqual([]);
     expect(surfaced.calls).toBe(1);
     expect(surfaced.error?.details).toMatchObject({ retryAfterMs: 120_000, attempts: 1 });

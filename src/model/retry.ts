@@ -86,7 +86,10 @@ export async function* streamWithRetry(
     }
     if (failure === undefined) {
       if (buffered.at(-1)?.type !== 'completed') {
-        throw withAttempts(new ModelError('protocol', 'the model stream ended without a completed response', { retryable: false }), attempts);
+        throw withAttempts(
+          new ModelError('protocol', 'the model stream ended without a completed response', { retryable: false }),
+          attempts,
+        );
       }
       yield* buffered;
       return;

@@ -28,7 +28,8 @@ import { ModelError, type ModelErrorKind } from './port.js';
 /** Kinds only a peer's network or HTTP behaviour produces, whether or not an HTTP status came with them. */
 const PEER_KINDS: ReadonlySet<ModelErrorKind> = new Set<ModelErrorKind>(['auth', 'server', 'transport', 'protocol']);
 
-const unreachable = (): ModelError => new ModelError('unreachable', 'the model provider could not be reached', { retryable: true });
+const unreachable = (): ModelError =>
+  new ModelError('unreachable', 'the model provider could not be reached', { retryable: true });
 
 /** The provider's failure before it is collapsed; for the server's debug log, never the owner. */
 export type UnreachableReport = (original: ModelError) => void;

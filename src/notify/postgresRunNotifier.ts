@@ -23,8 +23,15 @@ export class PostgresRunNotifier implements RunNotifier {
     private readonly onConnectionError: (err: Error) => void,
   ) {}
 
-  static async start(connectionString: string, onConnectionError: (err: Error) => void = () => undefined): Promise<PostgresRunNotifier> {
-    const notifier = new PostgresRunNotifier(connectionString, createResilientPool({ connectionString, max: 2 }, onConnectionError), onConnectionError);
+  static async start(
+    connectionString: string,
+    onConnectionError: (err: Error) => void = () => undefined,
+  ): Promise<PostgresRunNotifier> {
+    const notifier = new PostgresRunNotifier(
+      connectionString,
+      createResilientPool({ connectionString, max: 2 }, onConnectionError),
+      onConnectionError,
+    );
     await notifier.listen();
     return notifier;
   }
@@ -33,7 +40,8 @@ export class PostgresRunNotifier implements RunNotifier {
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on('notification', (message) => {
       const [runId, signal] = (message.payload ?? '').split('\n');
-      if (runId !== undefined && (RUN_SIGNALS as readonly string[]).includes(signal ?? '')) this.local.publish(runId, signal as RunSignal);
+      if (runId !== undefined && (RUN_SIGNALS as readonly string[]).includes(signal ?? ''))
+        this.local.publish(runId, signal as RunSignal);
     });
     client.on('error', (err) => {
       if (this.closed || this.client !== client) return;

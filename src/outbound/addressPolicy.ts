@@ -71,10 +71,13 @@ export interface AddressPolicy {
   readonly allowedCidrs: readonly Cidr[];
 }
 
-export type AddressVerdict = { readonly admitted: true } | { readonly admitted: false; readonly addressClass: RefusedAddressClass };
+export type AddressVerdict =
+  | { readonly admitted: true }
+  | { readonly admitted: false; readonly addressClass: RefusedAddressClass };
 
 export const checkAddress = (address: IpAddress, policy: AddressPolicy): AddressVerdict => {
   const addressClass = classifyAddress(address);
-  if (addressClass === 'public' || policy.allowedCidrs.some((range) => cidrContains(range, address))) return { admitted: true };
+  if (addressClass === 'public' || policy.allowedCidrs.some((range) => cidrContains(range, address)))
+    return { admitted: true };
   return { admitted: false, addressClass };
 };

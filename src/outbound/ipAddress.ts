@@ -22,7 +22,8 @@ const BITS = { 4: 32, 6: 128 } as const;
 /** ::ffff:0:0/96: an IPv4 address as a dual-stack socket spells it (RFC 4291 §2.5.5.2). */
 const MAPPED_PREFIX = 0xffffn;
 
-const ipv4Value = (text: string): bigint => text.split('.').reduce((value, octet) => (value << 8n) | BigInt(Number(octet)), 0n);
+const ipv4Value = (text: string): bigint =>
+  text.split('.').reduce((value, octet) => (value << 8n) | BigInt(Number(octet)), 0n);
 
 /** The eight 16-bit groups of an IPv6 address, `::` expanded and a dotted-quad tail folded in. */
 const ipv6Value = (text: string): bigint => {
@@ -63,7 +64,9 @@ export const parseCidr = (text: string): Cidr | undefined => {
   if (extra !== undefined) return undefined;
   const bare = addressText.startsWith('[') && addressText.endsWith(']') ? addressText.slice(1, -1) : addressText;
   if (!isIPv4(bare) && !isIPv6(bare)) return undefined;
-  const written = isIPv4(bare) ? { version: 4 as const, value: ipv4Value(bare) } : { version: 6 as const, value: ipv6Value(bare) };
+  const written = isIPv4(bare)
+    ? { version: 4 as const, value: ipv4Value(bare) }
+    : { version: 6 as const, value: ipv6Value(bare) };
   if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) return undefined;
   const prefix = prefixText === undefined ? BITS[written.version] : Number(prefixText);
   if (prefix > BITS[written.version]) return undefined;

@@ -44,9 +44,11 @@ describe('fetch pinned to checked addresses', () => {
     const port = await listen(server, '127.0.0.2');
     const send = createPinnedFetch();
     // `models.pinned.test` resolves nowhere: reaching the server proves the connection used the checked address.
-    const response = await send(`http://models.pinned.test:${port}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"a":"é"}' }, [
-      { address: '127.0.0.2', family: 4 },
-    ]);
+    const response = await send(
+      `http://models.pinned.test:${port}/v1/chat/completions`,
+      { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"a":"é"}' },
+      [{ address: '127.0.0.2', family: 4 }],
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('x-answer')).toBe('yes');
     expect(await response.json()).toEqual({ ok: true });
@@ -54,7 +56,11 @@ describe('fetch pinned to checked addresses', () => {
       {
         method: 'POST',
         url: '/v1/chat/completions',
-        headers: expect.objectContaining({ host: `models.pinned.test:${port}`, authorization: 'Bearer k', 'content-length': String(Buffer.byteLength('{"a":"é"}')) }),
+        headers: expect.objectContaining({
+          host: `models.pinned.test:${port}`,
+          authorization: 'Bearer k',
+          'content-length': String(Buffer.byteLength('{"a":"é"}')),
+        }),
         body: '{"a":"é"}',
       },
     ]);
@@ -71,7 +77,9 @@ describe('fetch pinned to checked addresses', () => {
   it('connects to an IPv6 literal', async () => {
     const { server } = recordingServer();
     const port = await listen(server, '::1');
-    const response = await createPinnedFetch()(`http://[::1]:${port}/`, { method: 'GET' }, [{ address: '::1', family: 6 }]);
+    const response = await createPinnedFetch()(`http://[::1]:${port}/`, { method: 'GET' }, [
+      { address: '::1', family: 6 },
+    ]);
     expect(response.status).toBe(200);
   });
 
@@ -89,14 +97,26 @@ describe('fetch pinned to checked addresses', () => {
   it('rejects like fetch for a closed port and for a peer that does not speak HTTP', async () => {
     const send = createPinnedFetch();
     const closed = await loopback.closedPort();
-    expect(await causeCode(send(`http://127.0.0.1:${closed.port}/`, { method: 'GET' }, [{ address: '127.0.0.1', family: 4 }]))).toBe('ECONNREFUSED');
+    expect(
+      await causeCode(
+        send(`http://127.0.0.1:${closed.port}/`, { method: 'GET' }, [{ address: '127.0.0.1', family: 4 }]),
+      ),
+    ).toBe('ECONNREFUSED');
     const garbage = await loopback.notHttp('SSH-2.0-OpenSSH_9.6\r\n\r\n');
-    expect(await causeCode(send(`http://127.0.0.1:${garbage.port}/`, { method: 'GET' }, [{ address: '127.0.0.1', family: 4 }]))).toMatch(/^HPE_/);
+    expect(
+      await causeCode(
+        send(`http://127.0.0.1:${garbage.port}/`, { method: 'GET' }, [{ address: '127.0.0.1', family: 4 }]),
+      ),
+    ).toMatch(/^HPE_/);
   });
 
   it('verifies TLS against the URL hostname, not the pinned address', async () => {
     const tls = await loopback.untrustedTls();
-    const code = await causeCode(createPinnedFetch()(`https://models.pinned.test:${tls.port}/`, { method: 'GET' }, [{ address: '127.0.0.1', family: 4 }]));
+    const code = await causeCode(
+      createPinnedFetch()(`https://models.pinned.test:${tls.port}/`, { method: 'GET' }, [
+        { address: '127.0.0.1', family: 4 },
+      ]),
+    );
     expect(code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
     expect(tls.reached()).toBe(0);
   });
@@ -105,14 +125,18 @@ describe('fetch pinned to checked addresses', () => {
     const silent = createHttpServer(() => undefined);
     const port = await listen(silent, '127.0.0.1');
     const controller = new AbortController();
-    const pending = createPinnedFetch()(`http://127.0.0.1:${port}/`, { method: 'GET', signal: controller.signal }, [{ address: '127.0.0.1', family: 4 }]);
+    const pending = createPinnedFetch()(`http://127.0.0.1:${port}/`, { method: 'GET', signal: controller.signal }, [
+      { address: '127.0.0.1', family: 4 },
+    ]);
     controller.abort(new Error('turn over'));
     await expect(pending).rejects.toThrow('turn over');
   });
 
   it('refuses a body it cannot send as given', async () => {
-    await expect(createPinnedFetch()('http://127.0.0.1:9/', { method: 'POST', body: new Uint8Array([1]) }, [{ address: '127.0.0.1', family: 4 }])).rejects.toThrow(
-      /must be a string/,
-    );
+    await expect(
+      createPinnedFetch()('http://127.0.0.1:9/', { method: 'POST', body: new Uint8Array([1]) }, [
+        { address: '127.0.0.1', family: 4 },
+      ]),
+    ).rejects.toThrow(/must be a string/);
   });
 });

@@ -22,7 +22,8 @@ export const IDLE_TIMEOUT_MS = 300_000;
 /** Statuses whose answer has no body (Fetch standard "null body status"). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
-const familyOf = (family: unknown): 4 | 6 | undefined => (family === 4 || family === 'IPv4' ? 4 : family === 6 || family === 'IPv6' ? 6 : undefined);
+const familyOf = (family: unknown): 4 | 6 | undefined =>
+  family === 4 || family === 'IPv4' ? 4 : family === 6 || family === 'IPv6' ? 6 : undefined;
 
 /** Answers the socket's lookup with the checked addresses only, never a new resolution. */
 const pinnedLookup =
@@ -35,7 +36,11 @@ const pinnedLookup =
       callback(Object.assign(new Error('no checked address of the requested family'), { code: 'ENOTFOUND' }), '', 0);
       return;
     }
-    if (options.all === true) callback(null, usable.map((entry) => ({ address: entry.address, family: entry.family })));
+    if (options.all === true)
+      callback(
+        null,
+        usable.map((entry) => ({ address: entry.address, family: entry.family })),
+      );
     else callback(null, first.address, first.family);
   };
 
@@ -48,7 +53,8 @@ const requestBody = (body: RequestInit['body']): string | undefined => {
 const toResponse = (answer: IncomingMessage, method: string): Response => {
   const status = answer.statusCode ?? 0;
   const headers = new Headers();
-  for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) headers.append(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
+  for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2)
+    headers.append(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
   const empty = NULL_BODY_STATUSES.has(status) || method === 'HEAD';
   if (empty) answer.resume();
   const body = empty ? null : (Readable.toWeb(answer) as unknown as ReadableStream<Uint8Array>);
@@ -78,12 +84,17 @@ export const createPinnedFetch = (): PinnedFetch => {
       });
       request.once('socket', (socket) => {
         if (!socket.connecting) return;
-        const timer = setTimeout(() => request.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })), CONNECT_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => request.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })),
+          CONNECT_TIMEOUT_MS,
+        );
         const clear = (): void => clearTimeout(timer);
         socket.once(secure ? 'secureConnect' : 'connect', clear);
         socket.once('close', clear);
       });
-      request.setTimeout(IDLE_TIMEOUT_MS, () => request.destroy(Object.assign(new Error('idle timeout'), { code: 'ETIMEDOUT' })));
+      request.setTimeout(IDLE_TIMEOUT_MS, () =>
+        request.destroy(Object.assign(new Error('idle timeout'), { code: 'ETIMEDOUT' })),
+      );
       request.once('response', (answer) => {
         try {
           resolve(toResponse(answer, method));

@@ -6,7 +6,8 @@ import { parseIp } from './ipAddress.js';
 export type HostResolver = (hostname: string) => Promise<readonly string[]>;
 
 /** The system resolver (getaddrinfo: /etc/hosts, then DNS), as every other connection of the host uses. */
-export const systemResolver: HostResolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+export const systemResolver: HostResolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /** An address a connection may be pinned to: the text the socket is given and its family. */
 export interface PinnedAddress {
@@ -37,7 +38,9 @@ export const fixedAddresses = (hostname: string): readonly string[] | undefined 
 const admittedOf = (addresses: readonly string[], policy: AddressPolicy): PinnedAddress[] =>
   addresses.flatMap((address) => {
     const parsed = parseIp(address);
-    return parsed !== undefined && checkAddress(parsed, policy).admitted ? [{ address, family: address.includes(':') ? (6 as const) : (4 as const) }] : [];
+    return parsed !== undefined && checkAddress(parsed, policy).admitted
+      ? [{ address, family: address.includes(':') ? (6 as const) : (4 as const) }]
+      : [];
   });
 
 /**
@@ -46,7 +49,11 @@ const admittedOf = (addresses: readonly string[], policy: AddressPolicy): Pinned
  * resolution cannot send it elsewhere). Called for every request, not once: a name that resolved
  * to a public address yesterday may resolve to 127.0.0.1 now (DNS rebinding).
  */
-export const resolveDestination = async (hostname: string, policy: AddressPolicy, resolve: HostResolver): Promise<Destination> => {
+export const resolveDestination = async (
+  hostname: string,
+  policy: AddressPolicy,
+  resolve: HostResolver,
+): Promise<Destination> => {
   const fixed = fixedAddresses(hostname);
   let candidates: readonly string[];
   try {
@@ -58,7 +65,9 @@ export const resolveDestination = async (hostname: string, policy: AddressPolicy
   if (admitted.length > 0) return { ok: true, addresses: admitted };
   const named = fixed === undefined ? undefined : parseIp(fixed[0]!);
   const verdict = named === undefined ? undefined : checkAddress(named, policy);
-  return verdict === undefined || verdict.admitted ? { ok: false, refusal: 'no_admitted_address' } : { ok: false, refusal: 'refused_address', addressClass: verdict.addressClass };
+  return verdict === undefined || verdict.admitted
+    ? { ok: false, refusal: 'no_admitted_address' }
+    : { ok: false, refusal: 'refused_address', addressClass: verdict.addressClass };
 };
 
 /** Whether a host that names its own addresses names at least one the policy admits (undefined: it needs a resolver). */

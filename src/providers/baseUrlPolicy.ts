@@ -14,7 +14,9 @@ export interface BaseUrlPolicy extends AddressPolicy {
   readonly allowedHosts: ReadonlySet<string> | undefined;
 }
 
-export type BaseUrlCheck = { readonly ok: true; readonly url: string } | { readonly ok: false; readonly reason: string };
+export type BaseUrlCheck =
+  | { readonly ok: true; readonly url: string }
+  | { readonly ok: false; readonly reason: string };
 
 /** Lower-case hostname, IPv6 in brackets, port dropped: the form allowed-host entries are compared in. */
 export const normalizeHostEntry = (entry: string): string => {
@@ -25,7 +27,11 @@ export const normalizeHostEntry = (entry: string): string => {
 /** Shape only: absolute http(s), no credentials, query or fragment. Returns the URL without a trailing slash. */
 export const checkBaseUrlShape = (raw: string): BaseUrlCheck => {
   const checked = checkHttpUrl(raw);
-  if (!checked.ok) return { ok: false, reason: checked.problem === 'credentials' ? 'must not carry credentials' : 'must be an absolute http(s) URL' };
+  if (!checked.ok)
+    return {
+      ok: false,
+      reason: checked.problem === 'credentials' ? 'must not carry credentials' : 'must be an absolute http(s) URL',
+    };
   const { url } = checked;
   // `new URL` drops an empty `?` or `#`, so look at the text as well.
   if (url.search !== '' || url.hash !== '' || raw.includes('?') || raw.includes('#')) {
@@ -40,9 +46,13 @@ export const checkBaseUrl = (raw: string, policy: BaseUrlPolicy): BaseUrlCheck =
   if (!shape.ok) return shape;
   const host = new URL(shape.url).hostname.toLowerCase();
   const listed = policy.allowedHosts?.has(host) ?? false;
-  if (policy.allowedHosts !== undefined && !listed) return { ok: false, reason: 'host is not in HELIX_MODEL_PROVIDER_ALLOWED_HOSTS' };
+  if (policy.allowedHosts !== undefined && !listed)
+    return { ok: false, reason: 'host is not in HELIX_MODEL_PROVIDER_ALLOWED_HOSTS' };
   if (policy.production && !listed && !shape.url.startsWith('https:')) {
-    return { ok: false, reason: 'must use https in production unless its host is in HELIX_MODEL_PROVIDER_ALLOWED_HOSTS' };
+    return {
+      ok: false,
+      reason: 'must use https in production unless its host is in HELIX_MODEL_PROVIDER_ALLOWED_HOSTS',
+    };
   }
   return shape;
 };

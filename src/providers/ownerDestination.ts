@@ -1,4 +1,9 @@
-import { resolveDestination, type Destination, type HostResolver, type PinnedAddress } from '../outbound/resolveDestination.js';
+import {
+  resolveDestination,
+  type Destination,
+  type HostResolver,
+  type PinnedAddress,
+} from '../outbound/resolveDestination.js';
 import { checkBaseUrl, type BaseUrlPolicy } from './baseUrlPolicy.js';
 
 export type OwnerDestinationCheck =
@@ -19,7 +24,11 @@ const addressReason = (destination: Extract<Destination, { ok: false }>): string
  * (src/providers/baseUrlPolicy.ts), then every address the host names or resolves to
  * (src/outbound/resolveDestination.ts). The admitted addresses are what a request is pinned to.
  */
-export const checkOwnerDestination = async (raw: string, policy: BaseUrlPolicy, resolve: HostResolver): Promise<OwnerDestinationCheck> => {
+export const checkOwnerDestination = async (
+  raw: string,
+  policy: BaseUrlPolicy,
+  resolve: HostResolver,
+): Promise<OwnerDestinationCheck> => {
   const base = checkBaseUrl(raw, policy);
   if (!base.ok) return { ok: false, refusal: 'shape', reason: base.reason };
   const destination = await resolveDestination(new URL(base.url).hostname, policy, resolve);

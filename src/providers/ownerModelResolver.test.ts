@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeFlavours, type TestStore } from '../../test/support/stores.js';
-import { ModelError, type ModelClient } from '../model/port.js';
+import type { ModelError, ModelClient } from '../model/port.js';
 import type { ModelProviderRecord } from '../store/port.js';
 import { OwnerModelResolver, type OwnerModelResolverDeps, type ProviderSource } from './ownerModelResolver.js';
 import { sealProviderKey } from './providerKeySeal.js';
@@ -25,7 +25,13 @@ const recordingFactory = () => {
   return { seen, sources, clientFor };
 };
 
-const registration = (ownerHash: string, providerId: string, createdAt: number, apiKey: string | undefined, sealWith = box): ModelProviderRecord => {
+const registration = (
+  ownerHash: string,
+  providerId: string,
+  createdAt: number,
+  apiKey: string | undefined,
+  sealWith = box,
+): ModelProviderRecord => {
   const row = { providerId, ownerHash, kind: 'chat-completions', baseUrl: 'http://127.0.0.1:9/v1' };
   return {
     ...row,
@@ -48,7 +54,13 @@ describe('OwnerModelResolver', () => {
 
   const resolver = (overrides: Partial<OwnerModelResolverDeps> = {}) => {
     const factory = recordingFactory();
-    const deps = { store: t.store, secretBox: box, operatorDefault: OPERATOR, clientFor: factory.clientFor, ...overrides };
+    const deps = {
+      store: t.store,
+      secretBox: box,
+      operatorDefault: OPERATOR,
+      clientFor: factory.clientFor,
+      ...overrides,
+    };
     return { resolver: new OwnerModelResolver(deps), seen: factory.seen, sources: factory.sources };
   };
 
@@ -63,7 +75,15 @@ describe('OwnerModelResolver', () => {
     expect(selection?.model).toBe('model-of-mp_new');
     expect(selection?.reasoningEffort).toBe('medium');
     expect(selection?.client.provider).toBe('chat-completions');
-    expect(seen).toEqual([{ kind: 'chat-completions', baseUrl: 'http://127.0.0.1:9/v1', model: 'model-of-mp_new', reasoningEffort: 'medium', apiKey: API_KEY }]);
+    expect(seen).toEqual([
+      {
+        kind: 'chat-completions',
+        baseUrl: 'http://127.0.0.1:9/v1',
+        model: 'model-of-mp_new',
+        reasoningEffort: 'medium',
+        apiKey: API_KEY,
+      },
+    ]);
   });
 
   it("passes over the owner's registrations when the account policy turns model_providers off", async () => {
@@ -91,10 +111,12 @@ describe('OwnerModelResolver', () => {
     expect(withDefault.seen).toEqual([OPERATOR]);
     // The operator's own choice is not subject to the owner policy.
     expect(withDefault.sources).toEqual(['operator_default']);
-    expect(await resolver({ operatorDefault: undefined }).resolver.forOwner(owner, signal, { ownProviders: true })).toBeUndefined();
+    expect(
+      await resolver({ operatorDefault: undefined }).resolver.forOwner(owner, signal, { ownProviders: true }),
+    ).toBeUndefined();
   });
 
-  it('another owner never gets this owner\'s registration', async () => {
+  it("another owner never gets this owner's registration", async () => {
     const owner = 'd'.repeat(64);
     await t.store.read.modelProviders.insert(registration(owner, 'mp_private', 1_000, API_KEY));
     const { resolver: r, seen } = resolver();
@@ -112,28 +134,43 @@ describe('OwnerModelResolver', () => {
 
   it('a key sealed under another operator key fails clearly instead of falling back', async () => {
     const owner = 'f'.repeat(64);
-    await t.store.read.modelProviders.insert(registration(owner, 'mp_rotated', 1_000, API_KEY, new SecretBox(randomBytes(32))));
+    await t.store.read.modelProviders.insert(
+      registration(owner, 'mp_rotated', 1_000, API_KEY, new SecretBox(randomBytes(32))),
+    );
     const { resolver: r, seen } = resolver();
-    expect((await failure(r.forOwner(owner, signal, { ownProviders: true }))).message).toMatch(/different HELIX_PROVIDER_SECRET_KEY/);
+    expect((await failure(r.forOwner(owner, signal, { ownProviders: true }))).message).toMatch(
+      /different HELIX_PROVIDER_SECRET_KEY/,
+    );
     expect(seen).toEqual([]);
-    expect((await failure(resolver({ secretBox: undefined }).resolver.forOwner(owner, signal, { ownProviders: true }))).message).toMatch(/no HELIX_PROVIDER_SECRET_KEY/);
+    expect(
+      (await failure(resolver({ secretBox: undefined }).resolver.forOwner(owner, signal, { ownProviders: true })))
+        .message,
+    ).toMatch(/no HELIX_PROVIDER_SECRET_KEY/);
   });
 
   it('a ciphertext moved to another row, or a base URL rewritten in the table, does not open', async () => {
     const owner = '1'.repeat(64);
     const original = registration(owner, 'mp_source', 1_000, API_KEY);
-    await t.store.read.modelProviders.insert({ ...registration(owner, 'mp_target', 2_000, undefined), secret: original.secret });
+    await t.store.read.modelProviders.insert({
+      ...registration(owner, 'mp_target', 2_000, undefined),
+      secret: original.secret,
+    });
     const { resolver: r } = resolver();
     expect((await failure(r.forOwner(owner, signal, { ownProviders: true }))).message).toMatch(/failed authentication/);
 
     const other = '2'.repeat(64);
-    await t.store.read.modelProviders.insert({ ...registration(other, 'mp_redirect', 1_000, API_KEY), baseUrl: 'https://attacker.example/v1' });
+    await t.store.read.modelProviders.insert({
+      ...registration(other, 'mp_redirect', 1_000, API_KEY),
+      baseUrl: 'https://attacker.example/v1',
+    });
     expect((await failure(r.forOwner(other, signal, { ownProviders: true }))).message).toMatch(/failed authentication/);
   });
 
   it('honours an aborted signal before touching the store', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(resolver().resolver.forOwner('a'.repeat(64), controller.signal, { ownProviders: true })).rejects.toThrow();
+    await expect(
+      resolver().resolver.forOwner('a'.repeat(64), controller.signal, { ownProviders: true }),
+    ).rejects.toThrow();
   });
 });

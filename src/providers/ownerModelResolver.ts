@@ -1,7 +1,13 @@
 import { ModelError, type ModelClient, type ModelResolver, type ModelSelection } from '../model/port.js';
 import type { ModelProviderRecord, Store } from '../store/port.js';
 import { openProviderKey } from './providerKeySeal.js';
-import { REASONING_EFFORTS, REGISTRABLE_PROVIDER_KINDS, type ProviderSettings, type ReasoningEffort, type RegistrableProviderKind } from './providerSettings.js';
+import {
+  REASONING_EFFORTS,
+  REGISTRABLE_PROVIDER_KINDS,
+  type ProviderSettings,
+  type ReasoningEffort,
+  type RegistrableProviderKind,
+} from './providerSettings.js';
 import { SecretBoxError, type SecretBox } from './secretBox.js';
 
 /**
@@ -33,9 +39,15 @@ const unusable = (message: string): ModelError => new ModelError('auth', message
 export class OwnerModelResolver implements ModelResolver {
   constructor(private readonly deps: OwnerModelResolverDeps) {}
 
-  async forOwner(ownerHash: string, signal: AbortSignal, options: { readonly ownProviders: boolean }): Promise<ModelSelection | undefined> {
+  async forOwner(
+    ownerHash: string,
+    signal: AbortSignal,
+    options: { readonly ownProviders: boolean },
+  ): Promise<ModelSelection | undefined> {
     signal.throwIfAborted();
-    const record = options.ownProviders ? await this.deps.store.read.modelProviders.newestForOwner(ownerHash) : undefined;
+    const record = options.ownProviders
+      ? await this.deps.store.read.modelProviders.newestForOwner(ownerHash)
+      : undefined;
     const settings = record === undefined ? this.deps.operatorDefault : this.settingsOf(record);
     if (settings === undefined) return undefined;
     return {
@@ -52,21 +64,31 @@ export class OwnerModelResolver implements ModelResolver {
     const effort = (REASONING_EFFORTS as readonly string[]).includes(record.reasoningEffort ?? '')
       ? { reasoningEffort: record.reasoningEffort as ReasoningEffort }
       : {};
-    const common = { kind: record.kind as RegistrableProviderKind, baseUrl: record.baseUrl, model: record.model, ...effort };
+    const common = {
+      kind: record.kind as RegistrableProviderKind,
+      baseUrl: record.baseUrl,
+      model: record.model,
+      ...effort,
+    };
     if (record.secret === null) return common;
     return { ...common, apiKey: this.openKey(record) };
   }
 
   private openKey(record: ModelProviderRecord): string {
     const box = this.deps.secretBox;
-    if (box === undefined) throw unusable('the model provider API key cannot be opened: no HELIX_PROVIDER_SECRET_KEY is configured');
+    if (box === undefined)
+      throw unusable('the model provider API key cannot be opened: no HELIX_PROVIDER_SECRET_KEY is configured');
     try {
       return openProviderKey(box, record, record.secret!);
     } catch (err) {
       if (err instanceof SecretBoxError && err.failure === 'key_mismatch') {
-        throw unusable('the model provider API key was encrypted under a different HELIX_PROVIDER_SECRET_KEY; register the provider again');
+        throw unusable(
+          'the model provider API key was encrypted under a different HELIX_PROVIDER_SECRET_KEY; register the provider again',
+        );
       }
-      throw unusable('the stored model provider API key failed authentication (altered or moved); register the provider again');
+      throw unusable(
+        'the stored model provider API key failed authentication (altered or moved); register the provider again',
+      );
     }
   }
 }

@@ -26,7 +26,10 @@ export const ownerTransport = (deps: OwnerTransportDeps): HttpTransport => {
   return {
     fetchImpl: refusingRedirects(async (url, init) => {
       const destination = await checkOwnerDestination(url, deps.policy, deps.resolve);
-      if (!destination.ok) throw new ModelError('transport', `the outbound policy refused the destination: ${destination.reason}`, { retryable: true });
+      if (!destination.ok)
+        throw new ModelError('transport', `the outbound policy refused the destination: ${destination.reason}`, {
+          retryable: true,
+        });
       return send(url, init, destination.addresses);
     }),
     failures: (reader) => collapsingUnreachable(reader, deps.report),

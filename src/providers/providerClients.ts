@@ -32,12 +32,24 @@ export interface HttpTransport {
  * Builds the client for one provider setting. Clients hold no connection and do no I/O until
  * asked, so building one per turn is cheap and keeps a decrypted key no longer than the turn.
  */
-export const modelClientFor = (settings: ProviderSettings, codex: CodexBinding, transport?: HttpTransport): ModelClient => {
+export const modelClientFor = (
+  settings: ProviderSettings,
+  codex: CodexBinding,
+  transport?: HttpTransport,
+): ModelClient => {
   switch (settings.kind) {
     case 'openai-responses':
-      return new ResponsesGatewayClient({ baseUrl: settings.baseUrl, ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }), ...transport });
+      return new ResponsesGatewayClient({
+        baseUrl: settings.baseUrl,
+        ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+        ...transport,
+      });
     case 'chat-completions':
-      return new ChatCompletionsClient({ baseUrl: settings.baseUrl, ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }), ...transport });
+      return new ChatCompletionsClient({
+        baseUrl: settings.baseUrl,
+        ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+        ...transport,
+      });
     case 'codex-subscription':
       return new CodexResponsesClient({
         credentials: new CodexCredentials({ store: codex.store, ownerKey: codex.ownerKey, endpoints: codex.endpoints }),

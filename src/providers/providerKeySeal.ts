@@ -12,7 +12,9 @@ type KeyBinding = Pick<ModelProviderRecord, 'providerId' | 'ownerHash' | 'kind' 
 const associatedData = (row: KeyBinding): string =>
   canonicalJson(['helix.model_provider.api_key.v1', row.providerId, row.ownerHash, row.kind, row.baseUrl]);
 
-export const sealProviderKey = (box: SecretBox, row: KeyBinding, apiKey: string): SealedSecret => box.seal(apiKey, associatedData(row));
+export const sealProviderKey = (box: SecretBox, row: KeyBinding, apiKey: string): SealedSecret =>
+  box.seal(apiKey, associatedData(row));
 
 /** Throws SecretBoxError (`key_mismatch` after an operator key rotation, `unreadable` otherwise). */
-export const openProviderKey = (box: SecretBox, row: KeyBinding, sealed: SealedSecret): string => box.open(sealed, associatedData(row));
+export const openProviderKey = (box: SecretBox, row: KeyBinding, sealed: SealedSecret): string =>
+  box.open(sealed, associatedData(row));

@@ -14,10 +14,15 @@ export const RegisterModelProviderSchema = z.strictObject({
   kind: z.enum(REGISTRABLE_PROVIDER_KINDS),
   // Checked against the deployment's base URL policy after parsing (src/providers/baseUrlPolicy.ts).
   base_url: z.string().min(1).max(2048),
-  model: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/, 'must be 1-200 characters of A-Z a-z 0-9 . _ : / @ + -'),
+  model: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/, 'must be 1-200 characters of A-Z a-z 0-9 . _ : / @ + -'),
   api_key: z
     .string()
-    .regex(new RegExp(`^[\\x21-\\x7E]{1,${MAX_API_KEY_LENGTH}}$`), `must be 1-${MAX_API_KEY_LENGTH} printable ASCII characters without spaces`)
+    .regex(
+      new RegExp(`^[\\x21-\\x7E]{1,${MAX_API_KEY_LENGTH}}$`),
+      `must be 1-${MAX_API_KEY_LENGTH} printable ASCII characters without spaces`,
+    )
     // Helix's own keys authenticate callers to Helix; sending one to a model provider would leak it.
     .refine((key) => !key.startsWith('hlx_'), 'must not be a Helix API key')
     .optional(),

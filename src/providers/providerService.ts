@@ -52,17 +52,28 @@ export class ProviderService {
     // Checked again before every request (src/providers/ownerTransport.ts); this is the early, clear refusal.
     const baseUrl = await checkOwnerDestination(request.base_url, this.deps.baseUrlPolicy, this.deps.resolveHost);
     if (!baseUrl.ok) {
-      throw new HelixError(baseUrl.refusal === 'shape' ? 'invalid_request' : 'provider_destination_refused', { issues: [{ path: 'base_url', message: baseUrl.reason }] });
+      throw new HelixError(baseUrl.refusal === 'shape' ? 'invalid_request' : 'provider_destination_refused', {
+        issues: [{ path: 'base_url', message: baseUrl.reason }],
+      });
     }
-    if (request.api_key !== undefined && this.deps.secretBox === undefined) throw new HelixError('provider_secrets_unavailable');
+    if (request.api_key !== undefined && this.deps.secretBox === undefined)
+      throw new HelixError('provider_secrets_unavailable');
 
-    const row = { providerId: (this.deps.newId ?? newProviderId)(), ownerHash, kind: request.kind, baseUrl: baseUrl.url };
+    const row = {
+      providerId: (this.deps.newId ?? newProviderId)(),
+      ownerHash,
+      kind: request.kind,
+      baseUrl: baseUrl.url,
+    };
     const record: ModelProviderRecord = {
       ...row,
       model: request.model,
       reasoningEffort: request.reasoning_effort ?? null,
       label: request.label ?? null,
-      secret: request.api_key === undefined || this.deps.secretBox === undefined ? null : sealProviderKey(this.deps.secretBox, row, request.api_key),
+      secret:
+        request.api_key === undefined || this.deps.secretBox === undefined
+          ? null
+          : sealProviderKey(this.deps.secretBox, row, request.api_key),
       createdAt: this.deps.now(),
     };
     await this.deps.store.transaction(async (uow) => {
@@ -90,7 +101,8 @@ export class ProviderService {
   async remove(principal: Principal, providerId: string): Promise<void> {
     const ownerHash = this.ownerOf(principal, 'model_provider.delete');
     if (!MODEL_PROVIDER_ID.test(providerId)) throw notFound();
-    if (!(await this.deps.store.transaction((uow) => uow.modelProviders.deleteForOwner(ownerHash, providerId)))) throw notFound();
+    if (!(await this.deps.store.transaction((uow) => uow.modelProviders.deleteForOwner(ownerHash, providerId))))
+      throw notFound();
   }
 
   private ownerOf(principal: Principal, operation: ModelProviderOperation): string {
@@ -98,7 +110,8 @@ export class ProviderService {
   }
 
   private ownershipFor(principal: Principal, operation: ModelProviderOperation): Ownership {
-    if (!principal.scopes.allows(operation)) throw new HelixError('insufficient_scope', { scope: OPERATION_SCOPES[operation].oauth });
+    if (!principal.scopes.allows(operation))
+      throw new HelixError('insufficient_scope', { scope: OPERATION_SCOPES[operation].oauth });
     return ownershipOf(principal, this.deps.instanceSecret);
   }
 }

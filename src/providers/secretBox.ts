@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createSecretKey,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
 
 export type { SealedSecret } from '../domain/sealedSecret.js';
 import type { SealedSecret } from '../domain/sealedSecret.js';
@@ -35,7 +42,8 @@ export class SecretBox {
   private readonly key: KeyObject;
 
   constructor(key: Uint8Array) {
-    if (key.length !== SECRET_KEY_BYTES) throw new RangeError(`the provider secret key must be ${SECRET_KEY_BYTES} bytes`);
+    if (key.length !== SECRET_KEY_BYTES)
+      throw new RangeError(`the provider secret key must be ${SECRET_KEY_BYTES} bytes`);
     this.key = createSecretKey(Buffer.from(key));
     this.keyId = keyIdOf(key);
   }
@@ -60,14 +68,20 @@ export class SecretBox {
     const iv = Buffer.from(sealed.iv, 'base64');
     const tag = Buffer.from(sealed.tag, 'base64');
     // GCM accepts short tags unless told otherwise; a truncated tag must not weaken authentication.
-    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new SecretBoxError('unreadable', 'the sealed secret is malformed');
+    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES)
+      throw new SecretBoxError('unreadable', 'the sealed secret is malformed');
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
       decipher.setAAD(Buffer.from(associatedData, 'utf8'));
       decipher.setAuthTag(tag);
-      return Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]).toString(
+        'utf8',
+      );
     } catch {
-      throw new SecretBoxError('unreadable', 'the sealed secret failed authentication (altered, or sealed for another row)');
+      throw new SecretBoxError(
+        'unreadable',
+        'the sealed secret failed authentication (altered, or sealed for another row)',
+      );
     }
   }
 

@@ -2,7 +2,12 @@ import type { z } from 'zod';
 import type { Ownership, Principal } from '../auth/principal.js';
 import { ownerOf, requireOperation, requireRunId } from './access.js';
 import type { RunServiceDeps } from './deps.js';
-import { idempotentRequest, requireIdempotencyKey, type IdempotentRequest, type MutatingOperation } from './idempotency.js';
+import {
+  idempotentRequest,
+  requireIdempotencyKey,
+  type IdempotentRequest,
+  type MutatingOperation,
+} from './idempotency.js';
 import { parseInput } from './validate.js';
 
 export interface AcceptedMutation<R> {
@@ -19,7 +24,13 @@ export interface AcceptedMutation<R> {
 export const acceptMutation = <S extends z.ZodType>(
   deps: RunServiceDeps,
   principal: Principal,
-  mutation: { readonly operation: MutatingOperation; readonly runId: string | null; readonly idempotencyKey: string | undefined; readonly body: unknown; readonly schema: S },
+  mutation: {
+    readonly operation: MutatingOperation;
+    readonly runId: string | null;
+    readonly idempotencyKey: string | undefined;
+    readonly body: unknown;
+    readonly schema: S;
+  },
 ): AcceptedMutation<z.output<S>> => {
   requireOperation(principal, mutation.operation);
   if (mutation.runId !== null) requireRunId(mutation.runId);

@@ -28,8 +28,12 @@ const ownedOrNotFound = (run: RunRecord | undefined, owner: Ownership): RunRecor
 };
 
 /** Loads and settles an owned run inside a transaction the caller is already in. */
-export const loadOwnedRunIn = async (deps: RunServiceDeps, uow: UnitOfWork, runId: string, owner: Ownership): Promise<RunRecord> =>
-  settleRun(deps, uow, ownedOrNotFound(await uow.runs.get(runId), owner));
+export const loadOwnedRunIn = async (
+  deps: RunServiceDeps,
+  uow: UnitOfWork,
+  runId: string,
+  owner: Ownership,
+): Promise<RunRecord> => settleRun(deps, uow, ownedOrNotFound(await uow.runs.get(runId), owner));
 
 /** Loads an owned run for reading; only opens a write transaction when the run needs settling. */
 export const loadOwnedRun = async (deps: RunServiceDeps, runId: string, owner: Ownership): Promise<RunRecord> => {

@@ -53,5 +53,9 @@ export const admitScopes = async (
     }
     families.push(entry.requiredFamily);
   }
-  return { admittedCapabilities: capabilities, requiredFamilies: families, ownerModelProviders: hasFeature(policy, 'model_providers') };
+  return {
+    admittedCapabilities: capabilities,
+    requiredFamilies: families,
+    ownerModelProviders: hasFeature(policy, 'model_providers'),
+  };
 };

@@ -22,7 +22,13 @@ export const cancelRun = async (
   idempotencyKey: string | undefined,
   body: unknown,
 ): Promise<ServiceResult<RunView>> => {
-  const { request, owner, idem } = acceptMutation(deps, principal, { operation: 'run.cancel', runId, idempotencyKey, body, schema: CancelRunRequestSchema });
+  const { request, owner, idem } = acceptMutation(deps, principal, {
+    operation: 'run.cancel',
+    runId,
+    idempotencyKey,
+    body,
+    schema: CancelRunRequestSchema,
+  });
   const now = deps.clock.now();
 
   const outcome = await deps.store.transaction(async (uow) => {
@@ -30,7 +36,8 @@ export const cancelRun = async (
     if (reservation.kind !== 'reserved') return reservation;
     const run = await loadOwnedRunIn(deps, uow, runId, owner);
     if (isRunTerminal(run)) throw new HelixError('run_not_active', { current_version: run.version });
-    if (run.version !== request.expected_version) throw new HelixError('version_conflict', { current_version: run.version });
+    if (run.version !== request.expected_version)
+      throw new HelixError('version_conflict', { current_version: run.version });
     const next: RunRecord = {
       ...run,
       version: run.version + 1,

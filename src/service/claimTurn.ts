@@ -27,33 +27,41 @@ export interface TurnClaim {
  * recorded). Any refusal rolls the reservation back, so a rejected request is never stored, and
  * gives the slot back.
  */
-export const claimTurn = traced('helix.turn.claim', async (
-  deps: RunServiceDeps,
-  claim: TurnClaim,
-): Promise<{ kind: 'claimed'; run: RunRecord; slot: TurnSlot } | Exclude<Reservation, { kind: 'reserved' }>> => {
-  let slot: TurnSlot | undefined;
-  try {
-    return await deps.store.transaction(async (uow) => {
-      // A retried transaction (lock or serialization failure) gives back what its first attempt took.
+export const claimTurn = traced(
+  'helix.turn.claim',
+  async (
+    deps: RunServiceDeps,
+    claim: TurnClaim,
+  ): Promise<{ kind: 'claimed'; run: RunRecord; slot: TurnSlot } | Exclude<Reservation, { kind: 'reserved' }>> => {
+    let slot: TurnSlot | undefined;
+    try {
+      return await deps.store.transaction(async (uow) => {
+        // A retried transaction (lock or serialization failure) gives back what its first attempt took.
+        slot?.release();
+        slot = undefined;
+        const { idem, request, lease, now } = claim;
+        const reservation = await reserveKey(uow, idem, {
+          now,
+          ttlMs: deps.config.receiptTtlMs,
+          lease,
+          runId: claim.runId,
+        });
+        if (reservation.kind !== 'reserved') return reservation;
+        const run = await loadOwnedRunIn(deps, uow, claim.runId, claim.owner);
+        assertContinuable(run, request);
+        const taken = deps.slots.reserve(claim.owner.ownerHash);
+        slot = taken;
+        const committed = await commitClaim(uow, run, claim, taken.queued);
+        // Only a request that won the compare-and-set learns it is over a bound; throwing rolls the claim back.
+        if (taken.refusal !== undefined) throw taken.refusal;
+        return { kind: 'claimed' as const, run: committed, slot: taken };
+      });
+    } catch (err) {
       slot?.release();
-      slot = undefined;
-      const { idem, request, lease, now } = claim;
-      const reservation = await reserveKey(uow, idem, { now, ttlMs: deps.config.receiptTtlMs, lease, runId: claim.runId });
-      if (reservation.kind !== 'reserved') return reservation;
-      const run = await loadOwnedRunIn(deps, uow, claim.runId, claim.owner);
-      assertContinuable(run, request);
-      const taken = deps.slots.reserve(claim.owner.ownerHash);
-      slot = taken;
-      const committed = await commitClaim(uow, run, claim, taken.queued);
-      // Only a request that won the compare-and-set learns it is over a bound; throwing rolls the claim back.
-      if (taken.refusal !== undefined) throw taken.refusal;
-      return { kind: 'claimed' as const, run: committed, slot: taken };
-    });
-  } catch (err) {
-    slot?.release();
-    throw err;
-  }
-});
+      throw err;
+    }
+  },
+);
 
 /** The claim itself: version v -> v+1, one step consumed, answers recorded, the turn's lease set. */
 const commitClaim = async (uow: UnitOfWork, run: RunRecord, claim: TurnClaim, queued: boolean): Promise<RunRecord> => {
@@ -73,7 +81,11 @@ const commitClaim = async (uow: UnitOfWork, run: RunRecord, claim: TurnClaim, qu
   const events = [
     {
       kind: 'run.continuation_received' as const,
-      data: { turn: claimed.stepsUsed, has_instruction: request.instruction !== undefined, answered_question_ids: [...answered] },
+      data: {
+        turn: claimed.stepsUsed,
+        has_instruction: request.instruction !== undefined,
+        answered_question_ids: [...answered],
+      },
     },
   ];
   const committed = await commitRunChange(uow, run, claimed, events, now);
@@ -87,7 +99,8 @@ const assertContinuable = (run: RunRecord, request: ContinueRunRequest): void =>
     throw new HelixError(code, { current_version: run.version });
   }
   if (run.activeTurn !== null) throw new HelixError('run_busy', { current_version: run.version });
-  if (run.version !== request.expected_version) throw new HelixError('version_conflict', { current_version: run.version });
+  if (run.version !== request.expected_version)
+    throw new HelixError('version_conflict', { current_version: run.version });
   // Each answer must name an outstanding pending question, and each question is answered once.
   const pending = new Set(run.pendingQuestions.map((q) => q.question_id));
   const seen = new Set<string>();

@@ -23,7 +23,13 @@ export const continueRun = async (
   idempotencyKey: string | undefined,
   body: unknown,
 ): Promise<ServiceResult<RunView>> => {
-  const { request, owner, idem } = acceptMutation(deps, principal, { operation: 'run.continue', runId, idempotencyKey, body, schema: ContinueRunRequestSchema });
+  const { request, owner, idem } = acceptMutation(deps, principal, {
+    operation: 'run.continue',
+    runId,
+    idempotencyKey,
+    body,
+    schema: ContinueRunRequestSchema,
+  });
   const snapshot = await loadOwnedRun(deps, runId, owner);
   // Admission runs again before every continuation, so a revoked scope bites on this turn.
   const admission = await admitScopes(snapshot.databaseScope, principal, deps.config.scopes, deps.policy);

@@ -39,7 +39,10 @@ const runTurn = async (
 ): Promise<TurnOutcome> => {
   const now = deps.clock.now();
   const deadline = Math.min(now + deps.config.turnTimeoutMs, run.expiresAt);
-  const timer = setTimeout(() => controller.abort(new TurnTimeout('turn deadline reached')), Math.max(0, deadline - now));
+  const timer = setTimeout(
+    () => controller.abort(new TurnTimeout('turn deadline reached')),
+    Math.max(0, deadline - now),
+  );
   const aborted = new Promise<never>((_, reject) => {
     const onAbort = () => reject(controller.signal.reason);
     if (controller.signal.aborted) onAbort();

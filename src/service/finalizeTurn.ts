@@ -19,61 +19,66 @@ type Finalized = { kind: 'finalized'; view: RunView } | { kind: 'discarded'; err
  * artifacts and the idempotency receipt commit together. If the run moved on while the turn ran
  * (a cancel won, or another process recovered it), the late result is discarded.
  */
-export const finalizeTurn = traced('helix.turn.finalize', async (
-  deps: RunServiceDeps,
-  idem: IdempotentRequest,
-  claimed: RunRecord,
-  outcome: TurnOutcome,
-  admission: Admission,
-): Promise<ServiceResult<RunView>> => {
-  const result = await deps.store.transaction(async (uow): Promise<Finalized> => {
-    const now = deps.clock.now();
-    const discard = async (run: RunRecord | undefined): Promise<Finalized> => {
-      const error =
-        run?.lifecycle === 'cancelled'
-          ? new HelixError('run_cancelled', { run_id: claimed.runId, current_version: run.version })
-          : new HelixError('outcome_unknown', { run_id: claimed.runId });
-      const receipt = await uow.receipts.get(idem.receipt);
-      if (receipt?.state === 'processing') await completeReceipt(uow, idem, error.status, errorBody(error), claimed.runId);
-      return { kind: 'discarded', error };
-    };
-    const run = await uow.runs.get(claimed.runId);
-    if (run === undefined || run.version !== claimed.version || run.activeTurn?.turnId !== claimed.activeTurn?.turnId) return discard(run);
+export const finalizeTurn = traced(
+  'helix.turn.finalize',
+  async (
+    deps: RunServiceDeps,
+    idem: IdempotentRequest,
+    claimed: RunRecord,
+    outcome: TurnOutcome,
+    admission: Admission,
+  ): Promise<ServiceResult<RunView>> => {
+    const result = await deps.store.transaction(async (uow): Promise<Finalized> => {
+      const now = deps.clock.now();
+      const discard = async (run: RunRecord | undefined): Promise<Finalized> => {
+        const error =
+          run?.lifecycle === 'cancelled'
+            ? new HelixError('run_cancelled', { run_id: claimed.runId, current_version: run.version })
+            : new HelixError('outcome_unknown', { run_id: claimed.runId });
+        const receipt = await uow.receipts.get(idem.receipt);
+        if (receipt?.state === 'processing')
+          await completeReceipt(uow, idem, error.status, errorBody(error), claimed.runId);
+        return { kind: 'discarded', error };
+      };
+      const run = await uow.runs.get(claimed.runId);
+      if (run === undefined || run.version !== claimed.version || run.activeTurn?.turnId !== claimed.activeTurn?.turnId)
+        return discard(run);
 
-    const verdict = judgeTurn(run, outcome, {
-      turn: run.stepsUsed,
-      admittedCapabilities: admission.admittedCapabilities,
-      requiredFamilies: admission.requiredFamilies,
-      now,
+      const verdict = judgeTurn(run, outcome, {
+        turn: run.stepsUsed,
+        admittedCapabilities: admission.admittedCapabilities,
+        requiredFamilies: admission.requiredFamilies,
+        now,
+      });
+      const projectedRefs = new Set(verdict.projectedArtifacts.map((a) => a.ref));
+      const next: RunRecord = {
+        ...run,
+        version: run.version + 1,
+        lifecycle: verdict.lifecycle,
+        completion: verdict.completion,
+        terminalAuthority: verdict.terminalAuthority,
+        unresolvedRequirements: verdict.unresolvedRequirements,
+        contradictions: outcome.contradictions,
+        pendingQuestions: verdict.pendingQuestions,
+        evidenceRefs: [...new Set([...run.evidenceRefs, ...projectedRefs])],
+        supportedClaims: outcome.supportedClaims.filter((c) => c.refs.every((ref) => projectedRefs.has(ref))),
+        latestResult: verdict.latestResult,
+        activeTurn: null,
+        completedAt: isTerminalLifecycle(verdict.lifecycle) ? now : null,
+      };
+      const committed = await commitRunChange(uow, run, next, withTurnUsage(verdict.events, outcome), now);
+      // Read committed: a cancel may have landed between the read and the write; it wins.
+      if (committed === undefined) return discard(await uow.runs.get(claimed.runId));
+      await uow.artifacts.admit(run.runId, run.stepsUsed, verdict.projectedArtifacts, now);
+      const view = projectRun(committed);
+      await completeReceipt(uow, idem, 200, view, run.runId);
+      return { kind: 'finalized', view };
     });
-    const projectedRefs = new Set(verdict.projectedArtifacts.map((a) => a.ref));
-    const next: RunRecord = {
-      ...run,
-      version: run.version + 1,
-      lifecycle: verdict.lifecycle,
-      completion: verdict.completion,
-      terminalAuthority: verdict.terminalAuthority,
-      unresolvedRequirements: verdict.unresolvedRequirements,
-      contradictions: outcome.contradictions,
-      pendingQuestions: verdict.pendingQuestions,
-      evidenceRefs: [...new Set([...run.evidenceRefs, ...projectedRefs])],
-      supportedClaims: outcome.supportedClaims.filter((c) => c.refs.every((ref) => projectedRefs.has(ref))),
-      latestResult: verdict.latestResult,
-      activeTurn: null,
-      completedAt: isTerminalLifecycle(verdict.lifecycle) ? now : null,
-    };
-    const committed = await commitRunChange(uow, run, next, withTurnUsage(verdict.events, outcome), now);
-    // Read committed: a cancel may have landed between the read and the write; it wins.
-    if (committed === undefined) return discard(await uow.runs.get(claimed.runId));
-    await uow.artifacts.admit(run.runId, run.stepsUsed, verdict.projectedArtifacts, now);
-    const view = projectRun(committed);
-    await completeReceipt(uow, idem, 200, view, run.runId);
-    return { kind: 'finalized', view };
-  });
-  if (result.kind === 'discarded') throw result.error;
-  recordRunOutcome(result.view.completion_status, result.view.lifecycle_status);
-  return { status: 200, body: result.view, replayed: false };
-});
+    if (result.kind === 'discarded') throw result.error;
+    recordRunOutcome(result.view.completion_status, result.view.lifecycle_status);
+    return { status: 200, body: result.view, replayed: false };
+  },
+);
 
 /**
  * The turn's token usage rides on its closing event (the last one): counts only, so what a

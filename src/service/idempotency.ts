@@ -9,7 +9,8 @@ export type MutatingOperation = (typeof MUTATING_OPERATIONS)[number];
 
 /** Idempotency-Key is required on every mutation: 8-200 printable characters. */
 export const requireIdempotencyKey = (key: string | undefined): string => {
-  if (key === undefined || !IdempotencyKeySchema.safeParse(key).success) throw new HelixError('idempotency_key_required');
+  if (key === undefined || !IdempotencyKeySchema.safeParse(key).success)
+    throw new HelixError('idempotency_key_required');
   return key;
 };
 
@@ -53,7 +54,11 @@ export interface ReserveOptions {
  * Because the receipt commits (or rolls back) with the mutation, a `processing` receipt outliving its
  * lease can only mean the process died mid-turn: that is `outcome_unknown`, never "try again".
  */
-export const reserveKey = async (uow: UnitOfWork, request: IdempotentRequest, options: ReserveOptions): Promise<Reservation> => {
+export const reserveKey = async (
+  uow: UnitOfWork,
+  request: IdempotentRequest,
+  options: ReserveOptions,
+): Promise<Reservation> => {
   // Every mutation reserves its key first, so this is where an owner's rows begin: the owner is
   // registered under its data subject in the same transaction, or subject access could not find them.
   await uow.subjects.registerOwner(request.receipt.ownerHash, request.subjectKey, options.now);

@@ -4,7 +4,11 @@ import { loadOwnedRun, ownerOf, requireOperation, requireRunId } from './access.
 import type { RunServiceDeps, ServiceResult } from './deps.js';
 
 /** GET /api/v1/agent-runs/{run_id}: the owner-scoped snapshot. */
-export const inspectRun = async (deps: RunServiceDeps, principal: Principal, runId: string): Promise<ServiceResult<RunView>> => {
+export const inspectRun = async (
+  deps: RunServiceDeps,
+  principal: Principal,
+  runId: string,
+): Promise<ServiceResult<RunView>> => {
   requireOperation(principal, 'run.inspect');
   requireRunId(runId);
   const run = await loadOwnedRun(deps, runId, ownerOf(deps, principal));

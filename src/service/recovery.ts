@@ -17,7 +17,12 @@ export const needsSettling = async (deps: RunServiceDeps, run: RunRecord): Promi
  * its reservation becomes `outcome_unknown`; a spent budget or passed expiry ends the run.
  * Nothing acknowledged is touched: only the claim, which never acknowledged a result, is undone.
  */
-export const settleRun = async (deps: RunServiceDeps, uow: UnitOfWork, run: RunRecord, attempt = 1): Promise<RunRecord> => {
+export const settleRun = async (
+  deps: RunServiceDeps,
+  uow: UnitOfWork,
+  run: RunRecord,
+  attempt = 1,
+): Promise<RunRecord> => {
   const now = deps.clock.now();
   // Under PostgreSQL's read committed, the row read may already be stale: a turn that looked
   // orphaned may have been finalized meanwhile. A lost compare-and-set means exactly that, so
@@ -38,7 +43,13 @@ export const settleRun = async (deps: RunServiceDeps, uow: UnitOfWork, run: RunR
     ];
     // The interrupted turn produced no verdict: the run is blocked (or still needs its answers).
     const completion = current.pendingQuestions.length > 0 ? 'needs_input' : 'blocked';
-    let next: RunRecord = { ...current, version: current.version + 1, lifecycle: 'waiting', completion, activeTurn: null };
+    let next: RunRecord = {
+      ...current,
+      version: current.version + 1,
+      lifecycle: 'waiting',
+      completion,
+      activeTurn: null,
+    };
     if (stepsRemaining(next) === 0 || isExpired(next, now)) {
       const exhausted = exhaustBudget(next, stepsRemaining(next) === 0 ? 'steps' : 'expired', now);
       next = { ...exhausted.next, version: next.version };
@@ -68,7 +79,11 @@ export const settleRun = async (deps: RunServiceDeps, uow: UnitOfWork, run: RunR
 export const recoverInterruptedRuns = async (deps: RunServiceDeps): Promise<number> => {
   let recovered = 0;
   for (const candidate of await deps.store.read.runs.listWithActiveTurn()) {
-    if (candidate.activeTurn === null || (await deps.liveness.isTurnAlive(deps.store.read, candidate.runId, candidate.activeTurn))) continue;
+    if (
+      candidate.activeTurn === null ||
+      (await deps.liveness.isTurnAlive(deps.store.read, candidate.runId, candidate.activeTurn))
+    )
+      continue;
     await deps.store.transaction(async (uow) => {
       const run = await uow.runs.get(candidate.runId);
       if (run !== undefined && run.version === candidate.version) {

@@ -21,7 +21,11 @@ export const commitRunChange = async (
 };
 
 /** The budget_exhausted transition, for a spent step budget or a passed expiry. */
-export const exhaustBudget = (run: RunRecord, reason: 'steps' | 'expired', now: number): { next: RunRecord; events: NewRunEvent[] } => ({
+export const exhaustBudget = (
+  run: RunRecord,
+  reason: 'steps' | 'expired',
+  now: number,
+): { next: RunRecord; events: NewRunEvent[] } => ({
   next: {
     ...run,
     version: run.version + 1,

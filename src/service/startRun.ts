@@ -19,7 +19,13 @@ export const startRun = async (
   idempotencyKey: string | undefined,
   body: unknown,
 ): Promise<ServiceResult<RunView>> => {
-  const { request, owner, idem } = acceptMutation(deps, principal, { operation: 'run.start', runId: null, idempotencyKey, body, schema: StartRunRequestSchema });
+  const { request, owner, idem } = acceptMutation(deps, principal, {
+    operation: 'run.start',
+    runId: null,
+    idempotencyKey,
+    body,
+    schema: StartRunRequestSchema,
+  });
   await admitScopes(request.database_scope, principal, deps.config.scopes, deps.policy);
   const now = deps.clock.now();
   const runId = deps.newId('run');
@@ -60,12 +66,18 @@ export const startRun = async (
       cancelledAt: null,
     };
     await uow.runs.insert(run);
-    await uow.events.append(runId, 1, 1, [
-      {
-        kind: 'run.started',
-        data: { objective_hash: run.objectiveHash, database_scope: run.databaseScope, budget: run.budget },
-      },
-    ], now);
+    await uow.events.append(
+      runId,
+      1,
+      1,
+      [
+        {
+          kind: 'run.started',
+          data: { objective_hash: run.objectiveHash, database_scope: run.databaseScope, budget: run.budget },
+        },
+      ],
+      now,
+    );
     const view = projectRun(run);
     await completeReceipt(uow, idem, 201, view, runId);
     return { kind: 'done' as const, view };
@@ -77,4 +89,3 @@ export const startRun = async (
   }
   return answerReservation(deps, outcome) as Promise<ServiceResult<RunView>>;
 };
-

@@ -11,7 +11,10 @@ import { parseInput } from './validate.js';
 export const STREAM_HEARTBEAT_MS = 15_000;
 const PAGE = 200;
 
-export type StreamItem = { readonly type: 'event'; readonly event: EventView } | { readonly type: 'heartbeat' } | { readonly type: 'end' };
+export type StreamItem =
+  | { readonly type: 'event'; readonly event: EventView }
+  | { readonly type: 'heartbeat' }
+  | { readonly type: 'end' };
 
 /**
  * GET /api/v1/agent-runs/{run_id}/events/stream. Every check (scope, id, ownership, cursor) runs
@@ -31,7 +34,8 @@ export const openEventStream = async (
   const { after_seq: afterSeq } = parseInput(StreamEventsQuerySchema, query);
   let cursor = afterSeq ?? 0;
   if (lastEventId !== undefined) {
-    if (!/^\d{1,15}$/.test(lastEventId)) throw new HelixError('invalid_request', { issues: [{ path: 'Last-Event-ID', message: 'must be an event seq' }] });
+    if (!/^\d{1,15}$/.test(lastEventId))
+      throw new HelixError('invalid_request', { issues: [{ path: 'Last-Event-ID', message: 'must be an event seq' }] });
     cursor = Number(lastEventId);
   }
   await loadOwnedRun(deps, runId, ownerOf(deps, principal));

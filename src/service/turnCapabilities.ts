@@ -19,7 +19,12 @@ export interface TurnScope {
 export const turnCapabilities = (registry: CapabilityRegistry, store: Store, scope: TurnScope): TurnCapabilities => ({
   menu: registry.menu(scope.admitted),
   async invoke(id, input) {
-    const result = await registry.invoke(id, input, scope.admitted, { runId: scope.runId, turn: scope.turn, signal: scope.signal, now: scope.now });
+    const result = await registry.invoke(id, input, scope.admitted, {
+      runId: scope.runId,
+      turn: scope.turn,
+      signal: scope.signal,
+      now: scope.now,
+    });
     await record(store, scope, result.artifacts);
     return result;
   },

@@ -47,7 +47,12 @@ export class TurnSlots {
     const ownerTurns = this.byOwner.get(ownerHash) ?? 0;
     const queued = this.running >= this.limits.perProcess;
     if (ownerTurns >= this.limits.perOwner || (queued && this.liveWaiters() >= this.limits.queue)) {
-      return { queued: false, ready: Promise.resolve(), release: () => undefined, refusal: new HelixError('too_many_turns', { retry_after_seconds: 1 }) };
+      return {
+        queued: false,
+        ready: Promise.resolve(),
+        release: () => undefined,
+        refusal: new HelixError('too_many_turns', { retry_after_seconds: 1 }),
+      };
     }
     this.byOwner.set(ownerHash, ownerTurns + 1);
 

@@ -14,7 +14,10 @@ export class ScriptedExecutor implements TurnExecutor {
   readonly inputs: TurnInput[] = [];
   private readonly steps: ScriptedStep[];
 
-  constructor(steps: readonly ScriptedStep[], private readonly fallback?: ScriptedStep) {
+  constructor(
+    steps: readonly ScriptedStep[],
+    private readonly fallback?: ScriptedStep,
+  ) {
     this.steps = [...steps];
   }
 

@@ -20,7 +20,9 @@ export const makeArtifact = (input: {
   provenance: Provenance;
 }): TurnArtifact => {
   const sha256 = sha256Hex(input.content);
-  const identity = sha256Hex(`${input.capabilityId}\n${input.provenance.source_id}\n${input.provenance.locator}\n${input.provenance.span?.start ?? ''}:${input.provenance.span?.end ?? ''}\n${sha256}`);
+  const identity = sha256Hex(
+    `${input.capabilityId}\n${input.provenance.source_id}\n${input.provenance.locator}\n${input.provenance.span?.start ?? ''}:${input.provenance.span?.end ?? ''}\n${sha256}`,
+  );
   return {
     ref: `artifact:sha256:${identity.slice(0, 40)}`,
     kind: input.kind,

@@ -9,7 +9,12 @@ import { publicWebCapabilities } from './web/publicWebCapabilities.js';
 export interface SourcesConfig {
   readonly repositoryRoots: readonly string[];
   readonly searchUrl: string | undefined;
-  readonly scholarly: { readonly openAlexUrl?: string; readonly crossrefUrl?: string; readonly arxivUrl?: string; readonly mailto?: string };
+  readonly scholarly: {
+    readonly openAlexUrl?: string;
+    readonly crossrefUrl?: string;
+    readonly arxivUrl?: string;
+    readonly mailto?: string;
+  };
 }
 
 /**

@@ -35,7 +35,12 @@ export class CapabilityRegistry {
     return [...this.byId.values()].filter((c) => admitted.has(c.id)).sort((a, b) => a.id.localeCompare(b.id));
   }
 
-  async invoke(id: string, input: unknown, admitted: ReadonlySet<string>, context: CapabilityContext): Promise<CapabilityResult> {
+  async invoke(
+    id: string,
+    input: unknown,
+    admitted: ReadonlySet<string>,
+    context: CapabilityContext,
+  ): Promise<CapabilityResult> {
     const capability = this.byId.get(id);
     // ADR-0004 tool_not_found: anything outside the effective toolset, registered or not.
     if (capability === undefined || !admitted.has(id)) throw new HelixError('tool_not_found');
@@ -43,7 +48,9 @@ export class CapabilityRegistry {
     const parsed = capability.input.safeParse(input);
     if (!parsed.success) {
       throw new HelixError('invalid_request', {
-        issues: parsed.error.issues.slice(0, 10).map((i) => ({ path: i.path.map(String).join('.') || '(input)', message: 'invalid capability input' })),
+        issues: parsed.error.issues
+          .slice(0, 10)
+          .map((i) => ({ path: i.path.map(String).join('.') || '(input)', message: 'invalid capability input' })),
       });
     }
     return capability.execute(parsed.data, context);

@@ -67,7 +67,9 @@ export class KyselyStore implements Store {
   /** One span per transaction, its retries included (`helix.store.attempts` counts them). */
   transaction<T>(fn: (uow: UnitOfWork) => Promise<T>): Promise<T> {
     const system = this.dialect === 'postgres' ? 'postgresql' : 'sqlite';
-    return inSpan('helix.store.transaction', { [ATTR.dbSystem]: system }, (span) => this.withRetries(fn, (attempt) => span.setAttribute(ATTR.storeAttempts, attempt)));
+    return inSpan('helix.store.transaction', { [ATTR.dbSystem]: system }, (span) =>
+      this.withRetries(fn, (attempt) => span.setAttribute(ATTR.storeAttempts, attempt)),
+    );
   }
 
   private async withRetries<T>(fn: (uow: UnitOfWork) => Promise<T>, onAttempt: (attempt: number) => void): Promise<T> {

@@ -15,7 +15,10 @@ export interface OpenStoreOptions {
 }
 
 /** Opens and migrates the store named by a path or URL. */
-export const openStore = async (location: string = DEFAULT_DATABASE, options: OpenStoreOptions = {}): Promise<Store> => {
+export const openStore = async (
+  location: string = DEFAULT_DATABASE,
+  options: OpenStoreOptions = {},
+): Promise<Store> => {
   const store = isPostgresUrl(location)
     ? new KyselyStore('postgres', createPostgresDialect({ connectionString: location, ...options }))
     : new KyselyStore('sqlite', createSqliteDialect({ path: location === ':memory:' ? location : resolve(location) }));

@@ -217,7 +217,12 @@ export interface AccountRepository {
   /** Stores the overrides; returns false when no such account exists. */
   setPolicyOverrides(accountId: string, overrides: string, at: number): Promise<boolean>;
   /** Links (provider, subject) to an account; an existing link to another account is an error. */
-  linkProvider(provider: string, subjectHash: string, accountId: string, at: number): Promise<'linked' | 'already_linked' | 'linked_elsewhere'>;
+  linkProvider(
+    provider: string,
+    subjectHash: string,
+    accountId: string,
+    at: number,
+  ): Promise<'linked' | 'already_linked' | 'linked_elsewhere'>;
   findLinkedAccount(provider: string, subjectHash: string): Promise<AccountRecord | undefined>;
 }
 
@@ -267,7 +272,13 @@ export interface SessionRepository {
   insert(session: SessionRecord): Promise<void>;
   get(sessionHash: string): Promise<SessionRecord | undefined>;
   revoke(sessionHash: string, at: number): Promise<void>;
-  issueOneTime(tokenHash: string, purpose: OneTimePurpose, accountId: string, at: number, expiresAt: number): Promise<void>;
+  issueOneTime(
+    tokenHash: string,
+    purpose: OneTimePurpose,
+    accountId: string,
+    at: number,
+    expiresAt: number,
+  ): Promise<void>;
   /** Consumes an unexpired, unconsumed token of that purpose exactly once; returns its account. */
   consumeOneTime(tokenHash: string, purpose: OneTimePurpose, at: number): Promise<string | undefined>;
 }

@@ -102,7 +102,6 @@ export interface HelixDatabase extends LibraryTables, AccountTables, ModelProvid
   helix_meta: MetaTable;
 }
 
-
 export interface LibraryDocumentsTable {
   doc_id: string;
   origin: string;

@@ -3,7 +3,14 @@ import { HelixError } from '../domain/errors.js';
 import { sha256Hex } from '../domain/hashing.js';
 import { requireIdempotencyKey } from '../service/idempotency.js';
 import type { ErasureRecord, UnitOfWork } from '../store/port.js';
-import { OWNER_REGISTRATIONS, requireAccountId, scopeOf, subjectKeyOf, totalOf, type SubjectDeps } from './subjectScope.js';
+import {
+  OWNER_REGISTRATIONS,
+  requireAccountId,
+  scopeOf,
+  subjectKeyOf,
+  totalOf,
+  type SubjectDeps,
+} from './subjectScope.js';
 import { erasureView, type SubjectErasureView } from './subjectViews.js';
 
 export interface EraseRequest {
@@ -22,7 +29,10 @@ const newErasureId = (): string => `era_${randomBytes(16).toString('base64url')}
  * A repeated key answers its first receipt; an erase of a subject already erased (nothing left,
  * an erasure on record) answers the latest receipt; a subject never seen is `subject_not_found`.
  */
-export const eraseSubject = async (deps: SubjectDeps, request: EraseRequest): Promise<{ body: SubjectErasureView; replayed: boolean }> => {
+export const eraseSubject = async (
+  deps: SubjectDeps,
+  request: EraseRequest,
+): Promise<{ body: SubjectErasureView; replayed: boolean }> => {
   const accountId = requireAccountId(request.accountId);
   const keyHash = sha256Hex(requireIdempotencyKey(request.idempotencyKey));
   const subjectKey = subjectKeyOf(deps, accountId);
@@ -63,11 +73,21 @@ export const eraseSubject = async (deps: SubjectDeps, request: EraseRequest): Pr
  * and is erased here, or waits and registers its owner again afterwards: nothing is left behind
  * unattributed. A turn still in progress would record evidence after the erase: refused, retry.
  */
-const eraseRows = async (deps: SubjectDeps, uow: UnitOfWork, accountId: string, subjectKey: string, now: number): Promise<Record<string, number>> => {
+const eraseRows = async (
+  deps: SubjectDeps,
+  uow: UnitOfWork,
+  accountId: string,
+  subjectKey: string,
+  now: number,
+): Promise<Record<string, number>> => {
   const registered = await uow.subjects.releaseOwners(subjectKey);
   const scope = await scopeOf(deps, uow, accountId, registered);
   if ((await uow.subjects.countTurnsInProgress(scope.ownerHashes, now)) > 0) {
-    throw new HelixError('run_busy', {}, 'A run of this subject has a turn in progress; retry the erase once it has finished.');
+    throw new HelixError(
+      'run_busy',
+      {},
+      'A run of this subject has a turn in progress; retry the erase once it has finished.',
+    );
   }
   return { ...(await uow.subjects.erase(scope)), [OWNER_REGISTRATIONS]: registered.length };
 };

@@ -9,6 +9,12 @@ export const exportSubject = async (deps: SubjectDeps, rawAccountId: string): Pr
   const uow = deps.store.read;
   const registered = await uow.subjects.registeredOwners(subjectKeyOf(deps, accountId));
   const records = await uow.subjects.exportRecords(await scopeOf(deps, uow, accountId, registered));
-  if (registered.length === 0 && Object.values(records).every((rows) => rows.length === 0)) throw new HelixError('subject_not_found');
-  return { schema: SUBJECT_EXPORT_SCHEMA, account_id: accountId, exported_at: new Date(exportedAt).toISOString(), records };
+  if (registered.length === 0 && Object.values(records).every((rows) => rows.length === 0))
+    throw new HelixError('subject_not_found');
+  return {
+    schema: SUBJECT_EXPORT_SCHEMA,
+    account_id: accountId,
+    exported_at: new Date(exportedAt).toISOString(),
+    records,
+  };
 };

@@ -20,25 +20,41 @@ export interface SubjectDeps {
  */
 export const requireAccountId = (accountId: string): string => {
   if (!IDENTIFIER_PATTERN.test(accountId)) {
-    throw new HelixError('invalid_request', { issues: [{ path: 'account_id', message: 'must be 1-200 characters of A-Z a-z 0-9 . _ : @ - starting with a letter or digit' }] });
+    throw new HelixError('invalid_request', {
+      issues: [
+        {
+          path: 'account_id',
+          message: 'must be 1-200 characters of A-Z a-z 0-9 . _ : @ - starting with a letter or digit',
+        },
+      ],
+    });
   }
   return accountId;
 };
 
-export const subjectKeyOf = (deps: SubjectDeps, accountId: string): string => dataSubjectKey(deps.instanceSecret, accountId);
+export const subjectKeyOf = (deps: SubjectDeps, accountId: string): string =>
+  dataSubjectKey(deps.instanceSecret, accountId);
 
 /**
  * Every owner attributed to the subject: those registered with their first write, and those of
  * the subject's `hlx_` keys, derived from the key rows (an API-key owner is exactly its tenant and
  * account), which also covers keys that wrote before the registry existed.
  */
-export const scopeOf = async (deps: SubjectDeps, uow: UnitOfWork, accountId: string, registered: readonly string[]): Promise<SubjectScope> => {
+export const scopeOf = async (
+  deps: SubjectDeps,
+  uow: UnitOfWork,
+  accountId: string,
+  registered: readonly string[],
+): Promise<SubjectScope> => {
   const keys = await uow.apiKeys.listForAccount(accountId);
-  const derived = keys.map((k) => ownerHashOf({ tenantId: k.tenantId, issuer: API_KEY_ISSUER, subject: accountId, accountId }, deps.instanceSecret));
+  const derived = keys.map((k) =>
+    ownerHashOf({ tenantId: k.tenantId, issuer: API_KEY_ISSUER, subject: accountId, accountId }, deps.instanceSecret),
+  );
   return { accountId, ownerHashes: [...new Set([...registered, ...derived])].sort() };
 };
 
 /** The record kind under which owner registrations are counted (they are erased, never exported). */
 export const OWNER_REGISTRATIONS = 'owner_registrations';
 
-export const totalOf = (counts: Readonly<Record<string, number>>): number => Object.values(counts).reduce((sum, n) => sum + n, 0);
+export const totalOf = (counts: Readonly<Record<string, number>>): number =>
+  Object.values(counts).reduce((sum, n) => sum + n, 0);

@@ -1,4 +1,15 @@
-import { metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Counter, type Histogram, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  metrics,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Counter,
+  type Histogram,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import { HELIX_VERSION } from '../version.js';
 
 /**
@@ -58,13 +69,19 @@ const bind = (): Instruments => {
   const meter = metrics.getMeter('helix', HELIX_VERSION);
   return {
     tracer: trace.getTracer('helix', HELIX_VERSION),
-    errorResponses: meter.createCounter(METRIC.errorResponses, { unit: '{response}', description: 'Error responses (REST bodies and MCP tool errors) by error code and transport' }),
+    errorResponses: meter.createCounter(METRIC.errorResponses, {
+      unit: '{response}',
+      description: 'Error responses (REST bodies and MCP tool errors) by error code and transport',
+    }),
     turnDuration: meter.createHistogram(METRIC.turnDuration, {
       unit: 's',
       description: 'Time a turn spent executing, by outcome status and failure code',
       advice: { explicitBucketBoundaries: TURN_SECONDS_BUCKETS },
     }),
-    runOutcomes: meter.createCounter(METRIC.runOutcomes, { unit: '{turn}', description: 'Finalized turns by the run completion and lifecycle they left' }),
+    runOutcomes: meter.createCounter(METRIC.runOutcomes, {
+      unit: '{turn}',
+      description: 'Finalized turns by the run completion and lifecycle they left',
+    }),
   };
 };
 
@@ -88,7 +105,12 @@ export const errorType = (err: unknown): string => {
 };
 
 /** Runs `fn` in a child span of the active one; a throw marks the span failed with its `error.type`. */
-export const inSpan = <T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> =>
+export const inSpan = <T>(
+  name: string,
+  attributes: Attributes,
+  fn: (span: Span) => Promise<T>,
+  kind: SpanKind = SpanKind.INTERNAL,
+): Promise<T> =>
   current.tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
     try {
       return await fn(span);
@@ -108,7 +130,12 @@ export const traced =
     inSpan(name, {}, () => fn(...args));
 
 /** An outbound HTTP call: host and port only, since a path or query can carry search terms or ids. */
-export const inClientSpan = <T>(method: string, url: URL, attributes: Attributes, fn: (span: Span) => Promise<T>): Promise<T> =>
+export const inClientSpan = <T>(
+  method: string,
+  url: URL,
+  attributes: Attributes,
+  fn: (span: Span) => Promise<T>,
+): Promise<T> =>
   inSpan(
     method,
     {
@@ -133,7 +160,10 @@ export const recordErrorResponse = (code: string, transport: Transport, span: Sp
 
 /** How one executed turn ended (status and sanitized failure code, e.g. `turn_timeout`), on its span and histogram. */
 export const recordTurn = (span: Span, milliseconds: number, status: string, failureCode: string | undefined): void => {
-  const attributes = { [ATTR.turnStatus]: status, ...(failureCode === undefined ? {} : { [ATTR.failureCode]: failureCode }) };
+  const attributes = {
+    [ATTR.turnStatus]: status,
+    ...(failureCode === undefined ? {} : { [ATTR.failureCode]: failureCode }),
+  };
   span.setAttributes(attributes);
   current.turnDuration.record(Math.max(0, milliseconds) / 1000, attributes);
 };

@@ -1,4 +1,4 @@
-import { context, metrics, ProxyTracerProvider, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { context, metrics, type ProxyTracerProvider, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-node';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config.js';
@@ -14,7 +14,8 @@ vi.mock('./sdk.js', async (importOriginal) => {
 
 const warn = () => undefined;
 /** The API's global tracer provider is a proxy: what it delegates to is what spans really go to. */
-const delegateTracerProvider = (): string => (trace.getTracerProvider() as ProxyTracerProvider).getDelegate().constructor.name;
+const delegateTracerProvider = (): string =>
+  (trace.getTracerProvider() as ProxyTracerProvider).getDelegate().constructor.name;
 let stop: StopTelemetry | undefined;
 afterEach(async () => {
   await stop?.();
@@ -54,7 +55,9 @@ describe('startTelemetry', () => {
 
   it('a second start in the same process is refused while the first is running', async () => {
     stop = await startTelemetry(loadConfig({}).telemetry, warn, { spanExporter: new InMemorySpanExporter() });
-    await expect(startTelemetry(loadConfig({}).telemetry, warn, { spanExporter: new InMemorySpanExporter() })).rejects.toThrow(/already started/);
+    await expect(
+      startTelemetry(loadConfig({}).telemetry, warn, { spanExporter: new InMemorySpanExporter() }),
+    ).rejects.toThrow(/already started/);
   });
 
   it('a failed span records the error code, never the message', async () => {

@@ -9,7 +9,11 @@ const stopNothing: StopTelemetry = async () => undefined;
  * `@opentelemetry/api`, whose no-op tracer and meter the instruments already use; otherwise the
  * SDK is loaded (dynamically, so an unconfigured server never pays for it) and registered globally.
  */
-export const startTelemetry = async (config: TelemetryConfig, warn: TelemetryWarn, overrides: TelemetryOverrides = {}): Promise<StopTelemetry> => {
+export const startTelemetry = async (
+  config: TelemetryConfig,
+  warn: TelemetryWarn,
+  overrides: TelemetryOverrides = {},
+): Promise<StopTelemetry> => {
   const traces = overrides.spanExporter !== undefined || config.traces !== undefined;
   const metrics = overrides.metricReader !== undefined || config.metrics !== undefined;
   if (!traces && !metrics) return stopNothing;

@@ -5,7 +5,6 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
 export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
 export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
 
-
 /** Where one signal goes: the OTLP/HTTP URL it is POSTed to and its encoding. */
 export interface OtlpTarget {
   readonly url: string;

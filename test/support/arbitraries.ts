@@ -23,7 +23,8 @@ export const CONTRACT_KEYS = [
 export const BUDGET_KEYS = ['max_steps', 'expires_in_seconds'] as const;
 
 const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'];
-const base64url = (minLength: number, maxLength: number) => fc.string({ unit: fc.constantFrom(...BASE64URL), minLength, maxLength });
+const base64url = (minLength: number, maxLength: number) =>
+  fc.string({ unit: fc.constantFrom(...BASE64URL), minLength, maxLength });
 
 /** `hlx_` + 43 base64url characters: the shape of a real Helix API key. */
 export const hlxKey = base64url(43, 43).map((s) => `hlx_${s}`);
@@ -54,12 +55,29 @@ export const PROTOTYPE_KEYS = [
 ] as const;
 
 /** Server-owned fields a caller must not set (docs/spec/security-test-matrix.md #19), plus near-misses of real names. */
-const SUSPICIOUS_KEYS = ['version', 'status', 'ownership', 'run_id', 'lifecycle_status', 'tenant_id', 'account_id', 'owner', 'Objective', 'objective ', ''];
+const SUSPICIOUS_KEYS = [
+  'version',
+  'status',
+  'ownership',
+  'run_id',
+  'lifecycle_status',
+  'tenant_id',
+  'account_id',
+  'owner',
+  'Objective',
+  'objective ',
+  '',
+];
 
 /** A key that is not in `known`, favouring prototype names and server-owned fields. */
 export const unknownKey = (known: readonly string[]): fc.Arbitrary<string> =>
   fc
-    .oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.constantFrom(...SUSPICIOUS_KEYS), fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 10 }))
+    .oneof(
+      fc.constantFrom(...PROTOTYPE_KEYS),
+      fc.constantFrom(...SUSPICIOUS_KEYS),
+      fc.string({ maxLength: 30 }),
+      fc.string({ unit: 'grapheme', maxLength: 10 }),
+    )
     .filter((k) => !known.includes(k) && !isCredentialShaped(k));
 
 /** Sets an own property, even one named `__proto__`, so JSON.stringify writes it. */
@@ -71,22 +89,27 @@ export const withKey = (object: JsonObject, key: string, value: Json): JsonObjec
 
 /** Text that is valid for `text(max)` in src/api/schemas.ts: nonblank after trimming, at most `max` units. */
 const validText = (max: number): fc.Arbitrary<string> =>
-  fc.oneof(
-    { weight: 6, arbitrary: fc.string({ minLength: 1, maxLength: 60 }) },
-    { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }) },
-    { weight: 1, arbitrary: fc.constantFrom('x'.repeat(max), `  ${'y'.repeat(max)}\t\n`, ' a ') },
-  ).filter((s) => {
-    const trimmed = s.trim();
-    return trimmed.length >= 1 && trimmed.length <= max && !isCredentialShaped(s);
-  });
+  fc
+    .oneof(
+      { weight: 6, arbitrary: fc.string({ minLength: 1, maxLength: 60 }) },
+      { weight: 3, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }) },
+      { weight: 1, arbitrary: fc.constantFrom('x'.repeat(max), `  ${'y'.repeat(max)}\t\n`, ' a ') },
+    )
+    .filter((s) => {
+      const trimmed = s.trim();
+      return trimmed.length >= 1 && trimmed.length <= max && !isCredentialShaped(s);
+    });
 
-const int = (bounds: { readonly min: number; readonly max: number }) => fc.integer({ min: bounds.min, max: bounds.max });
+const int = (bounds: { readonly min: number; readonly max: number }) =>
+  fc.integer({ min: bounds.min, max: bounds.max });
 
 export const validContract = fc.record(
   {
     min_evidence_refs: int(CONTRACT_BOUNDS.min_evidence_refs),
     require_terminal_authority: fc.boolean(),
-    required_output_fields: fc.array(fc.stringMatching(/^[a-z][a-z0-9_]{0,63}$/), { maxLength: CONTRACT_BOUNDS.required_output_fields.maxItems }),
+    required_output_fields: fc.array(fc.stringMatching(/^[a-z][a-z0-9_]{0,63}$/), {
+      maxLength: CONTRACT_BOUNDS.required_output_fields.maxItems,
+    }),
     max_unresolved_requirements: int(CONTRACT_BOUNDS.max_unresolved_requirements),
     allow_conflicts: fc.boolean(),
   },
@@ -103,7 +126,10 @@ export const validStartRequest: fc.Arbitrary<JsonObject> = fc
   .record(
     {
       objective: validText(4000),
-      constraints: fc.oneof(fc.array(validText(1000), { maxLength: 32 }), fc.array(fc.constant('c'.repeat(1000)), { minLength: 32, maxLength: 32 })),
+      constraints: fc.oneof(
+        fc.array(validText(1000), { maxLength: 32 }),
+        fc.array(fc.constant('c'.repeat(1000)), { minLength: 32, maxLength: 32 }),
+      ),
       database_scope: fc.constant([] as Json[]),
       completion_contract: validContract,
       budget: validBudget,
@@ -113,7 +139,9 @@ export const validStartRequest: fc.Arbitrary<JsonObject> = fc
   .map((r) => r as JsonObject);
 
 /** A JSON value whose type is not in `allowed`. */
-export const jsonOfOtherType = (allowed: readonly ('string' | 'number' | 'boolean' | 'null' | 'array' | 'object')[]): fc.Arbitrary<Json> => {
+export const jsonOfOtherType = (
+  allowed: readonly ('string' | 'number' | 'boolean' | 'null' | 'array' | 'object')[],
+): fc.Arbitrary<Json> => {
   const candidates: [string, fc.Arbitrary<Json>][] = [
     ['string', fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('1', 'true', '60', ''))],
     ['number', fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }))],
@@ -122,7 +150,9 @@ export const jsonOfOtherType = (allowed: readonly ('string' | 'number' | 'boolea
     ['array', fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 })],
     ['object', fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 })],
   ];
-  const others = candidates.filter(([type]) => !(allowed as readonly string[]).includes(type)).map(([, arbitrary]) => arbitrary);
+  const others = candidates
+    .filter(([type]) => !(allowed as readonly string[]).includes(type))
+    .map(([, arbitrary]) => arbitrary);
   return fc.oneof(...others);
 };
 
@@ -130,14 +160,18 @@ export const jsonOfOtherType = (allowed: readonly ('string' | 'number' | 'boolea
 export const outOfRangeNumber = (bounds: { readonly min: number; readonly max: number }): fc.Arbitrary<number> =>
   fc.oneof(
     fc.integer({ min: Number.MIN_SAFE_INTEGER, max: bounds.min - 1 }),
-    bounds.max < Number.MAX_SAFE_INTEGER ? fc.integer({ min: bounds.max + 1, max: Number.MAX_SAFE_INTEGER }) : fc.constant(2 ** 60),
+    bounds.max < Number.MAX_SAFE_INTEGER
+      ? fc.integer({ min: bounds.max + 1, max: Number.MAX_SAFE_INTEGER })
+      : fc.constant(2 ** 60),
     fc.constantFrom(bounds.min - 1, bounds.max + 1, bounds.min + 0.5, 1e300, -1e300, 2 ** 53 + 2),
     fc.double({ min: bounds.min, max: Math.min(bounds.max, 1e6), noNaN: true }).filter((d) => !Number.isInteger(d)),
   );
 
 /** JSON text of arrays or objects `depth` levels deep around a string (built as text: no recursion). */
 export const nestedJsonText = (depth: number, kind: 'array' | 'object'): string =>
-  kind === 'array' ? `${'['.repeat(depth)}"leaf"${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}"leaf"${'}'.repeat(depth)}`;
+  kind === 'array'
+    ? `${'['.repeat(depth)}"leaf"${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}"leaf"${'}'.repeat(depth)}`;
 
 /** Serialized with 1e400 where the marker stands, so the server parses Infinity. */
 export const INFINITY_MARKER = '__helix_fuzz_infinity__';
@@ -182,7 +216,10 @@ export type QueryPair = readonly [string, string];
 /** Query pairs over after_seq/limit and strangers, with tricky, valid and arbitrary values. */
 export const queryPairs: fc.Arbitrary<QueryPair[]> = fc.array(
   fc.tuple(
-    fc.oneof({ weight: 4, arbitrary: fc.constantFrom('after_seq', 'limit') }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) }),
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom('after_seq', 'limit') },
+      { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+    ),
     fc.oneof(
       { weight: 3, arbitrary: fc.constantFrom(...TRICKY_QUERY_NUMBERS) },
       { weight: 3, arbitrary: fc.integer({ min: 0, max: 300 }).map(String) },
@@ -234,7 +271,10 @@ export const routableRunIdSegment: fc.Arbitrary<string> = fc
     { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).map(encodeURIComponent) },
     { weight: 1, arbitrary: fc.stringMatching(/^[A-Za-z0-9_]{0,12}(%[0-7][0-9A-Fa-f])?[A-Za-z0-9_]{0,12}$/) },
   )
-  .filter((segment) => segment.length > 0 && segment.length <= ROUTER_MAX_PARAM_LENGTH && decodes(segment) && !isDotSegment(segment));
+  .filter(
+    (segment) =>
+      segment.length > 0 && segment.length <= ROUTER_MAX_PARAM_LENGTH && decodes(segment) && !isDotSegment(segment),
+  );
 
 /** A well-formed run id (RUN_ID_PATTERN admits up to 204 characters) longer than the router's parameter limit. */
 export const overLongRunIdSegment: fc.Arbitrary<string> = fc
@@ -254,12 +294,19 @@ export const malformedEscapeSegment: fc.Arbitrary<string> = fc
  * Where a response gives a credential back: the body or any header that is credential-shaped
  * (isCredentialShaped) or contains one of the planted literals. Empty means nothing was echoed.
  */
-export const credentialEchoes = (response: { readonly text: string; readonly headers: Headers }, planted: readonly string[]): string[] => {
-  const surfaces: [string, string][] = [['body', response.text], ...[...response.headers].map(([name, value]): [string, string] => [`header ${name}`, value])];
+export const credentialEchoes = (
+  response: { readonly text: string; readonly headers: Headers },
+  planted: readonly string[],
+): string[] => {
+  const surfaces: [string, string][] = [
+    ['body', response.text],
+    ...[...response.headers].map(([name, value]): [string, string] => [`header ${name}`, value]),
+  ];
   const found: string[] = [];
   for (const [where, value] of surfaces) {
     if (isCredentialShaped(value)) found.push(`${where} is credential-shaped`);
-    if (planted.some((literal) => literal.length > 0 && value.includes(literal))) found.push(`${where} contains a planted value`);
+    if (planted.some((literal) => literal.length > 0 && value.includes(literal)))
+      found.push(`${where} contains a planted value`);
   }
   return found;
 };

@@ -2,7 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, generateKeyPair, type CryptoKey } from 'jose';
-import { CODEX_ACCOUNT_CLAIM, CODEX_CLIENT_ID, CODEX_ORIGINATOR, CODEX_SCOPE, codexPaths } from '../../src/model/codex/endpoints.js';
+import {
+  CODEX_ACCOUNT_CLAIM,
+  CODEX_CLIENT_ID,
+  CODEX_ORIGINATOR,
+  CODEX_SCOPE,
+  codexPaths,
+} from '../../src/model/codex/endpoints.js';
 
 /**
  * A loopback stand-in for auth.openai.com speaking the pinned OAuth wire format: authorize (302 to
@@ -14,11 +20,18 @@ import { CODEX_ACCOUNT_CLAIM, CODEX_CLIENT_ID, CODEX_ORIGINATOR, CODEX_SCOPE, co
 export type RefreshOutcome =
   | { readonly kind: 'rotate' }
   /** Answers only the listed fields (plus expires_in unless `omitExpiresIn`). */
-  | { readonly kind: 'partial'; readonly fields: readonly ('id_token' | 'access_token' | 'refresh_token')[]; readonly omitExpiresIn?: boolean }
+  | {
+      readonly kind: 'partial';
+      readonly fields: readonly ('id_token' | 'access_token' | 'refresh_token')[];
+      readonly omitExpiresIn?: boolean;
+    }
   | { readonly kind: 'error'; readonly status: number; readonly body: unknown }
   | { readonly kind: 'redirect'; readonly status: number; readonly location: string };
 
-export type AuthorizeOutcome = { readonly kind: 'code' } | { readonly kind: 'error'; readonly error: string; readonly description?: string } | { readonly kind: 'wrong-state' };
+export type AuthorizeOutcome =
+  | { readonly kind: 'code' }
+  | { readonly kind: 'error'; readonly error: string; readonly description?: string }
+  | { readonly kind: 'wrong-state' };
 
 export interface RecordedRequest {
   readonly path: string;
@@ -83,7 +96,9 @@ const AUTHORIZE_EXPECTED: Record<string, string> = {
   originator: CODEX_ORIGINATOR,
 };
 
-export const startCodexAuthServer = async (options: { accountId?: string; now?: () => number } = {}): Promise<CodexAuthServer> => {
+export const startCodexAuthServer = async (
+  options: { accountId?: string; now?: () => number } = {},
+): Promise<CodexAuthServer> => {
   const accountId = options.accountId ?? `acct_${randomBytes(6).toString('hex')}`;
   const now = options.now ?? Date.now;
   const { privateKey } = await generateKeyPair('ES256');
@@ -101,9 +116,23 @@ export const startCodexAuthServer = async (options: { accountId?: string; now?: 
       .setJti(randomBytes(8).toString('hex'))
       .sign(key);
 
-  const mint = async ({ expiresInSeconds, accountId: account = accountId }: { expiresInSeconds: number; accountId?: string }): Promise<IssuedTokens> => ({
-    id_token: await sign(privateKey, { email: 'user@example.test', [CODEX_ACCOUNT_CLAIM]: { chatgpt_account_id: account } }, expiresInSeconds),
-    access_token: await sign(privateKey, { scp: ['openid'], [CODEX_ACCOUNT_CLAIM]: { chatgpt_account_id: account } }, expiresInSeconds),
+  const mint = async ({
+    expiresInSeconds,
+    accountId: account = accountId,
+  }: {
+    expiresInSeconds: number;
+    accountId?: string;
+  }): Promise<IssuedTokens> => ({
+    id_token: await sign(
+      privateKey,
+      { email: 'user@example.test', [CODEX_ACCOUNT_CLAIM]: { chatgpt_account_id: account } },
+      expiresInSeconds,
+    ),
+    access_token: await sign(
+      privateKey,
+      { scp: ['openid'], [CODEX_ACCOUNT_CLAIM]: { chatgpt_account_id: account } },
+      expiresInSeconds,
+    ),
     refresh_token: `rt_${randomBytes(24).toString('base64url')}`,
   });
 
@@ -132,7 +161,9 @@ export const startCodexAuthServer = async (options: { accountId?: string; now?: 
 
   const authorize = (url: URL, response: ServerResponse): void => {
     const params = url.searchParams;
-    const wrong = Object.entries(AUTHORIZE_EXPECTED).filter(([key, value]) => params.get(key) !== value).map(([key]) => key);
+    const wrong = Object.entries(AUTHORIZE_EXPECTED)
+      .filter(([key, value]) => params.get(key) !== value)
+      .map(([key]) => key);
     const redirectUri = params.get('redirect_uri') ?? '';
     if (!/^http:\/\/localhost:\d+\/auth\/callback$/.test(redirectUri)) wrong.push('redirect_uri');
     for (const key of ['code_challenge', 'state']) if ((params.get(key) ?? '') === '') wrong.push(key);
@@ -158,25 +189,35 @@ export const startCodexAuthServer = async (options: { accountId?: string; now?: 
   });
 
   const token = async (fields: Record<string, string>, response: ServerResponse): Promise<void> => {
-    if (fields['client_id'] !== CODEX_CLIENT_ID) return json(response, 401, { error: 'invalid_client' });
-    if (fields['grant_type'] === 'authorization_code') {
-      const issued = codes.get(fields['code'] ?? '');
-      codes.delete(fields['code'] ?? '');
-      const verifier = fields['code_verifier'] ?? '';
-      if (issued === undefined || issued.redirectUri !== fields['redirect_uri'] || createHash('sha256').update(verifier).digest('base64url') !== issued.challenge) {
+    if (fields.client_id !== CODEX_CLIENT_ID) return json(response, 401, { error: 'invalid_client' });
+    if (fields.grant_type === 'authorization_code') {
+      const issued = codes.get(fields.code ?? '');
+      codes.delete(fields.code ?? '');
+      const verifier = fields.code_verifier ?? '';
+      if (
+        issued === undefined ||
+        issued.redirectUri !== fields.redirect_uri ||
+        createHash('sha256').update(verifier).digest('base64url') !== issued.challenge
+      ) {
         return json(response, 400, { error: 'invalid_grant' });
       }
       return json(response, 200, await tokenResponse(!state.omitExpiresIn));
     }
-    if (fields['grant_type'] === 'refresh_token') {
-      if ((fields['refresh_token'] ?? '') === '') return json(response, 400, { error: 'invalid_request' });
+    if (fields.grant_type === 'refresh_token') {
+      if ((fields.refresh_token ?? '') === '') return json(response, 400, { error: 'invalid_request' });
       const outcome = refreshScript.shift() ?? { kind: 'rotate' };
       switch (outcome.kind) {
         case 'rotate':
           return json(response, 200, await tokenResponse(true));
         case 'partial': {
           const full = await tokenResponse(outcome.omitExpiresIn !== true);
-          const body = Object.fromEntries(Object.entries(full).filter(([key]) => !['id_token', 'access_token', 'refresh_token'].includes(key) || (outcome.fields as readonly string[]).includes(key)));
+          const body = Object.fromEntries(
+            Object.entries(full).filter(
+              ([key]) =>
+                !['id_token', 'access_token', 'refresh_token'].includes(key) ||
+                (outcome.fields as readonly string[]).includes(key),
+            ),
+          );
           return json(response, 200, body);
         }
         case 'error':
@@ -192,7 +233,7 @@ export const startCodexAuthServer = async (options: { accountId?: string; now?: 
 
   const deviceStart = (fields: Record<string, string>, response: ServerResponse): void => {
     if (!state.device.enabled) return json(response, 404, { error: 'not_found' });
-    if (fields['client_id'] !== CODEX_CLIENT_ID) return json(response, 400, { error: 'invalid_client' });
+    if (fields.client_id !== CODEX_CLIENT_ID) return json(response, 400, { error: 'invalid_client' });
     json(response, 200, {
       device_auth_id: `dev_${randomBytes(8).toString('hex')}`,
       [state.device.codeField]: 'ABCD-1234',
@@ -201,14 +242,19 @@ export const startCodexAuthServer = async (options: { accountId?: string; now?: 
   };
 
   const devicePoll = (response: ServerResponse): void => {
-    if (state.device.failStatus !== undefined) return json(response, state.device.failStatus, { error: 'server_error' });
+    if (state.device.failStatus !== undefined)
+      return json(response, state.device.failStatus, { error: 'server_error' });
     if (state.device.pendingPolls > 0) {
       state.device.pendingPolls--;
       return json(response, state.device.pendingStatus, { error: { code: 'deviceauth_authorization_pending' } });
     }
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
-    json(response, 200, { authorization_code: newCode(challenge, `${origin}${codexPaths.deviceRedirect}`), code_challenge: challenge, code_verifier: verifier });
+    json(response, 200, {
+      authorization_code: newCode(challenge, `${origin}${codexPaths.deviceRedirect}`),
+      code_challenge: challenge,
+      code_verifier: verifier,
+    });
   };
 
   const server: Server = createServer((request, response) => {
@@ -222,7 +268,11 @@ export const startCodexAuthServer = async (options: { accountId?: string; now?: 
       } catch {
         return json(response, 400, { error: 'invalid_request' });
       }
-      requests.push({ path: url.pathname, ...(fields['grant_type'] === undefined ? {} : { grantType: fields['grant_type'] }), fields });
+      requests.push({
+        path: url.pathname,
+        ...(fields.grant_type === undefined ? {} : { grantType: fields.grant_type }),
+        fields,
+      });
       if (request.method === 'GET' && url.pathname === codexPaths.authorize) return authorize(url, response);
       if (request.method === 'POST' && url.pathname === codexPaths.token) return token(fields, response);
       if (request.method === 'POST' && url.pathname === codexPaths.deviceStart) return deviceStart(fields, response);

@@ -24,7 +24,13 @@ export const startCodexFixture = async (): Promise<CodexFixture> => {
   const front = createServer((incoming, outgoing) => {
     const target = new URL((incoming.url ?? '/').startsWith(BACKEND_PREFIX) ? backend.origin : auth.origin);
     const forwarded = httpRequest(
-      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: incoming.headers,
+      },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);

@@ -33,7 +33,8 @@ export const startForwardingProxy = async (target: string, publicHost: string) =
     /** A fetch that sends `https://<publicHost>/…` through the proxy and everything else unchanged. */
     fetch: (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
       const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.protocol === 'https:' && url.host === publicHost) return fetch(`${origin}${url.pathname}${url.search}`, init);
+      if (url.protocol === 'https:' && url.host === publicHost)
+        return fetch(`${origin}${url.pathname}${url.search}`, init);
       return fetch(input, init);
     },
     close: async () => {

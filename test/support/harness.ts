@@ -21,13 +21,21 @@ export const startTestHelix = async (
 ): Promise<TestHelix> => {
   const testStore = await flavour.create();
   const config = loadConfig({ HELIX_LOG_LEVEL: 'silent', ...options.env }, { port: 0, host: '127.0.0.1' });
-  const helix = await startHelix(config, { ...options, store: testStore.store, logger: options.logger ?? createLogger('silent') });
+  const helix = await startHelix(config, {
+    ...options,
+    store: testStore.store,
+    logger: options.logger ?? createLogger('silent'),
+  });
   return {
     helix,
     url: helix.url,
     testStore,
     async key(scopes = ALL_RUN_SCOPES, tenant = 'tenant-a', account = 'account-a') {
-      const { key } = await createApiKey(testStore.store, { tenantId: tenant, accountId: account, scopes: scopes.split(' ') }, Date.now());
+      const { key } = await createApiKey(
+        testStore.store,
+        { tenantId: tenant, accountId: account, scopes: scopes.split(' ') },
+        Date.now(),
+      );
       return key;
     },
     async close() {
@@ -49,7 +57,13 @@ export const api = async <T = any>(
   baseUrl: string,
   method: string,
   path: string,
-  options: { token?: string; body?: unknown; rawBody?: string; idempotencyKey?: string; headers?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    body?: unknown;
+    rawBody?: string;
+    idempotencyKey?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<ApiResponse<T>> => {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
@@ -60,7 +74,7 @@ export const api = async <T = any>(
   if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown ;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {

@@ -35,7 +35,10 @@ export const layerOf = (module: string): string => {
 };
 
 /** Edges between layers that the rules do not allow, and modules in no known layer. */
-export const ruleViolations = (graph: ReadonlyMap<string, ReadonlySet<string>>, rules: Readonly<Record<string, readonly string[]>>): string[] => {
+export const ruleViolations = (
+  graph: ReadonlyMap<string, ReadonlySet<string>>,
+  rules: Readonly<Record<string, readonly string[]>>,
+): string[] => {
   const problems: string[] = [];
   for (const [from, targets] of graph) {
     const layer = layerOf(from);
@@ -46,7 +49,8 @@ export const ruleViolations = (graph: ReadonlyMap<string, ReadonlySet<string>>, 
     }
     for (const to of targets) {
       const target = layerOf(to);
-      if (target !== layer && !allowed.includes(target)) problems.push(`${from} -> ${to}: ${layer} may not import ${target}`);
+      if (target !== layer && !allowed.includes(target))
+        problems.push(`${from} -> ${to}: ${layer} may not import ${target}`);
     }
   }
   return problems.sort();

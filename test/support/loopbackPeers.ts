@@ -54,11 +54,18 @@ export const loopbackPeers = () => {
       return { port, reached: () => connections };
     },
     /** An HTTP server answering every request with `status`, `body` and `headers`. */
-    async answering(status: number, body: string, headers: Record<string, string> = {}, listenOn: { host?: string; port?: number } = {}): Promise<LoopbackPeer> {
+    async answering(
+      status: number,
+      body: string,
+      headers: Record<string, string> = {},
+      listenOn: { host?: string; port?: number } = {},
+    ): Promise<LoopbackPeer> {
       let requests = 0;
       const server = createHttpServer((req, res) => {
         requests += 1;
-        req.resume().on('end', () => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body));
+        req
+          .resume()
+          .on('end', () => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body));
       });
       const port = await listen(server, listenOn.host ?? '127.0.0.1', listenOn.port ?? 0);
       return { port, reached: () => requests };

@@ -19,5 +19,10 @@ export const rawMcp = async (baseUrl: string, body: unknown, headers: Record<str
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: text === '' ? undefined : (JSON.parse(text) as any) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: text === '' ? undefined : (JSON.parse(text) as any),
+  };
 };

@@ -55,7 +55,8 @@ interface Dialect {
   answer(body: any, outcome: McpOutcome): unknown;
 }
 
-const textOf = (result: CallToolResult): string => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+const textOf = (result: CallToolResult): string =>
+  result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 
 const openai: Dialect = {
   path: '/v1/responses',
@@ -63,20 +64,39 @@ const openai: Dialect = {
   target: (body) => {
     const tool = body?.tools?.[0];
     const problems: string[] = [];
-    if (typeof body?.model !== 'string' || typeof body?.input !== 'string') problems.push('model and input must be strings');
+    if (typeof body?.model !== 'string' || typeof body?.input !== 'string')
+      problems.push('model and input must be strings');
     if (body?.tools?.length !== 1 || tool?.type !== 'mcp') problems.push('exactly one tool of type mcp expected');
-    if (typeof tool?.server_label !== 'string' || typeof tool?.server_url !== 'string' || typeof tool?.authorization !== 'string') {
+    if (
+      typeof tool?.server_label !== 'string' ||
+      typeof tool?.server_url !== 'string' ||
+      typeof tool?.authorization !== 'string'
+    ) {
       problems.push('server_label, server_url and authorization must be strings');
     }
-    if (!isDeepStrictEqual(tool?.allowed_tools, ['helix_run_start'])) problems.push('allowed_tools must be ["helix_run_start"]');
+    if (!isDeepStrictEqual(tool?.allowed_tools, ['helix_run_start']))
+      problems.push('allowed_tools must be ["helix_run_start"]');
     if (tool?.require_approval !== 'never') problems.push('require_approval must be "never"');
     if (problems.length > 0) return problems;
-    return { url: tool.server_url, headers: { authorization: `Bearer ${tool.authorization}` }, allowed: tool.allowed_tools };
+    return {
+      url: tool.server_url,
+      headers: { authorization: `Bearer ${tool.authorization}` },
+      allowed: tool.allowed_tools,
+    };
   },
-  error: (status, message) => ({ error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: null } }),
+  error: (status, message) => ({
+    error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: null },
+  }),
   keyRefused: (key) => [
     401,
-    { error: { message: `Incorrect API key provided: ${key.slice(0, 8)}${'*'.repeat(20)}${key.slice(-4)}.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } },
+    {
+      error: {
+        message: `Incorrect API key provided: ${key.slice(0, 8)}${'*'.repeat(20)}${key.slice(-4)}.`,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_api_key',
+      },
+    },
   ],
   answer: (body, { tools, call }) => ({
     id: 'resp_fixture',
@@ -87,7 +107,18 @@ const openai: Dialect = {
     incomplete_details: null,
     model: body.model,
     output: [
-      { id: 'mcpl_fixture', type: 'mcp_list_tools', server_label: body.tools[0].server_label, tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema, annotations: t.annotations ?? null })), error: null },
+      {
+        id: 'mcpl_fixture',
+        type: 'mcp_list_tools',
+        server_label: body.tools[0].server_label,
+        tools: tools.map((t) => ({
+          name: t.name,
+          description: t.description,
+          input_schema: t.inputSchema,
+          annotations: t.annotations ?? null,
+        })),
+        error: null,
+      },
       ...(call === undefined
         ? []
         : [
@@ -100,10 +131,19 @@ const openai: Dialect = {
               name: call.name,
               arguments: JSON.stringify(call.args),
               output: call.result.isError === true ? null : textOf(call.result),
-              error: call.result.isError === true ? { type: 'mcp_tool_execution_error', content: call.result.content } : null,
+              error:
+                call.result.isError === true
+                  ? { type: 'mcp_tool_execution_error', content: call.result.content }
+                  : null,
             },
           ]),
-      { id: 'msg_fixture', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Done.', annotations: [] }] },
+      {
+        id: 'msg_fixture',
+        type: 'message',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Done.', annotations: [] }],
+      },
     ],
     usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
   }),
@@ -111,22 +151,41 @@ const openai: Dialect = {
 
 const gemini: Dialect = {
   path: '/v1beta/interactions',
-  keyOf: (headers) => (headers.authorization === undefined ? (headers['x-goog-api-key'] as string | undefined) : undefined),
+  keyOf: (headers) =>
+    headers.authorization === undefined ? (headers['x-goog-api-key'] as string | undefined) : undefined,
   target: (body) => {
     const tool = body?.tools?.[0];
     const problems: string[] = [];
-    if (typeof body?.model !== 'string' || typeof body?.input !== 'string') problems.push('model and input must be strings');
-    if (body?.tools?.length !== 1 || tool?.type !== 'mcp_server') problems.push('exactly one tool of type mcp_server expected');
-    if (typeof tool?.name !== 'string' || !/^[A-Za-z0-9_]+$/.test(tool.name)) problems.push('name must be a hyphen-free identifier');
-    if (typeof tool?.url !== 'string' || !/^Bearer \S+$/.test(tool?.headers?.Authorization ?? '')) problems.push('url and headers.Authorization (Bearer) required');
-    if (!isDeepStrictEqual(tool?.allowed_tools, [{ tools: ['helix_run_start'] }])) problems.push('allowed_tools must be [{ tools: ["helix_run_start"] }]');
+    if (typeof body?.model !== 'string' || typeof body?.input !== 'string')
+      problems.push('model and input must be strings');
+    if (body?.tools?.length !== 1 || tool?.type !== 'mcp_server')
+      problems.push('exactly one tool of type mcp_server expected');
+    if (typeof tool?.name !== 'string' || !/^[A-Za-z0-9_]+$/.test(tool.name))
+      problems.push('name must be a hyphen-free identifier');
+    if (typeof tool?.url !== 'string' || !/^Bearer \S+$/.test(tool?.headers?.Authorization ?? ''))
+      problems.push('url and headers.Authorization (Bearer) required');
+    if (!isDeepStrictEqual(tool?.allowed_tools, [{ tools: ['helix_run_start'] }]))
+      problems.push('allowed_tools must be [{ tools: ["helix_run_start"] }]');
     if (problems.length > 0) return problems;
     return { url: tool.url, headers: tool.headers, allowed: tool.allowed_tools[0].tools };
   },
-  error: (status, message) => ({ error: { code: status, message, status: status >= 500 ? 'INTERNAL' : status === 404 ? 'NOT_FOUND' : 'INVALID_ARGUMENT' } }),
+  error: (status, message) => ({
+    error: {
+      code: status,
+      message,
+      status: status >= 500 ? 'INTERNAL' : status === 404 ? 'NOT_FOUND' : 'INVALID_ARGUMENT',
+    },
+  }),
   keyRefused: () => [
     400,
-    { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' }] } },
+    {
+      error: {
+        code: 400,
+        message: 'API key not valid. Please pass a valid API key.',
+        status: 'INVALID_ARGUMENT',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' }],
+      },
+    },
   ],
   answer: (body, { call }) => ({
     id: 'v1_fixture',
@@ -139,8 +198,20 @@ const gemini: Dialect = {
       ...(call === undefined
         ? []
         : [
-            { type: 'mcp_server_tool_call', id: 'call_fixture', name: call.name, server_name: body.tools[0].name, arguments: call.args },
-            { type: 'mcp_server_tool_result', call_id: 'call_fixture', name: call.name, server_name: body.tools[0].name, result: call.result.content },
+            {
+              type: 'mcp_server_tool_call',
+              id: 'call_fixture',
+              name: call.name,
+              server_name: body.tools[0].name,
+              arguments: call.args,
+            },
+            {
+              type: 'mcp_server_tool_result',
+              call_id: 'call_fixture',
+              name: call.name,
+              server_name: body.tools[0].name,
+              result: call.result.content,
+            },
           ]),
       { type: 'model_output', content: [{ type: 'text', text: 'Done.' }] },
     ],
@@ -153,7 +224,9 @@ export const DIALECTS = { openai, gemini } as const;
 /** Lists the tools and, in `call` mode, calls the allowed one with the arguments the input gives. */
 const actAsMcpClient = async (target: McpTarget, input: string, mode: FixtureMode): Promise<McpOutcome> => {
   const client = new Client({ name: 'provider-fixture', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: target.headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(target.url), { requestInit: { headers: target.headers } }),
+  );
   try {
     const tools = (await client.listTools()).tools.filter((t) => target.allowed.includes(t.name));
     if (mode !== 'call') return { tools };
@@ -165,7 +238,11 @@ const actAsMcpClient = async (target: McpTarget, input: string, mode: FixtureMod
   }
 };
 
-export const startMcpProviderFixture = async (dialectName: keyof typeof DIALECTS, key: string, mode: FixtureMode): Promise<McpProviderFixture> => {
+export const startMcpProviderFixture = async (
+  dialectName: keyof typeof DIALECTS,
+  key: string,
+  mode: FixtureMode,
+): Promise<McpProviderFixture> => {
   const dialect = DIALECTS[dialectName];
   const requests: RecordedProviderRequest[] = [];
   const problems: string[] = [];
@@ -173,10 +250,12 @@ export const startMcpProviderFixture = async (dialectName: keyof typeof DIALECTS
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const reply = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const reply = (status: number, body: unknown): void =>
+        void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
       requests.push({ path: req.url ?? '', headers: req.headers, body });
-      if (req.method !== 'POST' || req.url !== dialect.path) return reply(404, dialect.error(404, `no route ${req.url}`));
+      if (req.method !== 'POST' || req.url !== dialect.path)
+        return reply(404, dialect.error(404, `no route ${req.url}`));
       if (mode === 'http_error' || dialect.keyOf(req.headers) !== key) return reply(...dialect.keyRefused(key));
       const target = dialect.target(body);
       if (Array.isArray(target)) {

@@ -21,7 +21,8 @@ const deflateRepeated = async (unit: Uint8Array, totalBytes: number): Promise<Bu
   const ended = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
   const block = Buffer.concat(Array.from({ length: Math.max(1, Math.floor(65_536 / unit.length)) }, () => unit));
   for (let written = 0; written < totalBytes; written += block.length) {
-    if (!deflate.write(block.subarray(0, Math.min(block.length, totalBytes - written)))) await new Promise((resolve) => deflate.once('drain', resolve));
+    if (!deflate.write(block.subarray(0, Math.min(block.length, totalBytes - written))))
+      await new Promise((resolve) => deflate.once('drain', resolve));
   }
   deflate.end();
   await ended;
@@ -38,7 +39,9 @@ export const buildFlateBombPdf = async (expandedBytes: number): Promise<Uint8Arr
   const page = pdf.addPage();
   page.drawText('Quarterly report', { x: 50, y: 750, size: 12, font });
   const fontName = page.node.Resources()?.lookup(PDFName.of('Font'), PDFDict).keys()[0]?.asString() ?? '/F1';
-  const line = new TextEncoder().encode(`BT ${fontName} 12 Tf 50 700 Td (All work and no play makes Jack a dull boy.) Tj ET\n`);
+  const line = new TextEncoder().encode(
+    `BT ${fontName} 12 Tf 50 700 Td (All work and no play makes Jack a dull boy.) Tj ET\n`,
+  );
   const data = await deflateRepeated(line, expandedBytes);
   const dict = pdf.context.obj({ Filter: 'FlateDecode', Length: PDFNumber.of(data.length) }) as PDFDict;
   page.node.set(PDFName.of('Contents'), pdf.context.register(PDFRawStream.of(dict, data)));

@@ -4,7 +4,9 @@ import { SETTINGS } from '../../scripts/providerConformance/config.js';
 import { spawnTs } from './processes.js';
 
 /** Every setting a deployment probe reads, blanked, so the developer's own environment cannot leak in. */
-export const CLEAN_PROBE_ENV = Object.fromEntries(Object.values(SETTINGS).flatMap((names) => names.map((name) => [name, ''])));
+export const CLEAN_PROBE_ENV = Object.fromEntries(
+  Object.values(SETTINGS).flatMap((names) => names.map((name) => [name, ''])),
+);
 export const LOOPBACK_OPT_IN = { CASIMIRBOT_MCP_CONFORMANCE_ALLOW_LOOPBACK_HTTP: '1' };
 
 export interface ProbeRun {
@@ -26,5 +28,12 @@ export const runProbeScript = async (script: string, env: Record<string, string>
   const [code] = (await once(child, 'exit')) as [number | null];
   const report = stdout.trim() === '' ? undefined : (JSON.parse(stdout) as ProbeReport);
   const find = (id: string) => report?.checks.find((c) => c.id === id);
-  return { code: code ?? -1, stdout, stderr, report, status: (id) => find(id)?.status, detail: (id) => find(id)?.detail };
+  return {
+    code: code ?? -1,
+    stdout,
+    stderr,
+    report,
+    status: (id) => find(id)?.status,
+    detail: (id) => find(id)?.detail,
+  };
 };

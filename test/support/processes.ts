@@ -21,13 +21,22 @@ export const spawnTs = (script: string, args: readonly string[], env: Record<str
 
 /** Starts the scripted test server (scripted executor) and waits for the line announcing its URL. */
 export const startServerProcess = (database: string, env: Record<string, string> = {}): Promise<ServerProcess> =>
-  announcedServer(spawnTs('test/support/serveScripted.ts', [], { HELIX_DATABASE_URL: database, ...env }), (line) => (JSON.parse(line) as { url: string }).url);
+  announcedServer(
+    spawnTs('test/support/serveScripted.ts', [], { HELIX_DATABASE_URL: database, ...env }),
+    (line) => (JSON.parse(line) as { url: string }).url,
+  );
 
 /** Starts the real `helix serve` (the production executor) on a free port. */
 export const startCliServer = (database: string, env: Record<string, string> = {}): Promise<ServerProcess> =>
-  announcedServer(spawnTs('src/cli/main.ts', ['serve', '--port', '0', '--database', database], env), (line) => /helix listening on (\S+)/.exec(line)?.[1]);
+  announcedServer(
+    spawnTs('src/cli/main.ts', ['serve', '--port', '0', '--database', database], env),
+    (line) => /helix listening on (\S+)/.exec(line)?.[1],
+  );
 
-const announcedServer = async (child: ChildProcess, urlOf: (line: string) => string | undefined): Promise<ServerProcess> => {
+const announcedServer = async (
+  child: ChildProcess,
+  urlOf: (line: string) => string | undefined,
+): Promise<ServerProcess> => {
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const lines = createInterface({ input: child.stdout! });
@@ -58,7 +67,10 @@ const announcedServer = async (child: ChildProcess, urlOf: (line: string) => str
 };
 
 /** Runs the CLI (`src/cli/main.ts`) to completion and returns its exit code and output. */
-export const runCli = async (args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> => {
+export const runCli = async (
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> => {
   const child = spawnTs('src/cli/main.ts', args, env);
   let stdout = '';
   let stderr = '';

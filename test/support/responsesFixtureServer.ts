@@ -13,7 +13,12 @@ export type ScriptedReply =
   /** An SSE body given inline (see `sseBody`). */
   | { readonly sseText: string }
   /** An SSE body read from test/fixtures/responses-sse/<fixture>. */
-  | { readonly sse: string; readonly status?: number; readonly headers?: Readonly<Record<string, string>>; readonly holdOpen?: boolean }
+  | {
+      readonly sse: string;
+      readonly status?: number;
+      readonly headers?: Readonly<Record<string, string>>;
+      readonly holdOpen?: boolean;
+    }
   /** A JSON body (an error answer, a model list). */
   | { readonly json: unknown; readonly status?: number; readonly headers?: Readonly<Record<string, string>> }
   | { readonly redirectTo: string; readonly status?: 301 | 302 | 307 | 308 };
@@ -63,7 +68,11 @@ const answer = (reply: ScriptedReply, response: ServerResponse, request: Recorde
     return;
   }
   if ('sse' in reply) {
-    response.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
+    response.writeHead(reply.status ?? 200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      ...reply.headers,
+    });
     const body = readResponsesFixture(reply.sse);
     // Held-open streams model a provider that stalls mid-answer (abort tests).
     if (reply.holdOpen === true) response.write(body);
@@ -91,7 +100,13 @@ export const startResponsesFixtureServer = async (): Promise<ResponsesFixtureSer
       } catch {
         body = text;
       }
-      const recorded = { method: raw.method ?? '', path: url.pathname, query: url.searchParams, headers: raw.headers, body };
+      const recorded = {
+        method: raw.method ?? '',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: raw.headers,
+        body,
+      };
       requests.push(recorded);
       for (const waiter of waiters.filter((w) => requests.length >= w.count)) {
         waiters.splice(waiters.indexOf(waiter), 1);
@@ -101,7 +116,9 @@ export const startResponsesFixtureServer = async (): Promise<ResponsesFixtureSer
       if (reply === undefined) {
         // Loud, and not a retryable 5xx: an unscripted request is a test bug, not a transient fault.
         response.writeHead(418, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { type: 'fixture_error', message: `no scripted reply for ${url.pathname}` } }));
+        response.end(
+          JSON.stringify({ error: { type: 'fixture_error', message: `no scripted reply for ${url.pathname}` } }),
+        );
         return;
       }
       answer(reply, response, recorded);

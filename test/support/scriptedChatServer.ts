@@ -19,8 +19,18 @@ export interface ScriptedUsage {
 /** One reply of the scripted model, spoken in the real Chat Completions wire format. */
 export type ChatReply =
   | { readonly kind: 'text'; readonly text: string; readonly usage?: ScriptedUsage }
-  | { readonly kind: 'tool_calls'; readonly calls: readonly ScriptedToolCall[]; readonly usage?: ScriptedUsage; readonly reasoning?: string }
-  | { readonly kind: 'http_error'; readonly status: number; readonly body: unknown; readonly headers?: Record<string, string> }
+  | {
+      readonly kind: 'tool_calls';
+      readonly calls: readonly ScriptedToolCall[];
+      readonly usage?: ScriptedUsage;
+      readonly reasoning?: string;
+    }
+  | {
+      readonly kind: 'http_error';
+      readonly status: number;
+      readonly body: unknown;
+      readonly headers?: Record<string, string>;
+    }
   /** Raw SSE text, written as given (each string its own write), then the connection ends. */
   | { readonly kind: 'raw'; readonly chunks: readonly string[] }
   /** Opens the stream, sends one content delta, then waits until the client goes away. */
@@ -53,7 +63,11 @@ export interface ScriptedChatServer {
   close(): Promise<void>;
 }
 
-export const submitCall = (args: Record<string, unknown>, id = 'call_submit'): ScriptedToolCall => ({ id, name: 'submit_result', arguments: JSON.stringify(args) });
+export const submitCall = (args: Record<string, unknown>, id = 'call_submit'): ScriptedToolCall => ({
+  id,
+  name: 'submit_result',
+  arguments: JSON.stringify(args),
+});
 
 /** The tool messages of a request, in order (what the executor sent back for each call). */
 export const toolMessages = (request: RecordedChatRequest): { tool_call_id: string; content: string }[] =>
@@ -62,7 +76,8 @@ export const toolMessages = (request: RecordedChatRequest): { tool_call_id: stri
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-scripted', object: 'chat.completion.chunk', model: 'scripted', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
-const usageChunk = (usage: ScriptedUsage) => `data: ${JSON.stringify({ id: 'chatcmpl-scripted', object: 'chat.completion.chunk', choices: [], usage })}\n\n`;
+const usageChunk = (usage: ScriptedUsage) =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-scripted', object: 'chat.completion.chunk', choices: [], usage })}\n\n`;
 
 const DEFAULT_USAGE: ScriptedUsage = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
 
@@ -73,7 +88,10 @@ const fragments = (text: string): string[] => {
   return [text.slice(0, a), text.slice(a, b), text.slice(b)].filter((s) => s !== '');
 };
 
-const writeReply = (res: ServerResponse, reply: Exclude<ChatReply, { kind: 'http_error' | 'hang' | 'raw' | 'flood' }>): void => {
+const writeReply = (
+  res: ServerResponse,
+  reply: Exclude<ChatReply, { kind: 'http_error' | 'hang' | 'raw' | 'flood' }>,
+): void => {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.write(chunk({ role: 'assistant', content: '' }));
   if (reply.kind === 'text') {
@@ -83,8 +101,15 @@ const writeReply = (res: ServerResponse, reply: Exclude<ChatReply, { kind: 'http
     // Reasoning travels in a field local servers add (`reasoning_content`); it must never surface.
     if (reply.reasoning !== undefined) res.write(chunk({ reasoning_content: reply.reasoning }));
     reply.calls.forEach((call, index) => {
-      res.write(chunk({ tool_calls: [{ index, id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: '' } }] }));
-      for (const piece of fragments(call.arguments)) res.write(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+      res.write(
+        chunk({
+          tool_calls: [
+            { index, id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: '' } },
+          ],
+        }),
+      );
+      for (const piece of fragments(call.arguments))
+        res.write(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     });
     res.write(chunk({}, 'tool_calls'));
   }
@@ -107,7 +132,10 @@ const flood = async (res: ServerResponse, record: RecordedChatRequest, maxBytes:
  * A loopback OpenAI Chat Completions-compatible server that plays a script, one step per
  * `POST /v1/chat/completions`, and records every request. `GET /v1/models` lists one model.
  */
-export const startScriptedChatServer = async (steps: readonly ChatStep[] = [], listenOn: { host?: string; port?: number } = {}): Promise<ScriptedChatServer> => {
+export const startScriptedChatServer = async (
+  steps: readonly ChatStep[] = [],
+  listenOn: { host?: string; port?: number } = {},
+): Promise<ScriptedChatServer> => {
   const script = [...steps];
   const requests: RecordedChatRequest[] = [];
   const server = createServer((req, res) => {
@@ -130,22 +158,30 @@ export const startScriptedChatServer = async (steps: readonly ChatStep[] = [], l
         markSettled();
       });
       if (req.method === 'GET' && req.url === '/v1/models') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'scripted-model', object: 'model' }] }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ object: 'list', data: [{ id: 'scripted-model', object: 'model' }] }));
         return;
       }
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'not found' } }));
         return;
       }
       const step = script.shift();
       if (step === undefined) {
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'script exhausted', type: 'script_exhausted' } }));
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'script exhausted', type: 'script_exhausted' } }));
         return;
       }
       const reply = typeof step === 'function' ? step(record) : step;
       switch (reply.kind) {
         case 'http_error':
-          res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify(reply.body));
+          res
+            .writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers })
+            .end(JSON.stringify(reply.body));
           return;
         case 'raw':
           res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -81,8 +81,13 @@ function problemsIn(root: string, file: string, text: string, specNames: readonl
       at(match.index, citation, `${target} does not exist in the repository`);
       continue;
     }
-    const quoted = QUOTE_AFTER.exec(unwrapComment(text.slice(match.index + citation.length, match.index + citation.length + 300)));
-    if (quoted?.[1] !== undefined && !normalized(readFileSync(join(root, target), 'utf8')).includes(normalized(quoted[1]))) {
+    const quoted = QUOTE_AFTER.exec(
+      unwrapComment(text.slice(match.index + citation.length, match.index + citation.length + 300)),
+    );
+    if (
+      quoted?.[1] !== undefined &&
+      !normalized(readFileSync(join(root, target), 'utf8')).includes(normalized(quoted[1]))
+    ) {
       at(match.index, `${citation} "${quoted[1]}"`, `"${quoted[1]}" is not in ${target}`);
     }
   }
@@ -111,7 +116,9 @@ function problemsIn(root: string, file: string, text: string, specNames: readonl
  */
 function citedFile(root: string, file: string, citation: string): string | undefined {
   if (/(^|\/)shared\/spec\//.test(citation)) return undefined;
-  const absolute = citation.startsWith(`${SPEC_DIR}/`) ? resolve(root, citation) : resolve(root, dirname(file), citation);
+  const absolute = citation.startsWith(`${SPEC_DIR}/`)
+    ? resolve(root, citation)
+    : resolve(root, dirname(file), citation);
   const rel = relative(resolve(root), absolute).split(sep).join('/');
   return rel.startsWith('../') || rel === '..' ? undefined : rel;
 }

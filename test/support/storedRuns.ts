@@ -24,7 +24,9 @@ export const storedRuns = async (h: TestHelix): Promise<StoredRun[]> => {
   const db = new Database(location, { readonly: true, fileMustExist: true });
   const ids = (() => {
     try {
-      return (db.prepare('SELECT run_id FROM helix_agent_runs ORDER BY run_id').all() as { run_id: string }[]).map((r) => r.run_id);
+      return (db.prepare('SELECT run_id FROM helix_agent_runs ORDER BY run_id').all() as { run_id: string }[]).map(
+        (r) => r.run_id,
+      );
     } finally {
       db.close();
     }

@@ -25,7 +25,8 @@ const inspectablePglite: StoreFlavour = {
 };
 
 /** The given flavours, with PGlite swapped for one whose handle `pgliteOf` returns (dumpTables reads it). */
-export const inspectable = (flavours: readonly StoreFlavour[]): StoreFlavour[] => flavours.map((f) => (f.name === 'pglite' ? inspectablePglite : f));
+export const inspectable = (flavours: readonly StoreFlavour[]): StoreFlavour[] =>
+  flavours.map((f) => (f.name === 'pglite' ? inspectablePglite : f));
 
 /** The PGlite instance behind a store of the inspectable flavour. */
 export const pgliteOf = (store: Store): PGlite | undefined => pgliteHandles.get(store);
@@ -44,7 +45,8 @@ const postgresDump = async (query: Query): Promise<TableDump> => {
 
 export const dumpTables = async (t: TestStore): Promise<TableDump> => {
   const pglite = pgliteHandles.get(t.store);
-  if (pglite !== undefined) return postgresDump(async (text) => (await pglite.query<Record<string, unknown>>(text)).rows);
+  if (pglite !== undefined)
+    return postgresDump(async (text) => (await pglite.query<Record<string, unknown>>(text)).rows);
   if (t.location?.startsWith('postgres') === true) {
     const client = new pg.Client({ connectionString: t.location });
     await client.connect();
@@ -56,8 +58,15 @@ export const dumpTables = async (t: TestStore): Promise<TableDump> => {
   }
   const db = new Database(t.location!, { readonly: true });
   try {
-    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[];
-    return Object.fromEntries(tables.map(({ name }) => [name, (db.prepare(`SELECT * FROM "${name}"`).all() as unknown[]).map((row) => JSON.stringify(row)).sort()]));
+    const tables = db
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+      .all() as { name: string }[];
+    return Object.fromEntries(
+      tables.map(({ name }) => [
+        name,
+        (db.prepare(`SELECT * FROM "${name}"`).all() as unknown[]).map((row) => JSON.stringify(row)).sort(),
+      ]),
+    );
   } finally {
     db.close();
   }
@@ -65,4 +74,6 @@ export const dumpTables = async (t: TestStore): Promise<TableDump> => {
 
 /** SQLite only: the bytes of the database file and its WAL and shared-memory files, as on disk. */
 export const sqliteFileBytes = (location: string): Buffer =>
-  Buffer.concat([location, `${location}-wal`, `${location}-shm`].filter((f) => existsSync(f)).map((f) => readFileSync(f)));
+  Buffer.concat(
+    [location, `${location}-wal`, `${location}-shm`].filter((f) => existsSync(f)).map((f) => readFileSync(f)),
+  );

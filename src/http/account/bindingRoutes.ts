@@ -28,20 +28,24 @@ export const registerBindingRoutes = (app: FastifyInstance, store: Store, now: (
     return account;
   };
 
-  app.get(BINDINGS_PATH, async (request) => projectBindings(await store.read.bindings.listForAccount(await accountOf(request))));
+  app.get(BINDINGS_PATH, async (request) =>
+    projectBindings(await store.read.bindings.listForAccount(await accountOf(request))),
+  );
 
   app.delete<{ Params: { binding_ref: string } }>(BINDING_PATH, async (request) => {
     const cookie = sessionCookieOf(request.headers.cookie);
     await accountOf(request);
     const bindingRef = request.params.binding_ref;
     // Caller-supplied identity is not accepted: the path's opaque ref and the session are all there is.
-    if (request.body !== undefined && request.body !== null && request.body !== '') throw new HelixError('invalid_request');
+    if (request.body !== undefined && request.body !== null && request.body !== '')
+      throw new HelixError('invalid_request');
     if (Object.keys((request.query ?? {}) as object).length > 0) throw new HelixError('invalid_request');
     const notFound = new HelixError('not_found', {}, 'The binding was not found.');
     if (!BINDING_REF.test(bindingRef)) throw notFound;
     const outcome = await store.transaction(async (uow) => {
       const session = cookie === undefined ? undefined : await uow.sessions.get(secretHash(cookie));
-      if (session === undefined || session.revokedAt !== null || session.expiresAt <= now()) throw new HelixError('session_required');
+      if (session === undefined || session.revokedAt !== null || session.expiresAt <= now())
+        throw new HelixError('session_required');
       return uow.bindings.revoke(session.accountId, bindingRef, now());
     });
     if (outcome === 'not_found') throw notFound;

@@ -53,7 +53,10 @@ export const BindingRevocationViewSchema = z.looseObject({
   raw_content_included: z.literal(false),
 });
 
-export const revocationReceipt = (bindingRef: string, outcome: 'revoked' | 'already_revoked'): z.output<typeof BindingRevocationViewSchema> => ({
+export const revocationReceipt = (
+  bindingRef: string,
+  outcome: 'revoked' | 'already_revoked',
+): z.output<typeof BindingRevocationViewSchema> => ({
   schema: 'helix.agent_account_binding_revocation.v1',
   binding_ref: bindingRef,
   binding_status: 'revoked',

@@ -5,7 +5,8 @@ import type { Store } from '../../store/port.js';
 import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './cookies.js';
 import { accountPage, BINDINGS_SCRIPT, signInPage } from './page.js';
 
-const CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export interface PageOptions {
   readonly store: Store;
@@ -14,7 +15,12 @@ export interface PageOptions {
 }
 
 const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.code(status).header('Content-Security-Policy', CSP).header('X-Frame-Options', 'DENY').type('text/html; charset=utf-8').send(body);
+  reply
+    .code(status)
+    .header('Content-Security-Policy', CSP)
+    .header('X-Frame-Options', 'DENY')
+    .type('text/html; charset=utf-8')
+    .send(body);
 
 /**
  * The browser sign-in and the binding page. Registered in its own encapsulated scope, the only one
@@ -22,12 +28,20 @@ const html = (reply: FastifyReply, status: number, body: string) =>
  */
 export const registerAccountPages = async (app: FastifyInstance, options: PageOptions): Promise<void> => {
   const { store, now, secureCookies } = options;
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
 
   /** Rotation: signing in always ends the browser's previous session and issues a new cookie. */
-  const signedIn = async (request: FastifyRequest, reply: FastifyReply, session: { cookie: string; expiresAt: number }) => {
+  const signedIn = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: { cookie: string; expiresAt: number },
+  ) => {
     const previous = sessionCookieOf(request.headers.cookie);
     if (previous !== undefined) await endSession(store, previous, now());
     return reply
@@ -42,18 +56,24 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
     return html(reply, 200, accountPage(account?.displayName ?? accountId));
   });
 
-  app.get('/account/bindings.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(BINDINGS_SCRIPT));
+  app.get('/account/bindings.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').send(BINDINGS_SCRIPT),
+  );
 
   app.get<{ Querystring: { code?: string } }>('/account/sign-in', async (request, reply) => {
     const session = await signInWithCode(store, String(request.query.code ?? ''), now());
-    if (session === undefined) return html(reply, 400, signInPage('This sign-in link is invalid, expired or already used.'));
+    if (session === undefined)
+      return html(reply, 400, signInPage('This sign-in link is invalid, expired or already used.'));
     return signedIn(request, reply, session);
   });
 
   app.post<{ Body: { account?: string; password?: string } }>('/account/sign-in', async (request, reply) => {
     const { account = '', password = '' } = (request.body ?? {}) as { account?: string; password?: string };
     const record = /^acct_[0-9a-f]{24}$/.test(account) ? await store.read.accounts.get(account) : undefined;
-    const ok = record?.status === 'active' && record.passwordHash !== null && (await verifyPassword(password, record.passwordHash));
+    const ok =
+      record?.status === 'active' &&
+      record.passwordHash !== null &&
+      (await verifyPassword(password, record.passwordHash));
     if (!ok) return html(reply, 401, signInPage('Wrong account id or password.'));
     return signedIn(request, reply, await startSession(store, record.accountId, now()));
   });

@@ -13,7 +13,11 @@ import { pickRequestId } from '../requestId.js';
 export const answerClientError = (err: Error & { code?: string }, socket: Socket): void => {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const error = new HelixError(
-    err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? 'request_header_too_large' : 'invalid_request',
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? 'request_timeout'
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? 'request_header_too_large'
+        : 'invalid_request',
   );
   const body = JSON.stringify(errorBody(error));
   if (socket.writable) {

@@ -22,7 +22,10 @@ export const clientKeyOf = (ip: string | undefined): string => {
       const [high = 0, low = 0] = groups.slice(6);
       return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
     }
-    return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+    return `${groups
+      .slice(0, 4)
+      .map((g) => g.toString(16))
+      .join(':')}::/64`;
   }
   return ip.slice(0, MAX_OPAQUE_KEY);
 };

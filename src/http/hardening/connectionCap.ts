@@ -8,7 +8,11 @@ import { clientKeyOf } from './clientKey.js';
  * Trusted proxies carry many clients and are never capped; their clients are rate-limited per
  * forwarded address instead.
  */
-export const capConnectionsPerAddress = (server: Server, max: number, trusted: (address: string, hop: number) => boolean): void => {
+export const capConnectionsPerAddress = (
+  server: Server,
+  max: number,
+  trusted: (address: string, hop: number) => boolean,
+): void => {
   if (max <= 0) return;
   const open = new Map<string, number>();
   server.on('connection', (socket) => {

@@ -7,7 +7,10 @@ const clock = (start = 1_000) => {
   return { now: () => t, advance: (ms: number) => void (t += ms) };
 };
 
-const limiter = (limit: number, c = clock(), maxKeys = 1_000) => ({ c, l: new FixedWindowLimiter({ limit, windowMs: 60_000, maxKeys, now: c.now }) });
+const limiter = (limit: number, c = clock(), maxKeys = 1_000) => ({
+  c,
+  l: new FixedWindowLimiter({ limit, windowMs: 60_000, maxKeys, now: c.now }),
+});
 
 describe('FixedWindowLimiter', () => {
   it('admits exactly `limit` requests per window, then refuses with the seconds until the window frees', () => {
@@ -78,7 +81,9 @@ describe('FixedWindowLimiter', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 20 }),
-        fc.array(fc.record({ key: fc.constantFrom('a', 'b', 'c'), gap: fc.integer({ min: 0, max: 20_000 }) }), { maxLength: 200 }),
+        fc.array(fc.record({ key: fc.constantFrom('a', 'b', 'c'), gap: fc.integer({ min: 0, max: 20_000 }) }), {
+          maxLength: 200,
+        }),
         (limit, steps) => {
           const c = clock(0);
           const l = new FixedWindowLimiter({ limit, windowMs: 60_000, maxKeys: 10, now: c.now });
@@ -92,7 +97,11 @@ describe('FixedWindowLimiter', () => {
             if (expected) w.count += 1;
             const decision = l.hit(key);
             if (decision.allowed !== expected) return false;
-            if (!decision.allowed && decision.retryAfterSeconds !== Math.max(1, Math.ceil((w.start + 60_000 - c.now()) / 1000))) return false;
+            if (
+              !decision.allowed &&
+              decision.retryAfterSeconds !== Math.max(1, Math.ceil((w.start + 60_000 - c.now()) / 1000))
+            )
+              return false;
           }
           return true;
         },

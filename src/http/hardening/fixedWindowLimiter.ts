@@ -41,7 +41,8 @@ export class FixedWindowLimiter {
   constructor(private readonly options: FixedWindowOptions) {
     if (!Number.isInteger(options.limit) || options.limit < 1) throw new RangeError('limit must be a positive integer');
     if (!(options.windowMs > 0)) throw new RangeError('windowMs must be positive');
-    if (!Number.isInteger(options.maxKeys) || options.maxKeys < 1) throw new RangeError('maxKeys must be a positive integer');
+    if (!Number.isInteger(options.maxKeys) || options.maxKeys < 1)
+      throw new RangeError('maxKeys must be a positive integer');
   }
 
   /** Counts one request for `key` and says whether it may proceed. */

@@ -41,9 +41,19 @@ export class RateLimitBuckets {
 
   constructor(options: RateLimitOptions) {
     const limiter = (limit: number): FixedWindowLimiter | undefined =>
-      limit === 0 ? undefined : new FixedWindowLimiter({ limit, windowMs: RATE_WINDOW_MS, maxKeys: options.maxKeys ?? MAX_TRACKED_KEYS, now: options.now });
+      limit === 0
+        ? undefined
+        : new FixedWindowLimiter({
+            limit,
+            windowMs: RATE_WINDOW_MS,
+            maxKeys: options.maxKeys ?? MAX_TRACKED_KEYS,
+            now: options.now,
+          });
     this.perIp = { rest: limiter(options.limits.restPerIp), mcp: limiter(options.limits.mcpPerIp) };
-    this.perPrincipal = { rest: limiter(options.limits.restPerPrincipal), mcp: limiter(options.limits.mcpPerPrincipal) };
+    this.perPrincipal = {
+      rest: limiter(options.limits.restPerPrincipal),
+      mcp: limiter(options.limits.mcpPerPrincipal),
+    };
   }
 
   /** Pre-auth: counts the request against its surface's per-IP bucket (an onRequest hook). */
@@ -56,7 +66,10 @@ export class RateLimitBuckets {
 
   /** Post-auth: counts the request against the verified credential's bucket. */
   checkPrincipal(request: FastifyRequest, principal: Principal, surface: LimitedSurface): void {
-    check(this.perPrincipal[surface], principal.credentialId, request, { bucket: `${surface}_principal`, field: 'principal' });
+    check(this.perPrincipal[surface], principal.credentialId, request, {
+      bucket: `${surface}_principal`,
+      field: 'principal',
+    });
   }
 }
 
@@ -66,14 +79,22 @@ interface BucketLabel {
   readonly field: 'client' | 'principal';
 }
 
-const check = (limiter: FixedWindowLimiter | undefined, key: string, request: FastifyRequest, label: BucketLabel): void => {
+const check = (
+  limiter: FixedWindowLimiter | undefined,
+  key: string,
+  request: FastifyRequest,
+  label: BucketLabel,
+): void => {
   if (limiter === undefined) return;
   const decision = limiter.hit(key);
   if (decision.allowed) return;
   // Once per key and window: the flood itself shows in the request log as 429s. Keys are client
   // addresses and credential ids, never credentials. (request.log already carries request_id.)
   if (decision.firstRefusal) {
-    request.log.warn({ bucket: label.bucket, [label.field]: key, retry_after_seconds: decision.retryAfterSeconds }, 'rate limited');
+    request.log.warn(
+      { bucket: label.bucket, [label.field]: key, retry_after_seconds: decision.retryAfterSeconds },
+      'rate limited',
+    );
   }
   throw new HelixError('rate_limited', { retry_after_seconds: decision.retryAfterSeconds });
 };

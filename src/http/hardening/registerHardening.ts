@@ -25,11 +25,16 @@ export interface HardeningOptions {
  */
 export const serverTimeouts = (limits: HttpLimits) => ({
   requestTimeout: limits.requestTimeoutMs,
-  http: { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: 1_000 },
+  http: {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionsCheckingInterval: 1_000,
+  },
 });
 
 /** The Fastify `trustProxy` option: a predicate over each hop (src/config/trustProxy.ts); nobody when unset. */
-export const fastifyTrustProxy = (trustProxy: HelixConfig['trustProxy']): ((address: string, hop: number) => boolean) => trustFunction(trustProxy);
+export const fastifyTrustProxy = (trustProxy: HelixConfig['trustProxy']): ((address: string, hop: number) => boolean) =>
+  trustFunction(trustProxy);
 
 /**
  * Pre-auth hardening, as onRequest hooks. Register after the hook that sets X-Request-Id and

@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { Authenticator } from '../../auth/authenticate.js';
 import type { Principal } from '../../auth/principal.js';
@@ -66,11 +70,22 @@ const transportHeaders = (request: FastifyRequest): Headers => {
 const UNSUPPORTED_VERSION = {
   jsonrpc: '2.0',
   id: null,
-  error: { code: ADR_ERROR_NUMBERS.version_mismatch, message: 'version_mismatch: unsupported MCP-Protocol-Version', data: { supported: SUPPORTED_PROTOCOL_VERSIONS } },
+  error: {
+    code: ADR_ERROR_NUMBERS.version_mismatch,
+    message: 'version_mismatch: unsupported MCP-Protocol-Version',
+    data: { supported: SUPPORTED_PROTOCOL_VERSIONS },
+  },
 } as const;
 
 /** The methods this server implements; the SDK answers any other with -32601. */
-const IMPLEMENTED_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'notifications/initialized', 'notifications/cancelled']);
+const IMPLEMENTED_METHODS: ReadonlySet<string> = new Set([
+  'initialize',
+  'ping',
+  'tools/list',
+  'tools/call',
+  'notifications/initialized',
+  'notifications/cancelled',
+]);
 
 const supportedVersion = (request: FastifyRequest): boolean => {
   const version = request.headers['mcp-protocol-version'];
@@ -86,7 +101,9 @@ const supportedVersion = (request: FastifyRequest): boolean => {
 const methodNotFound = (body: unknown) => {
   const { id, method } = body as { id?: string | number; method: string };
   if (IMPLEMENTED_METHODS.has(method)) return undefined;
-  return id === undefined ? 'notification' : { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
+  return id === undefined
+    ? 'notification'
+    : { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
 };
 
 const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, reply: FastifyReply) => {
@@ -102,14 +119,20 @@ const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, repl
   const server = serverFor(options, principal, {
     resourceMetadataUrl: metadataUrl,
     logUnexpected: (err) =>
-      request.log.error({ request_id: request.id, err: { message: (err as Error)?.message, stack: (err as Error)?.stack } }, 'unhandled error in an MCP tool call'),
+      request.log.error(
+        { request_id: request.id, err: { message: (err as Error)?.message, stack: (err as Error)?.stack } },
+        'unhandled error in an MCP tool call',
+      ),
   });
-  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }) // no sessionIdGenerator: stateless;
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }); // no sessionIdGenerator: stateless;
   await server.connect(transport);
   try {
-    const response = await transport.handleRequest(new Request(`http://helix${MCP_PATH}`, { method: 'POST', headers: transportHeaders(request) }), {
-      parsedBody: request.body,
-    });
+    const response = await transport.handleRequest(
+      new Request(`http://helix${MCP_PATH}`, { method: 'POST', headers: transportHeaders(request) }),
+      {
+        parsedBody: request.body,
+      },
+    );
     const text = await response.text();
     reply.code(response.status);
     if (text === '') return reply.send();

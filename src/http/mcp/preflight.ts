@@ -4,9 +4,14 @@ const ENVELOPE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const TOOL_CALL_KEYS = new Set(['name', 'arguments', '_meta']);
 
 /** The one static answer to a refused envelope: nothing from the request is echoed, not even its id. */
-export const INVALID_ENVELOPE = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } } as const;
+export const INVALID_ENVELOPE = {
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: -32600, message: 'Invalid Request' },
+} as const;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Keys that reach object prototypes; validators drop or treat them specially, so they never pass. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -28,10 +33,12 @@ export const envelopeIsAcceptable = (body: unknown): boolean => {
   if (Object.keys(body).some((k) => !ENVELOPE_KEYS.has(k))) return false;
   if (body.jsonrpc !== '2.0') return false;
   const { id, method, params } = body;
-  if (typeof method !== 'string' || method.length === 0 || method.length > 100 || isCredentialShaped(method)) return false;
+  if (typeof method !== 'string' || method.length === 0 || method.length > 100 || isCredentialShaped(method))
+    return false;
   if (id !== undefined) {
     const validId =
-      (typeof id === 'string' && id.length <= 200 && !isCredentialShaped(id)) || (typeof id === 'number' && Number.isSafeInteger(id));
+      (typeof id === 'string' && id.length <= 200 && !isCredentialShaped(id)) ||
+      (typeof id === 'number' && Number.isSafeInteger(id));
     if (!validId) return false;
   }
   if (params === undefined) return true;

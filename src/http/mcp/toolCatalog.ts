@@ -10,7 +10,6 @@ import { ATTR, inSpan, recordErrorResponse } from '../../telemetry/instruments.j
 import type { ToolDefinition } from './toolDefinition.js';
 import { errorResult, successResult } from './toolResult.js';
 
-
 /** MCP requires `type: "object"` at the root of an outputSchema; failures share it with success. */
 const outputSchemaOf = (tool: ToolDefinition): Tool['outputSchema'] => ({
   type: 'object',
@@ -54,7 +53,13 @@ const argumentTypes = (inputSchema: Tool['inputSchema']): ReadonlyMap<string, Re
 };
 
 const jsonTypeOf = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : typeof value === 'number' && Number.isInteger(value)
+        ? 'integer'
+        : typeof value;
 
 /**
  * Each argument must have a JSON type its published inputSchema admits (a `run_id` given as an
@@ -67,7 +72,8 @@ const assertArgumentTypes = (types: ReadonlyMap<string, ReadonlySet<string>> | u
     const admitted = types?.get(name);
     if (admitted === undefined || admitted.size === 0) continue;
     const type = jsonTypeOf(value);
-    if (!admitted.has(type) && !(type === 'integer' && admitted.has('number'))) issues.push({ path: name, message: `must be ${[...admitted].join(' or ')}` });
+    if (!admitted.has(type) && !(type === 'integer' && admitted.has('number')))
+      issues.push({ path: name, message: `must be ${[...admitted].join(' or ')}` });
   }
   if (issues.length > 0) throw new HelixError('invalid_request', { issues });
 };
@@ -94,14 +100,32 @@ export class ToolCatalog {
     return this.byName.has(name);
   }
 
-  call(service: RunService, principal: Principal, name: string, args: unknown, context: ToolCallContext): Promise<CallToolResult> {
+  call(
+    service: RunService,
+    principal: Principal,
+    name: string,
+    args: unknown,
+    context: ToolCallContext,
+  ): Promise<CallToolResult> {
     const tool = this.byName.get(name);
     // The span names a tool only when it exists: an unknown name is whatever the caller sent.
-    const attributes = { [ATTR.mcpMethod]: 'tools/call', ...(tool === undefined ? {} : { [ATTR.toolName]: tool.name }) };
-    return inSpan(`tools/call ${tool?.name ?? '(unknown)'}`, attributes, (span) => this.dispatch(tool, service, principal, args, context, span));
+    const attributes = {
+      [ATTR.mcpMethod]: 'tools/call',
+      ...(tool === undefined ? {} : { [ATTR.toolName]: tool.name }),
+    };
+    return inSpan(`tools/call ${tool?.name ?? '(unknown)'}`, attributes, (span) =>
+      this.dispatch(tool, service, principal, args, context, span),
+    );
   }
 
-  private async dispatch(tool: ToolDefinition | undefined, service: RunService, principal: Principal, args: unknown, context: ToolCallContext, span: Span): Promise<CallToolResult> {
+  private async dispatch(
+    tool: ToolDefinition | undefined,
+    service: RunService,
+    principal: Principal,
+    args: unknown,
+    context: ToolCallContext,
+    span: Span,
+  ): Promise<CallToolResult> {
     try {
       if (tool === undefined) throw new HelixError('tool_not_found');
       const given = (args ?? {}) as JsonObject;
@@ -109,7 +133,9 @@ export class ToolCatalog {
       // Own keys only: `toString` or `__proto__` are not arguments just because objects inherit them.
       const unknown = Object.keys(given).filter((k) => !Object.hasOwn(tool.input.shape, k));
       if (unknown.length > 0) {
-        throw new HelixError('invalid_request', { issues: unknown.slice(0, 10).map(() => ({ path: '(arguments)', message: 'unknown argument' })) });
+        throw new HelixError('invalid_request', {
+          issues: unknown.slice(0, 10).map(() => ({ path: '(arguments)', message: 'unknown argument' })),
+        });
       }
       assertArgumentTypes(this.argumentTypes.get(tool.name), given);
       const result = await tool.call(service, principal, given);

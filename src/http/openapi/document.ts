@@ -13,7 +13,9 @@ import { SCHEMA_NAMES, type OperationDoc } from './operations.js';
 import { SchemaComponents } from './schemaComponents.js';
 import { documentedRoutes, type DocumentedRoute } from './routeCatalog.js';
 
-const ref = (kind: 'headers' | 'parameters' | 'responses' | 'schemas' | 'securitySchemes', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const ref = (kind: 'headers' | 'parameters' | 'responses' | 'schemas' | 'securitySchemes', name: string) => ({
+  $ref: `#/components/${kind}/${name}`,
+});
 
 /** The path parameters of the contract, with the same patterns the services enforce. */
 const PATH_PARAMETERS: Readonly<Record<string, JsonObject>> = {
@@ -24,12 +26,22 @@ const PATH_PARAMETERS: Readonly<Record<string, JsonObject>> = {
 };
 
 const HEADERS: Readonly<Record<string, JsonObject>> = {
-  XRequestId: { description: 'The request id: the caller\'s `X-Request-Id` if well-formed, else generated. Quote it when reporting a problem.', schema: { type: 'string' } },
+  XRequestId: {
+    description:
+      "The request id: the caller's `X-Request-Id` if well-formed, else generated. Quote it when reporting a problem.",
+    schema: { type: 'string' },
+  },
   ETag: { description: 'Weak ETag of the run version (`W/"<version>"`).', schema: { type: 'string' } },
-  IdempotencyReplayed: { description: '`true` when this answer replays the first request made with the same Idempotency-Key.', schema: { type: 'string', enum: ['true', 'false'] } },
+  IdempotencyReplayed: {
+    description: '`true` when this answer replays the first request made with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true', 'false'] },
+  },
   Location: { description: 'The URL of the created resource.', schema: { type: 'string' } },
   RetryAfter: { description: 'Seconds to wait before retrying (429, some 503).', schema: { type: 'string' } },
-  WWWAuthenticate: { description: 'RFC 6750 challenge naming the resource metadata (and the scope lacking, on 403 insufficient_scope).', schema: { type: 'string' } },
+  WWWAuthenticate: {
+    description: 'RFC 6750 challenge naming the resource metadata (and the scope lacking, on 403 insufficient_scope).',
+    schema: { type: 'string' },
+  },
 };
 
 const toOpenApiPath = (url: string): string => url.replace(/:([a-z_]+)/g, '{$1}');
@@ -46,7 +58,12 @@ const queryParameters = (doc: OperationDoc): JsonObject[] => {
   if (doc.query === undefined) return [];
   const parsed = jsonSchemaOf(doc.query, 'output') as ObjectSchema;
   const accepted = jsonSchemaOf(doc.query, 'input') as ObjectSchema;
-  return Object.entries(parsed.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: accepted.required?.includes(name) ?? false, schema }));
+  return Object.entries(parsed.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: accepted.required?.includes(name) ?? false,
+    schema,
+  }));
 };
 
 const parametersOf = (route: DocumentedRoute): JsonObject[] => [
@@ -97,10 +114,19 @@ const operationOf = (route: DocumentedRoute, components: SchemaComponents): Json
     security: securityOf(doc),
     ...(grant === undefined ? {} : { 'x-helix-operation': doc.scope, 'x-helix-adr-scopes': grant.adr }),
     ...(parameters.length === 0 ? {} : { parameters }),
-    ...(doc.body === undefined ? {} : { requestBody: { required: true, content: { 'application/json': { schema: named(components, doc.body, 'input') } } } }),
+    ...(doc.body === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: named(components, doc.body, 'input') } },
+          },
+        }),
     responses: {
       [String(doc.success.status)]: successResponse(doc, components),
-      ...Object.fromEntries(errorStatusesOf(doc).map((status) => [String(status), ref('responses', errorResponseName(status))])),
+      ...Object.fromEntries(
+        errorStatusesOf(doc).map((status) => [String(status), ref('responses', errorResponseName(status))]),
+      ),
     },
   };
 };
@@ -128,34 +154,61 @@ export const buildOpenApiDocument = (): JsonObject => {
   const components = new SchemaComponents();
   components.ref('ErrorBody', ErrorBodySchema, 'output');
   const paths = pathsOf(documentedRoutes(), components);
-  const errorHeaders = { 'X-Request-Id': ref('headers', 'XRequestId'), 'Retry-After': ref('headers', 'RetryAfter'), 'WWW-Authenticate': ref('headers', 'WWWAuthenticate') };
+  const errorHeaders = {
+    'X-Request-Id': ref('headers', 'XRequestId'),
+    'Retry-After': ref('headers', 'RetryAfter'),
+    'WWW-Authenticate': ref('headers', 'WWWAuthenticate'),
+  };
   return {
     openapi: '3.1.0',
     info: {
       title: 'Helix Agent API',
       version: HELIX_VERSION,
-      description: 'Durable, governed agent runs. Every response carries `X-Request-Id` and `Cache-Control: no-store`. Errors are `helix.agent_api.error.v1` bodies; see docs/api.md.',
+      description:
+        'Durable, governed agent runs. Every response carries `X-Request-Id` and `Cache-Control: no-store`. Errors are `helix.agent_api.error.v1` bodies; see docs/api.md.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    tags: ['runs', 'model-providers', 'subjects', 'account', 'discovery', 'health', 'contract'].map((name) => ({ name })),
+    tags: ['runs', 'model-providers', 'subjects', 'account', 'discovery', 'health', 'contract'].map((name) => ({
+      name,
+    })),
     paths,
     components: {
       securitySchemes: {
         bearer: {
           type: 'http',
           scheme: 'bearer',
-          description: 'An OAuth access token for this resource (RFC 9728 metadata at /.well-known/oauth-protected-resource) or an `hlx_` API key. Each operation lists the OAuth scope it requires (operator-only subject operations: their ADR-0004 scope); `x-helix-adr-scopes` lists the ADR-0004 key scopes that also admit it.',
+          description:
+            'An OAuth access token for this resource (RFC 9728 metadata at /.well-known/oauth-protected-resource) or an `hlx_` API key. Each operation lists the OAuth scope it requires (operator-only subject operations: their ADR-0004 scope); `x-helix-adr-scopes` lists the ADR-0004 key scopes that also admit it.',
         },
-        session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The browser session of the Helix account pages (same origin only).' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: 'The browser session of the Helix account pages (same origin only).',
+        },
       },
       parameters: {
-        IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: true, description: 'Retries with the same key and request replay the first answer.', schema: jsonSchemaOf(IdempotencyKeySchema, 'input') },
-        LastEventId: { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume after this event seq (what an EventSource sends on reconnect).', schema: { type: 'string' } },
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: true,
+          description: 'Retries with the same key and request replay the first answer.',
+          schema: jsonSchemaOf(IdempotencyKeySchema, 'input'),
+        },
+        LastEventId: {
+          name: 'Last-Event-ID',
+          in: 'header',
+          required: false,
+          description: 'Resume after this event seq (what an EventSource sends on reconnect).',
+          schema: { type: 'string' },
+        },
       },
       headers: HEADERS,
       schemas: components.toJSON(),
-      responses: Object.fromEntries(ERROR_STATUSES.map((status) => [errorResponseName(status), errorResponseOf(status, errorHeaders)])),
+      responses: Object.fromEntries(
+        ERROR_STATUSES.map((status) => [errorResponseName(status), errorResponseOf(status, errorHeaders)]),
+      ),
     },
   };
 };

@@ -3,10 +3,13 @@ import type { JsonObject } from '../../api/jsonSchema.js';
 import type { OperationDoc } from './operations.js';
 
 /** The error codes ERROR_TABLE maps to an HTTP status: what a caller may see with that status. */
-export const errorCodesWithStatus = (status: number): readonly ErrorCode[] => ERROR_CODES.filter((code) => ERROR_TABLE[code].status === status);
+export const errorCodesWithStatus = (status: number): readonly ErrorCode[] =>
+  ERROR_CODES.filter((code) => ERROR_TABLE[code].status === status);
 
 /** Every status some error code has, ascending. */
-export const ERROR_STATUSES: readonly number[] = [...new Set(ERROR_CODES.map((code) => ERROR_TABLE[code].status))].sort((a, b) => a - b);
+export const ERROR_STATUSES: readonly number[] = [...new Set(ERROR_CODES.map((code) => ERROR_TABLE[code].status))].sort(
+  (a, b) => a - b,
+);
 
 /**
  * The statuses an operation can fail with. Coarse on purpose: a status is listed when any code of
@@ -41,7 +44,10 @@ export const errorResponseOf = (status: number, headers: JsonObject): JsonObject
         schema: {
           allOf: [
             { $ref: '#/components/schemas/ErrorBody' },
-            { type: 'object', properties: { code: { type: 'string', enum: codes }, status: { type: 'integer', const: status } } },
+            {
+              type: 'object',
+              properties: { code: { type: 'string', enum: codes }, status: { type: 'integer', const: status } },
+            },
           ],
         },
       },

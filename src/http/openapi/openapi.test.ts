@@ -18,7 +18,14 @@ import { OPENAPI_FILE, renderOpenApiDocument } from './render.js';
 type Doc = {
   info: { version: string };
   paths: Record<string, Record<string, Op>>;
-  components: { responses: Record<string, { content: { 'application/json': { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } } } }> };
+  components: {
+    responses: Record<
+      string,
+      {
+        content: { 'application/json': { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } } };
+      }
+    >;
+  };
 };
 type Op = {
   security: Record<string, string[]>[];
@@ -52,18 +59,24 @@ describe('the OpenAPI document', () => {
 
   it('is the committed docs/openapi.json (run `npm run openapi` after changing the contract)', () => {
     const committed = readFileSync(fileURLToPath(new URL(`../../../${OPENAPI_FILE}`, import.meta.url)), 'utf8');
-    expect(committed === renderOpenApiDocument(), `${OPENAPI_FILE} is stale: run \`npm run openapi\` and commit the result`).toBe(true);
+    expect(
+      committed === renderOpenApiDocument(),
+      `${OPENAPI_FILE} is stale: run \`npm run openapi\` and commit the result`,
+    ).toBe(true);
   });
 
   it('has every route of the route tables, and nothing else', () => {
-    for (const route of TABLE_ROUTES) expect(operation(route.method, route.url), `${route.method} ${route.url}`).toBeDefined();
+    for (const route of TABLE_ROUTES)
+      expect(operation(route.method, route.url), `${route.method} ${route.url}`).toBeDefined();
     const documented = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
     expect(documented).toBe(TABLE_ROUTES.length);
     expect(doc.info.version).toBe(HELIX_VERSION);
   });
 
   it('names the scope OPERATION_SCOPES requires on each bearer operation', () => {
-    const scoped = Object.values(doc.paths).flatMap((item) => Object.values(item)).filter((op) => op['x-helix-operation'] !== undefined);
+    const scoped = Object.values(doc.paths)
+      .flatMap((item) => Object.values(item))
+      .filter((op) => op['x-helix-operation'] !== undefined);
     expect(new Set(scoped.map((op) => op['x-helix-operation']))).toEqual(new Set(Object.keys(OPERATION_SCOPES)));
     for (const op of scoped) {
       const grant = OPERATION_SCOPES[op['x-helix-operation'] as Operation];
@@ -83,21 +96,34 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(success?.headers ?? {})).toContain('Idempotency-Replayed');
       expect(op?.responses['422']).toEqual({ $ref: '#/components/responses/Error422' });
     }
-    expect(operation('GET', '/api/v1/agent-runs/:run_id')?.parameters).not.toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    expect(operation('GET', '/api/v1/agent-runs/:run_id')?.parameters).not.toContainEqual({
+      $ref: '#/components/parameters/IdempotencyKey',
+    });
   });
 
   it('publishes the run headers: ETag on snapshots, Location on start, X-Request-Id everywhere', () => {
     const start = operation('POST', '/api/v1/agent-runs')?.responses['201']?.headers ?? {};
     expect(Object.keys(start).sort()).toEqual(['ETag', 'Idempotency-Replayed', 'Location', 'X-Request-Id']);
-    expect(Object.keys(operation('GET', '/api/v1/agent-runs/:run_id')?.responses['200']?.headers ?? {})).toContain('ETag');
-    expect(Object.keys(operation('GET', '/api/v1/agent-runs/:run_id/events')?.responses['200']?.headers ?? {})).not.toContain('ETag');
+    expect(Object.keys(operation('GET', '/api/v1/agent-runs/:run_id')?.responses['200']?.headers ?? {})).toContain(
+      'ETag',
+    );
+    expect(
+      Object.keys(operation('GET', '/api/v1/agent-runs/:run_id/events')?.responses['200']?.headers ?? {}),
+    ).not.toContain('ETag');
   });
 
   it('publishes the events query as bounded integers with their defaults, all optional', () => {
     const params = operation('GET', '/api/v1/agent-runs/:run_id/events')?.parameters ?? [];
-    expect(params).toContainEqual({ name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: EVENTS_LIMIT.min, maximum: EVENTS_LIMIT.max, default: EVENTS_LIMIT.default } });
+    expect(params).toContainEqual({
+      name: 'limit',
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: EVENTS_LIMIT.min, maximum: EVENTS_LIMIT.max, default: EVENTS_LIMIT.default },
+    });
     expect(params).toContainEqual(expect.objectContaining({ name: 'run_id', in: 'path', required: true }));
-    expect(operation('GET', EVENT_STREAM_PATH)?.parameters).toContainEqual({ $ref: '#/components/parameters/LastEventId' });
+    expect(operation('GET', EVENT_STREAM_PATH)?.parameters).toContainEqual({
+      $ref: '#/components/parameters/LastEventId',
+    });
   });
 
   it('lists every error code under the status ERROR_TABLE gives it', () => {

@@ -1,12 +1,26 @@
 import { z } from 'zod';
 import type { Operation } from '../../domain/scopes.js';
-import { ModelProviderListViewSchema, ModelProviderViewSchema, RegisterModelProviderSchema } from '../../providers/providerSchemas.js';
-import { SubjectErasureViewSchema, SubjectExportViewSchema, SubjectSummaryViewSchema } from '../../subjects/subjectViews.js';
+import {
+  ModelProviderListViewSchema,
+  ModelProviderViewSchema,
+  RegisterModelProviderSchema,
+} from '../../providers/providerSchemas.js';
+import {
+  SubjectErasureViewSchema,
+  SubjectExportViewSchema,
+  SubjectSummaryViewSchema,
+} from '../../subjects/subjectViews.js';
 import { BindingListViewSchema, BindingRevocationViewSchema } from '../account/bindingViews.js';
 import { ProtectedResourceMetadataSchema } from '../wellKnown.js';
 import { HealthSchema } from '../health.js';
 import { EventPageSchema, EvidenceBundleSchema, RunViewSchema } from '../../api/outputSchemas.js';
-import { CancelRunRequestSchema, ContinueRunRequestSchema, ListEventsQuerySchema, StartRunRequestSchema, StreamEventsQuerySchema } from '../../api/schemas.js';
+import {
+  CancelRunRequestSchema,
+  ContinueRunRequestSchema,
+  ListEventsQuerySchema,
+  StartRunRequestSchema,
+  StreamEventsQuerySchema,
+} from '../../api/schemas.js';
 
 /** How a caller authenticates: a bearer token or `hlx_` key, the browser session cookie, or nothing. */
 export type Authentication = 'bearer' | 'session' | 'none';
@@ -48,7 +62,13 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     scope: 'run.start',
     idempotent: true,
     body: StartRunRequestSchema,
-    success: { status: 201, description: 'The run was created (or the creation replayed).', schema: RunViewSchema, etag: true, location: true },
+    success: {
+      status: 201,
+      description: 'The run was created (or the creation replayed).',
+      schema: RunViewSchema,
+      etag: true,
+      location: true,
+    },
   },
   'GET /api/v1/agent-runs/:run_id': {
     operationId: 'inspectRun',
@@ -104,7 +124,8 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     query: StreamEventsQuerySchema,
     success: {
       status: 200,
-      description: '`text/event-stream`: `id:` is the event seq, `event:` its kind, `data:` a `helix.agent_run.event.v1`; an `end` event closes the stream of a terminal run.',
+      description:
+        '`text/event-stream`: `id:` is the event seq, `event:` its kind, `data:` a `helix.agent_run.event.v1`; an `end` event closes the stream of a terminal run.',
       stream: true,
     },
   },
@@ -115,7 +136,12 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     authentication: 'bearer',
     scope: 'model_provider.register',
     body: RegisterModelProviderSchema,
-    success: { status: 201, description: 'The registration; the API key is never shown back.', schema: ModelProviderViewSchema, location: true },
+    success: {
+      status: 201,
+      description: 'The registration; the API key is never shown back.',
+      schema: ModelProviderViewSchema,
+      location: true,
+    },
   },
   'GET /api/v1/model-providers': {
     operationId: 'listModelProviders',
@@ -171,7 +197,11 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     summary: "List the signed-in account's agent bindings (browser session)",
     tag: 'account',
     authentication: 'session',
-    success: { status: 200, description: 'The bindings; never the subject, the tenant in clear or a credential.', schema: BindingListViewSchema },
+    success: {
+      status: 200,
+      description: 'The bindings; never the subject, the tenant in clear or a credential.',
+      schema: BindingListViewSchema,
+    },
   },
   'DELETE /api/account/session/agent-bindings/:binding_ref': {
     operationId: 'revokeAgentBinding',
@@ -209,7 +239,11 @@ export const discoveryDoc = (path: string): OperationDoc => ({
   summary: 'RFC 9728 protected-resource metadata',
   tag: 'discovery',
   authentication: 'none',
-  success: { status: 200, description: 'The canonical resource, its authorization servers and scopes.', schema: ProtectedResourceMetadataSchema },
+  success: {
+    status: 200,
+    description: 'The canonical resource, its authorization servers and scopes.',
+    schema: ProtectedResourceMetadataSchema,
+  },
 });
 
 export const HEALTH_DOC: OperationDoc = {

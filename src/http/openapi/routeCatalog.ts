@@ -5,7 +5,14 @@ import { PROVIDER_ROUTES } from '../rest/providerRoutes.js';
 import { RUN_ROUTES } from '../rest/runRoutes.js';
 import { SUBJECT_ROUTES } from '../rest/subjectRoutes.js';
 import { DEVICE_CHECK_METADATA_PATH, PROTECTED_RESOURCE_PATHS } from '../wellKnown.js';
-import { discoveryDoc, HEALTH_DOC, OPENAPI_DOC, OPENAPI_PATH, OPERATION_DOCS, type OperationDoc } from './operations.js';
+import {
+  discoveryDoc,
+  HEALTH_DOC,
+  OPENAPI_DOC,
+  OPENAPI_PATH,
+  OPERATION_DOCS,
+  type OperationDoc,
+} from './operations.js';
 
 export interface DocumentedRoute {
   readonly method: string;
@@ -17,7 +24,8 @@ export interface DocumentedRoute {
 const documented = (method: string, url: string): DocumentedRoute => {
   const doc = OPERATION_DOCS[`${method} ${url}`];
   // A route added to a table without its contract entry must not ship undocumented.
-  if (doc === undefined) throw new Error(`OpenAPI: no operation entry for ${method} ${url} (src/http/openapi/operations.ts)`);
+  if (doc === undefined)
+    throw new Error(`OpenAPI: no operation entry for ${method} ${url} (src/http/openapi/operations.ts)`);
   return { method, url, doc };
 };
 
@@ -32,7 +40,11 @@ export const documentedRoutes = (): readonly DocumentedRoute[] => [
   ...PROVIDER_ROUTES.map((r) => documented(r.method, r.url)),
   ...SUBJECT_ROUTES.map((r) => documented(r.method, r.url)),
   ...BINDING_ROUTES.map((r) => documented(r.method, r.url)),
-  ...[...PROTECTED_RESOURCE_PATHS, DEVICE_CHECK_METADATA_PATH].map((url) => ({ method: 'GET', url, doc: discoveryDoc(url) })),
+  ...[...PROTECTED_RESOURCE_PATHS, DEVICE_CHECK_METADATA_PATH].map((url) => ({
+    method: 'GET',
+    url,
+    doc: discoveryDoc(url),
+  })),
   { method: 'GET', url: HEALTH_PATH, doc: HEALTH_DOC },
   { method: 'GET', url: OPENAPI_PATH, doc: OPENAPI_DOC },
 ];

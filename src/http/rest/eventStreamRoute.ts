@@ -12,7 +12,11 @@ export const EVENT_STREAM_PATH = `${RUNS_PATH}/:run_id/events/stream`;
  * reconnects with `Last-Event-ID` resumes exactly after the last event it saw. Comment lines are
  * heartbeats; an `end` event closes a stream whose run is terminal.
  */
-export const registerEventStreamRoute = (app: FastifyInstance, service: RunService, authenticator: Authenticator): void => {
+export const registerEventStreamRoute = (
+  app: FastifyInstance,
+  service: RunService,
+  authenticator: Authenticator,
+): void => {
   // Open streams would hold shutdown forever: closing the server ends them first.
   const open = new Map<AbortController, { destroy(): void }>();
   app.addHook('preClose', async () => {
@@ -26,7 +30,12 @@ export const registerEventStreamRoute = (app: FastifyInstance, service: RunServi
     request.principalId = principal.credentialId;
     enforcePrincipalLimit(request, principal, 'rest');
     const lastEventId = request.headers['last-event-id'];
-    const stream = await service.eventStream(principal, request.params.run_id, request.query, typeof lastEventId === 'string' ? lastEventId : undefined);
+    const stream = await service.eventStream(
+      principal,
+      request.params.run_id,
+      request.query,
+      typeof lastEventId === 'string' ? lastEventId : undefined,
+    );
 
     reply.hijack();
     const raw = reply.raw;
@@ -47,12 +56,16 @@ export const registerEventStreamRoute = (app: FastifyInstance, service: RunServi
     raw.on('close', () => closed.abort());
     try {
       for await (const item of stream(closed.signal)) {
-        if (item.type === 'event') raw.write(`id: ${item.event.seq}\nevent: ${item.event.kind}\ndata: ${JSON.stringify(item.event)}\n\n`);
+        if (item.type === 'event')
+          raw.write(`id: ${item.event.seq}\nevent: ${item.event.kind}\ndata: ${JSON.stringify(item.event)}\n\n`);
         else if (item.type === 'heartbeat') raw.write(': heartbeat\n\n');
         else raw.write('event: end\ndata: {}\n\n');
       }
     } catch (err) {
-      request.log.warn({ request_id: request.id, err: { message: (err as Error).message } }, 'event stream ended by an error');
+      request.log.warn(
+        { request_id: request.id, err: { message: (err as Error).message } },
+        'event stream ended by an error',
+      );
     } finally {
       open.delete(closed);
       raw.end();

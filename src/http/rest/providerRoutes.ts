@@ -14,7 +14,12 @@ type Params = { provider_id: string };
 interface ProviderRoute {
   readonly method: 'GET' | 'POST' | 'DELETE';
   readonly url: string;
-  readonly handler: (service: ProviderService, principal: Principal, request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => Promise<unknown>;
+  readonly handler: (
+    service: ProviderService,
+    principal: Principal,
+    request: FastifyRequest<{ Params: Params }>,
+    reply: FastifyReply,
+  ) => Promise<unknown>;
 }
 
 /**
@@ -40,7 +45,11 @@ export const PROVIDER_ROUTES: readonly ProviderRoute[] = [
     },
   },
   { method: 'GET', url: MODEL_PROVIDERS_PATH, handler: (s, p) => s.list(p) },
-  { method: 'GET', url: `${MODEL_PROVIDERS_PATH}/:provider_id`, handler: (s, p, r) => s.inspect(p, r.params.provider_id) },
+  {
+    method: 'GET',
+    url: `${MODEL_PROVIDERS_PATH}/:provider_id`,
+    handler: (s, p, r) => s.inspect(p, r.params.provider_id),
+  },
   {
     method: 'DELETE',
     url: `${MODEL_PROVIDERS_PATH}/:provider_id`,
@@ -51,7 +60,11 @@ export const PROVIDER_ROUTES: readonly ProviderRoute[] = [
   },
 ];
 
-export const registerProviderRoutes = (app: FastifyInstance, service: ProviderService, authenticator: Authenticator): void => {
+export const registerProviderRoutes = (
+  app: FastifyInstance,
+  service: ProviderService,
+  authenticator: Authenticator,
+): void => {
   for (const route of PROVIDER_ROUTES) {
     app.route<{ Params: Params }>({
       method: route.method,
@@ -59,7 +72,9 @@ export const registerProviderRoutes = (app: FastifyInstance, service: ProviderSe
       handler: async (request, reply) => {
         const principal = await authenticateRequest(authenticator, request);
         if (containsCredential(bodyOutsideApiKey(request.body))) {
-          throw new HelixError('invalid_request', { issues: [{ path: '(body)', message: 'credential-shaped value refused' }] });
+          throw new HelixError('invalid_request', {
+            issues: [{ path: '(body)', message: 'credential-shaped value refused' }],
+          });
         }
         request.principalId = principal.credentialId;
         enforcePrincipalLimit(request, principal, 'rest');

@@ -11,7 +11,11 @@ import { HelixError } from '../../domain/errors.js';
 export const RUNS_PATH = '/api/v1/agent-runs';
 
 type Params = { run_id: string };
-type Handler = (service: RunService, principal: Principal, request: FastifyRequest<{ Params: Params }>) => Promise<ServiceResult>;
+type Handler = (
+  service: RunService,
+  principal: Principal,
+  request: FastifyRequest<{ Params: Params }>,
+) => Promise<ServiceResult>;
 
 interface RunRoute {
   readonly method: 'GET' | 'POST';
@@ -41,16 +45,28 @@ export const RUN_ROUTES: readonly RunRoute[] = [
     mutation: true,
     handler: (s, p, r) => s.cancel(p, r.params.run_id, idempotencyKeyOf(r), r.body),
   },
-  { method: 'GET', url: `${RUNS_PATH}/:run_id/events`, mutation: false, handler: (s, p, r) => s.events(p, r.params.run_id, r.query) },
-  { method: 'GET', url: `${RUNS_PATH}/:run_id/evidence`, mutation: false, handler: (s, p, r) => s.evidence(p, r.params.run_id) },
+  {
+    method: 'GET',
+    url: `${RUNS_PATH}/:run_id/events`,
+    mutation: false,
+    handler: (s, p, r) => s.events(p, r.params.run_id, r.query),
+  },
+  {
+    method: 'GET',
+    url: `${RUNS_PATH}/:run_id/evidence`,
+    mutation: false,
+    handler: (s, p, r) => s.evidence(p, r.params.run_id),
+  },
 ];
 
 const sendResult = (reply: FastifyReply, route: RunRoute, result: ServiceResult): FastifyReply => {
   const body = result.body as { version?: unknown; run_id?: unknown; schema?: unknown };
   // Weak ETag from the run version on run snapshots (helix.agent_run.v1).
-  if (body.schema === 'helix.agent_run.v1' && typeof body.version === 'number') reply.header('ETag', `W/"${body.version}"`);
+  if (body.schema === 'helix.agent_run.v1' && typeof body.version === 'number')
+    reply.header('ETag', `W/"${body.version}"`);
   if (route.mutation) reply.header('Idempotency-Replayed', result.replayed ? 'true' : 'false');
-  if (result.status === 201 && typeof body.run_id === 'string') reply.header('Location', `${RUNS_PATH}/${encodeURIComponent(body.run_id)}`);
+  if (result.status === 201 && typeof body.run_id === 'string')
+    reply.header('Location', `${RUNS_PATH}/${encodeURIComponent(body.run_id)}`);
   return reply.code(result.status).send(result.body);
 };
 
@@ -65,7 +81,9 @@ export const registerRunRoutes = (app: FastifyInstance, service: RunService, aut
         const principal = await authenticateRequest(authenticator, request);
         // A key or token pasted into a request would be stored and shown back: refuse it unseen.
         if (containsCredential(request.body)) {
-          throw new HelixError('invalid_request', { issues: [{ path: '(body)', message: 'credential-shaped value refused' }] });
+          throw new HelixError('invalid_request', {
+            issues: [{ path: '(body)', message: 'credential-shaped value refused' }],
+          });
         }
         request.principalId = principal.credentialId;
         enforcePrincipalLimit(request, principal, 'rest');

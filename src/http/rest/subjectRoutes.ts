@@ -13,13 +13,22 @@ type Params = { account_id: string };
 interface SubjectRoute {
   readonly method: 'GET' | 'POST';
   readonly url: string;
-  readonly handler: (service: SubjectService, principal: Principal, request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => Promise<unknown>;
+  readonly handler: (
+    service: SubjectService,
+    principal: Principal,
+    request: FastifyRequest<{ Params: Params }>,
+    reply: FastifyReply,
+  ) => Promise<unknown>;
 }
 
 /** The erase takes no input but its path and Idempotency-Key: a body, if any, must be `{}`. */
 const assertNoInput = (body: unknown): void => {
-  const empty = body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
-  if (!empty) throw new HelixError('invalid_request', { issues: [{ path: '(body)', message: 'the erase takes no body' }] });
+  const empty =
+    body === undefined ||
+    body === null ||
+    (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
+  if (!empty)
+    throw new HelixError('invalid_request', { issues: [{ path: '(body)', message: 'the erase takes no body' }] });
 };
 
 /** ADR-0004 subject access (src/subjects/), as a table; each row calls one SubjectService operation. */
@@ -40,7 +49,11 @@ export const SUBJECT_ROUTES: readonly SubjectRoute[] = [
   },
 ];
 
-export const registerSubjectRoutes = (app: FastifyInstance, service: SubjectService, authenticator: Authenticator): void => {
+export const registerSubjectRoutes = (
+  app: FastifyInstance,
+  service: SubjectService,
+  authenticator: Authenticator,
+): void => {
   for (const route of SUBJECT_ROUTES) {
     app.route<{ Params: Params }>({
       method: route.method,

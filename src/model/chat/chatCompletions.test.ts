@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedChatServer, type ChatStep, type ScriptedChatServer } from '../../../test/support/scriptedChatServer.js';
+import {
+  startScriptedChatServer,
+  type ChatStep,
+  type ScriptedChatServer,
+} from '../../../test/support/scriptedChatServer.js';
 import { generate, type ModelRequest, type ModelStreamEvent } from '../port.js';
 import type { RetryOptions } from '../retry.js';
 import { ChatCompletionsClient } from './chatCompletions.js';
@@ -15,7 +19,11 @@ afterEach(async () => {
 const setup = async (steps: ChatStep[], options: RetryOptions = {}) => {
   server = await startScriptedChatServer(steps);
   const sleeps: number[] = [];
-  const client = new ChatCompletionsClient({ baseUrl: server.url, apiKey: KEY, retry: { sleep: async (ms) => void sleeps.push(ms), ...options } });
+  const client = new ChatCompletionsClient({
+    baseUrl: server.url,
+    apiKey: KEY,
+    retry: { sleep: async (ms) => void sleeps.push(ms), ...options },
+  });
   return { server, client, sleeps };
 };
 
@@ -23,7 +31,13 @@ const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
   model: 'scripted-model',
   instructions: 'You are a test.',
   input: [{ type: 'message', role: 'user', text: 'hello' }],
-  tools: [{ name: 'lookup', description: 'Look something up.', parameters: { type: 'object', properties: { q: { type: 'string' } } } }],
+  tools: [
+    {
+      name: 'lookup',
+      description: 'Look something up.',
+      parameters: { type: 'object', properties: { q: { type: 'string' } } },
+    },
+  ],
   signal: new AbortController().signal,
   ...overrides,
 });
@@ -34,7 +48,13 @@ describe('ChatCompletionsClient', () => {
       {
         kind: 'text',
         text: 'The answer is forty-two.',
-        usage: { prompt_tokens: 50, completion_tokens: 9, total_tokens: 59, prompt_tokens_details: { cached_tokens: 32 }, completion_tokens_details: { reasoning_tokens: 4 } },
+        usage: {
+          prompt_tokens: 50,
+          completion_tokens: 9,
+          total_tokens: 59,
+          prompt_tokens_details: { cached_tokens: 32 },
+          completion_tokens_details: { reasoning_tokens: 4 },
+        },
       },
     ]);
     const events: ModelStreamEvent[] = [];
@@ -45,8 +65,17 @@ describe('ChatCompletionsClient', () => {
     const completed = events.at(-1);
     expect(completed?.type).toBe('completed');
     if (completed?.type !== 'completed') return;
-    expect(completed.response.output).toEqual([{ type: 'message', role: 'assistant', text: 'The answer is forty-two.' }]);
-    expect(completed.response.usage).toEqual({ inputTokens: 50, cachedInputTokens: 32, cacheWriteTokens: 0, outputTokens: 9, reasoningTokens: 4, totalTokens: 59 });
+    expect(completed.response.output).toEqual([
+      { type: 'message', role: 'assistant', text: 'The answer is forty-two.' },
+    ]);
+    expect(completed.response.usage).toEqual({
+      inputTokens: 50,
+      cachedInputTokens: 32,
+      cacheWriteTokens: 0,
+      outputTokens: 9,
+      reasoningTokens: 4,
+      totalTokens: 59,
+    });
 
     const [sent] = server.requests;
     expect(sent?.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -59,14 +88,28 @@ describe('ChatCompletionsClient', () => {
         { role: 'system', content: 'You are a test.' },
         { role: 'user', content: 'hello' },
       ],
-      tools: [{ type: 'function', function: { name: 'lookup', description: 'Look something up.', parameters: { type: 'object' } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'lookup', description: 'Look something up.', parameters: { type: 'object' } },
+        },
+      ],
     });
   });
 
   it('reassembles tool-call arguments split across chunks, for parallel calls in index order', async () => {
     const args1 = JSON.stringify({ q: 'resonance damping mechanism', limit: 5 });
     const args2 = JSON.stringify({ q: 'calibration drift' });
-    const { client } = await setup([{ kind: 'tool_calls', reasoning: 'secret chain of thought', calls: [{ id: 'call_a', name: 'lookup', arguments: args1 }, { id: 'call_b', name: 'lookup', arguments: args2 }] }]);
+    const { client } = await setup([
+      {
+        kind: 'tool_calls',
+        reasoning: 'secret chain of thought',
+        calls: [
+          { id: 'call_a', name: 'lookup', arguments: args1 },
+          { id: 'call_b', name: 'lookup', arguments: args2 },
+        ],
+      },
+    ]);
     const response = await generate(client, request());
     expect(response.output).toEqual([
       { type: 'function_call', callId: 'call_a', name: 'lookup', arguments: args1 },
@@ -115,13 +158,22 @@ describe('ChatCompletionsClient', () => {
   });
 
   it('a chunk that is not JSON is a protocol error; an in-stream error object is typed', async () => {
-    const { client } = await setup([{ kind: 'raw', chunks: ['data: {not json\n\n'] }, { kind: 'raw', chunks: ['data: {"error":{"message":"maximum context length is 4096 tokens"}}\n\n'] }], { maxAttempts: 1 });
+    const { client } = await setup(
+      [
+        { kind: 'raw', chunks: ['data: {not json\n\n'] },
+        { kind: 'raw', chunks: ['data: {"error":{"message":"maximum context length is 4096 tokens"}}\n\n'] },
+      ],
+      { maxAttempts: 1 },
+    );
     expect((await rejectsWithModelError(generate(client, request()))).kind).toBe('protocol');
     expect((await rejectsWithModelError(generate(client, request()))).kind).toBe('context_length');
   });
 
   it('finish_reason length is incomplete: truncated tool arguments are never acted on', async () => {
-    const raw = ['data: {"choices":[{"index":0,"delta":{"content":"cut"},"finish_reason":"length"}]}\n\n', 'data: [DONE]\n\n'];
+    const raw = [
+      'data: {"choices":[{"index":0,"delta":{"content":"cut"},"finish_reason":"length"}]}\n\n',
+      'data: [DONE]\n\n',
+    ];
     const { client } = await setup([{ kind: 'raw', chunks: raw }]);
     expect((await rejectsWithModelError(generate(client, request()))).kind).toBe('incomplete');
   });
@@ -131,8 +183,16 @@ describe('ChatCompletionsClient', () => {
     const { client } = await setup(
       [
         { kind: 'http_error', status: 401, body: reflect },
-        { kind: 'http_error', status: 400, body: { error: { message: 'the request exceeds the available context size, try increasing it' } } },
-        { kind: 'http_error', status: 400, body: { error: { message: `unknown field, key was ${KEY}`, code: 'invalid_request_error' } } },
+        {
+          kind: 'http_error',
+          status: 400,
+          body: { error: { message: 'the request exceeds the available context size, try increasing it' } },
+        },
+        {
+          kind: 'http_error',
+          status: 400,
+          body: { error: { message: `unknown field, key was ${KEY}`, code: 'invalid_request_error' } },
+        },
         { kind: 'http_error', status: 404, body: 'model not found' },
         // An identifier-shaped key passes the code filter; only masking the known key keeps it out.
         { kind: 'http_error', status: 403, body: { error: { code: KEY, type: KEY } } },
@@ -169,7 +229,9 @@ describe('ChatCompletionsClient', () => {
   });
 
   it('a redirect is refused rather than followed', async () => {
-    const { client, server } = await setup([{ kind: 'http_error', status: 307, body: {}, headers: { location: 'http://127.0.0.1:1/elsewhere' } }]);
+    const { client, server } = await setup([
+      { kind: 'http_error', status: 307, body: {}, headers: { location: 'http://127.0.0.1:1/elsewhere' } },
+    ]);
     expect((await rejectsWithModelError(generate(client, request()))).kind).toBe('protocol');
     expect(server.requests).toHaveLength(1);
   });

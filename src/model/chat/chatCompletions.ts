@@ -40,18 +40,27 @@ export class ChatCompletionsClient implements ModelClient {
 
   constructor(private readonly options: ChatCompletionsOptions) {
     const url = new URL(options.baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('the chat completions base URL must be http or https');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError('the chat completions base URL must be http or https');
     this.baseUrl = url.href.replace(/\/+$/, '');
     this.retry = { maxAttempts: LOCAL_SERVER_ATTEMPTS, ...options.retry };
     this.now = options.now ?? Date.now;
     this.fetch = options.fetchImpl ?? fetchWithoutRedirects;
     // The key, masked out of every error: a server's code or type can be identifier-shaped and still quote it.
-    const masked = maskingFailures(chatFailures, options.apiKey === undefined || options.apiKey === '' ? [] : [options.apiKey]);
+    const masked = maskingFailures(
+      chatFailures,
+      options.apiKey === undefined || options.apiKey === '' ? [] : [options.apiKey],
+    );
     this.failures = options.failures === undefined ? masked : options.failures(masked);
   }
 
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    return streamWithRetry(() => this.attempt(request), request.signal, (err) => this.failures.toModelError(err, request.signal), this.retry);
+    return streamWithRetry(
+      () => this.attempt(request),
+      request.signal,
+      (err) => this.failures.toModelError(err, request.signal),
+      this.retry,
+    );
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
@@ -67,7 +76,8 @@ export class ChatCompletionsClient implements ModelClient {
 
   private headers(): Record<string, string> {
     const headers: Record<string, string> = { accept: 'text/event-stream, application/json' };
-    if (this.options.apiKey !== undefined && this.options.apiKey !== '') headers['authorization'] = `Bearer ${this.options.apiKey}`;
+    if (this.options.apiKey !== undefined && this.options.apiKey !== '')
+      headers.authorization = `Bearer ${this.options.apiKey}`;
     return headers;
   }
 
@@ -80,7 +90,8 @@ export class ChatCompletionsClient implements ModelClient {
       signal: request.signal,
     });
     if (!response.ok) throw await classifyHttpFailure(response, this.now());
-    if (response.body === null) throw new ModelError('protocol', 'the chat completions response has no body', { retryable: true });
+    if (response.body === null)
+      throw new ModelError('protocol', 'the chat completions response has no body', { retryable: true });
     const body = response.body;
     const reader = readChatStream(body, request.signal, limitsFor(request.maxResponseBytes));
     try {

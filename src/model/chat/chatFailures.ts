@@ -15,7 +15,8 @@ const MAX_ERROR_BODY = 64 * 1024;
 const asRecord = (value: unknown): Record<string, unknown> | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
-const identifier = (value: unknown): string | undefined => (typeof value === 'string' && IDENTIFIER.test(value) ? value : undefined);
+const identifier = (value: unknown): string | undefined =>
+  typeof value === 'string' && IDENTIFIER.test(value) ? value : undefined;
 
 interface Stated {
   readonly type: string | undefined;
@@ -25,8 +26,15 @@ interface Stated {
 
 const statedFrom = (error: unknown): Stated => {
   const record = asRecord(error);
-  const words = typeof error === 'string' ? error : [record?.['message'], record?.['type'], record?.['code']].filter((v) => typeof v === 'string').join(' ');
-  return { type: identifier(record?.['type']), code: identifier(record?.['code']), mentionsContext: CONTEXT_WORDING.test(words) };
+  const words =
+    typeof error === 'string'
+      ? error
+      : [record?.message, record?.type, record?.code].filter((v) => typeof v === 'string').join(' ');
+  return {
+    type: identifier(record?.type),
+    code: identifier(record?.code),
+    mentionsContext: CONTEXT_WORDING.test(words),
+  };
 };
 
 const kindForStatus = (status: number, stated: Stated): { kind: ModelErrorKind; retryable: boolean } => {
@@ -39,7 +47,11 @@ const kindForStatus = (status: number, stated: Stated): { kind: ModelErrorKind; 
 };
 
 /** An error object a server sent (an HTTP error body's `error`, or an in-stream `{"error": …}` chunk). */
-export const classifyStatedError = (error: unknown, httpStatus: number | undefined, retryAfterMs?: number): ModelError => {
+export const classifyStatedError = (
+  error: unknown,
+  httpStatus: number | undefined,
+  retryAfterMs?: number,
+): ModelError => {
   const stated = statedFrom(error);
   const verdict =
     httpStatus !== undefined
@@ -49,13 +61,17 @@ export const classifyStatedError = (error: unknown, httpStatus: number | undefin
         : { kind: 'server' as const, retryable: false };
   const name = stated.code ?? stated.type;
   const where = httpStatus === undefined ? 'in the stream' : `with HTTP ${httpStatus}`;
-  return new ModelError(verdict.kind, `the chat completions server refused the request ${where}${name === undefined ? '' : ` (${name})`}`, {
-    retryable: verdict.retryable,
-    ...(stated.type !== undefined ? { providerType: stated.type } : {}),
-    ...(stated.code !== undefined ? { providerCode: stated.code } : {}),
-    ...(httpStatus !== undefined ? { httpStatus } : {}),
-    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-  });
+  return new ModelError(
+    verdict.kind,
+    `the chat completions server refused the request ${where}${name === undefined ? '' : ` (${name})`}`,
+    {
+      retryable: verdict.retryable,
+      ...(stated.type !== undefined ? { providerType: stated.type } : {}),
+      ...(stated.code !== undefined ? { providerCode: stated.code } : {}),
+      ...(httpStatus !== undefined ? { httpStatus } : {}),
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    },
+  );
 };
 
 /** `retry-after` as delta-seconds or an HTTP-date (RFC 9110 §10.2.3). */
@@ -75,7 +91,7 @@ export const classifyHttpFailure = async (response: Response, now: number): Prom
   } catch {
     body = text;
   }
-  const error = asRecord(body)?.['error'] ?? body;
+  const error = asRecord(body)?.error ?? body;
   return classifyStatedError(error, response.status, retryAfter(response.headers, now));
 };
 
@@ -85,7 +101,11 @@ export const toModelError = (error: unknown, signal: AbortSignal): ModelError =>
   if (error instanceof ModelError) return error;
   // Only the system error code (ECONNREFUSED…) is kept: a fetch message can quote the URL.
   const code = identifier((error as { cause?: { code?: unknown } } | undefined)?.cause?.code);
-  return new ModelError('transport', `could not reach the chat completions server${code === undefined ? '' : ` (${code})`}`, { retryable: true });
+  return new ModelError(
+    'transport',
+    `could not reach the chat completions server${code === undefined ? '' : ` (${code})`}`,
+    { retryable: true },
+  );
 };
 
 /** The Chat Completions family's failure reading, as the shared model-list fetch takes it. */

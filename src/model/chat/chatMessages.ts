@@ -24,10 +24,16 @@ export const toChatMessages = (instructions: string, items: readonly ModelItem[]
   for (const item of items) {
     switch (item.type) {
       case 'message':
-        messages.push(item.role === 'user' ? { role: 'user', content: item.text } : { role: 'assistant', content: item.text });
+        messages.push(
+          item.role === 'user' ? { role: 'user', content: item.text } : { role: 'assistant', content: item.text },
+        );
         break;
       case 'function_call': {
-        const call: ChatToolCall = { id: item.callId, type: 'function', function: { name: item.name, arguments: item.arguments } };
+        const call: ChatToolCall = {
+          id: item.callId,
+          type: 'function',
+          function: { name: item.name, arguments: item.arguments },
+        };
         const last = messages.at(-1);
         if (last?.role === 'assistant') (last.tool_calls ??= []).push(call);
         else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
@@ -44,7 +50,10 @@ export const toChatMessages = (instructions: string, items: readonly ModelItem[]
 };
 
 export const toChatTools = (tools: readonly ToolSpec[]) =>
-  tools.map((tool) => ({ type: 'function' as const, function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+  tools.map((tool) => ({
+    type: 'function' as const,
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
 
 /** The request body; `stream_options.include_usage` makes the server send a final usage chunk. */
 export const chatRequestBody = (request: ModelRequest): Record<string, unknown> => ({

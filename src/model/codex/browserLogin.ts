@@ -42,25 +42,45 @@ const shown = (text: string | null): string => (text ?? '').replace(/[^\x20-\x7e
 
 /** Interprets callback query parameters: the authorization code, or the typed reason there is none. */
 const codeFromCallback = (params: URLSearchParams, expectedState: string): string => {
-  if (params.get('state') !== expectedState) throw new CodexAuthError('state_mismatch', 'the login callback carried a different state; it was refused and no code was exchanged');
+  if (params.get('state') !== expectedState)
+    throw new CodexAuthError(
+      'state_mismatch',
+      'the login callback carried a different state; it was refused and no code was exchanged',
+    );
   const error = params.get('error');
   if (error !== null) {
     const description = params.get('error_description');
     if (error === 'access_denied' && description?.includes('missing_codex_entitlement') === true) {
-      throw new CodexAuthError('missing_entitlement', 'this account has no Codex entitlement: sign in with a ChatGPT plan that includes Codex', { providerCode: 'missing_codex_entitlement' });
+      throw new CodexAuthError(
+        'missing_entitlement',
+        'this account has no Codex entitlement: sign in with a ChatGPT plan that includes Codex',
+        { providerCode: 'missing_codex_entitlement' },
+      );
     }
-    throw new CodexAuthError('authorization_denied', `the login was not authorized: ${shown(error)}${description === null ? '' : ` (${shown(description)})`}`, { providerCode: shown(error) });
+    throw new CodexAuthError(
+      'authorization_denied',
+      `the login was not authorized: ${shown(error)}${description === null ? '' : ` (${shown(description)})`}`,
+      { providerCode: shown(error) },
+    );
   }
   const code = params.get('code');
-  if (code === null || code === '') throw new CodexAuthError('invalid_callback', 'the login callback carried no authorization code');
+  if (code === null || code === '')
+    throw new CodexAuthError('invalid_callback', 'the login callback carried no authorization code');
   return code;
 };
 
 /** Resolves once the page is handed to the OS, so closing the server afterwards cannot cut it off. */
 const page = (response: ServerResponse, status: number, text: string): Promise<void> =>
   new Promise((resolve) => {
-    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
-    response.end(`<!doctype html><meta charset="utf-8"><title>Helix</title><p>${text.replace(/[<>&"]/g, ' ')}</p>`, () => resolve());
+    response.writeHead(status, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'close',
+    });
+    response.end(
+      `<!doctype html><meta charset="utf-8"><title>Helix</title><p>${text.replace(/[<>&"]/g, ' ')}</p>`,
+      () => resolve(),
+    );
   });
 
 const listen = (server: Server, port: number): Promise<boolean> =>
@@ -86,7 +106,11 @@ const cancelOldLogin = async (port: number): Promise<void> => {
     .catch(() => undefined);
 };
 
-const bindFirstFree = async (server: Server, ports: readonly number[], sleep: (ms: number) => Promise<void>): Promise<number | undefined> => {
+const bindFirstFree = async (
+  server: Server,
+  ports: readonly number[],
+  sleep: (ms: number) => Promise<void>,
+): Promise<number | undefined> => {
   for (const port of ports) {
     if (await listen(server, port)) return (server.address() as AddressInfo).port;
     await cancelOldLogin(port);
@@ -113,7 +137,12 @@ export const startBrowserLogin = async (options: BrowserLoginOptions): Promise<P
   const redirectUri = redirectUriFor(port ?? ports[0] ?? CODEX_CALLBACK_PORTS[0]);
   const authorizeUrl = buildAuthorizeUrl(options.endpoints, { redirectUri, challenge: pkce.challenge, state });
   const exchange = (code: string, signal: AbortSignal) =>
-    exchangeAuthorizationCode(options.endpoints, { code, redirectUri, codeVerifier: pkce.verifier }, signal, options.now);
+    exchangeAuthorizationCode(
+      options.endpoints,
+      { code, redirectUri, codeVerifier: pkce.verifier },
+      signal,
+      options.now,
+    );
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -155,17 +184,33 @@ export const startBrowserLogin = async (options: BrowserLoginOptions): Promise<P
     }
     settled = true; // one code per login: a second callback meanwhile gets 404
     exchange(code, internal.signal).then(
-      (tokens) => page(response, 200, 'Signed in to Codex. You can close this tab and return to the terminal.').then(() => settle({ tokens })),
-      (err: unknown) => page(response, 502, `The sign-in could not be completed: ${(err as Error).message}`).then(() => settle({ error: err })),
+      (tokens) =>
+        page(response, 200, 'Signed in to Codex. You can close this tab and return to the terminal.').then(() =>
+          settle({ tokens }),
+        ),
+      (err: unknown) =>
+        page(response, 502, `The sign-in could not be completed: ${(err as Error).message}`).then(() =>
+          settle({ error: err }),
+        ),
     );
   });
 
   const waitForCallback = async (signal: AbortSignal = new AbortController().signal): Promise<CodexTokens> => {
-    if (port === undefined) throw new CodexAuthError('no_callback_port', 'no loopback callback port is bound; paste the redirect URL instead');
+    if (port === undefined)
+      throw new CodexAuthError(
+        'no_callback_port',
+        'no loopback callback port is bound; paste the redirect URL instead',
+      );
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const stopped = new Promise<{ error: unknown }>((resolve) => {
-      timer = setTimeout(() => resolve({ error: new CodexAuthError('login_timeout', 'no login callback arrived in time; run the login again') }), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      timer = setTimeout(
+        () =>
+          resolve({
+            error: new CodexAuthError('login_timeout', 'no login callback arrived in time; run the login again'),
+          }),
+        options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      );
       onAbort = () => resolve({ error: new CodexAuthError('aborted', 'the login was aborted') });
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
@@ -182,12 +227,18 @@ export const startBrowserLogin = async (options: BrowserLoginOptions): Promise<P
     }
   };
 
-  const completeWithPastedUrl = async (pasted: string, signal: AbortSignal = new AbortController().signal): Promise<CodexTokens> => {
+  const completeWithPastedUrl = async (
+    pasted: string,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<CodexTokens> => {
     let url: URL;
     try {
       url = new URL(pasted.trim());
     } catch {
-      throw new CodexAuthError('invalid_callback', 'that is not a URL; paste the whole address the browser was sent to');
+      throw new CodexAuthError(
+        'invalid_callback',
+        'that is not a URL; paste the whole address the browser was sent to',
+      );
     }
     const code = codeFromCallback(url.searchParams, state);
     try {

@@ -2,7 +2,12 @@ import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startCodexAuthServer, startHitCounter, type CodexAuthServer, type IssuedTokens } from '../../../test/support/codexAuthServer.js';
+import {
+  startCodexAuthServer,
+  startHitCounter,
+  type CodexAuthServer,
+  type IssuedTokens,
+} from '../../../test/support/codexAuthServer.js';
 import { ModelError } from '../port.js';
 import { CodexCredentials, codexAuthStatus, saveCodexLogin } from './codexCredentials.js';
 import { FileCredentialDocumentStore, type CredentialDocumentStore } from './credentialStore.js';
@@ -38,13 +43,15 @@ const seed = async (expiresInSeconds: number, target = store): Promise<IssuedTok
   return tokens;
 };
 
-const onDisk = async () => JSON.parse(await readFile(store.pathOf('local'), 'utf8')) as {
-  version: number;
-  tokens: { id_token: string; access_token: string; refresh_token: string };
-  health: { state: string; reason?: string };
-};
+const onDisk = async () =>
+  JSON.parse(await readFile(store.pathOf('local'), 'utf8')) as {
+    version: number;
+    tokens: { id_token: string; access_token: string; refresh_token: string };
+    health: { state: string; reason?: string };
+  };
 
-const credentials = (now?: () => number, target: CredentialDocumentStore = store) => new CodexCredentials({ store: target, ownerKey: 'local', endpoints, ...(now === undefined ? {} : { now }) });
+const credentials = (now?: () => number, target: CredentialDocumentStore = store) =>
+  new CodexCredentials({ store: target, ownerKey: 'local', endpoints, ...(now === undefined ? {} : { now }) });
 
 describe('Codex credentials', () => {
   it('uses a fresh token as is and refreshes within 60 s of exp', async () => {
@@ -62,7 +69,7 @@ describe('Codex credentials', () => {
     const seeded = await seed(-10);
     const access = await credentials().access(never);
     const doc = await onDisk();
-    expect(auth.grants('refresh_token')[0]?.fields['refresh_token']).toBe(seeded.refresh_token);
+    expect(auth.grants('refresh_token')[0]?.fields.refresh_token).toBe(seeded.refresh_token);
     expect(doc.tokens.refresh_token).not.toBe(seeded.refresh_token);
     expect(doc.tokens.access_token).toBe(access.accessToken);
     expect(doc.health.state).toBe('ok');
@@ -89,14 +96,21 @@ describe('Codex credentials', () => {
     it(`persists reconnect-required on a terminal refresh (${reason}) and stops refreshing`, async () => {
       await seed(-10);
       auth.scriptRefresh({ kind: 'error', status, body });
-      const err = await credentials().access(never).catch((e: unknown) => e);
+      const err = await credentials()
+        .access(never)
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ModelError);
       expect(err).toMatchObject({ kind: 'auth', details: { retryable: false, providerCode: reason } });
       expect((err as Error).message).toContain('helix login codex');
       expect((await onDisk()).health).toMatchObject({ state: 'reconnect-required', reason });
       await expect(credentials().access(never)).rejects.toMatchObject({ kind: 'auth' });
       expect(auth.grants('refresh_token')).toHaveLength(1);
-      expect(await codexAuthStatus(store, 'local')).toEqual({ provider: 'codex-subscription', state: 'reconnect-required', reason, document_version: 2 });
+      expect(await codexAuthStatus(store, 'local')).toEqual({
+        provider: 'codex-subscription',
+        state: 'reconnect-required',
+        reason,
+        document_version: 2,
+      });
     });
   }
 
@@ -104,7 +118,10 @@ describe('Codex credentials', () => {
     await seed(-10);
     const before = await readFile(store.pathOf('local'), 'utf8');
     auth.scriptRefresh({ kind: 'error', status: 500, body: { error: 'server_error' } });
-    await expect(credentials().access(never)).rejects.toMatchObject({ kind: 'auth', details: { retryable: true, httpStatus: 500 } });
+    await expect(credentials().access(never)).rejects.toMatchObject({
+      kind: 'auth',
+      details: { retryable: true, httpStatus: 500 },
+    });
     expect(await readFile(store.pathOf('local'), 'utf8')).toBe(before);
     await credentials().access(never);
     expect((await onDisk()).health.state).toBe('ok');
@@ -160,14 +177,24 @@ describe('Codex credentials', () => {
 
   it('after a 401 on the stored token refreshes once, even though it looked fresh', async () => {
     const seeded = await seed(3600);
-    const access = await credentials().afterUnauthorized({ accessToken: seeded.access_token, accountId: auth.accountId }, never);
+    const access = await credentials().afterUnauthorized(
+      { accessToken: seeded.access_token, accountId: auth.accountId },
+      never,
+    );
     expect(access.accessToken).not.toBe(seeded.access_token);
     expect(auth.grants('refresh_token')).toHaveLength(1);
   });
 
   it('without a login says to run `helix login codex`', async () => {
-    await expect(credentials().access(never)).rejects.toMatchObject({ kind: 'auth', message: expect.stringContaining('helix login codex') });
-    expect(await codexAuthStatus(store, 'local')).toEqual({ provider: 'codex-subscription', state: 'logged-out', document_version: null });
+    await expect(credentials().access(never)).rejects.toMatchObject({
+      kind: 'auth',
+      message: expect.stringContaining('helix login codex'),
+    });
+    expect(await codexAuthStatus(store, 'local')).toEqual({
+      provider: 'codex-subscription',
+      state: 'logged-out',
+      document_version: null,
+    });
   });
 
   it('reads a v1 document without rewriting it, and migrates it to v2 on the next refresh', async () => {
@@ -175,11 +202,15 @@ describe('Codex credentials', () => {
     const fixture = new URL('../../../test/fixtures/codex-credentials/v1.json', import.meta.url);
     await copyFile(fixture, store.pathOf('local'));
     const original = await readFile(store.pathOf('local'), 'utf8');
-    expect(await codexAuthStatus(store, 'local')).toEqual({ provider: 'codex-subscription', state: 'logged-in', document_version: 1 });
+    expect(await codexAuthStatus(store, 'local')).toEqual({
+      provider: 'codex-subscription',
+      state: 'logged-in',
+      document_version: 1,
+    });
     expect(await readFile(store.pathOf('local'), 'utf8')).toBe(original);
 
     const access = await credentials().access(never); // the fixture's token expired in 2024
-    expect(auth.grants('refresh_token')[0]?.fields['refresh_token']).toBe('rt_v1_fixture_refresh_token_0001');
+    expect(auth.grants('refresh_token')[0]?.fields.refresh_token).toBe('rt_v1_fixture_refresh_token_0001');
     const doc = await onDisk();
     expect(doc.version).toBe(2);
     expect(doc.health.state).toBe('ok');
@@ -190,7 +221,8 @@ describe('Codex credentials', () => {
   it('status carries no token, account id or expiry', async () => {
     const seeded = await seed(3600);
     const text = JSON.stringify(await codexAuthStatus(store, 'local'));
-    for (const secret of [seeded.access_token, seeded.refresh_token, seeded.id_token, auth.accountId]) expect(text).not.toContain(secret);
+    for (const secret of [seeded.access_token, seeded.refresh_token, seeded.id_token, auth.accountId])
+      expect(text).not.toContain(secret);
     expect(text).not.toMatch(/expir|exp"|\d{10}/);
   });
 });

@@ -1,10 +1,21 @@
 import { ModelError } from '../port.js';
 import { CodexAuthError } from './codexAuthError.js';
-import { documentAfterRefresh, documentAfterTerminalRefresh, documentFromLogin, type CredentialDocument } from './credentialDocument.js';
+import {
+  documentAfterRefresh,
+  documentAfterTerminalRefresh,
+  documentFromLogin,
+  type CredentialDocument,
+} from './credentialDocument.js';
 import type { CredentialDocumentStore } from './credentialStore.js';
 import type { CodexAccess, CodexCredentialSource } from './credentials.js';
 import type { CodexEndpoints } from './endpoints.js';
-import { accountIdFromTokens, jwtExpiry, refreshCodexTokens, type CodexTokens, type TerminalRefreshReason } from './tokenClient.js';
+import {
+  accountIdFromTokens,
+  jwtExpiry,
+  refreshCodexTokens,
+  type CodexTokens,
+  type TerminalRefreshReason,
+} from './tokenClient.js';
 
 /** Refresh this long before `exp`, so a token does not expire between the check and the request. */
 export const REFRESH_SKEW_MS = 60_000;
@@ -25,10 +36,14 @@ const inFlight = new WeakMap<CredentialDocumentStore, Map<string, Promise<CodexA
 
 const accessOf = (doc: CredentialDocument): CodexAccess => ({ accessToken: doc.accessToken, accountId: doc.accountId });
 
-const notLoggedIn = (): ModelError => new ModelError('auth', `no Codex subscription login here; ${RECONNECT_HINT}`, { retryable: false });
+const notLoggedIn = (): ModelError =>
+  new ModelError('auth', `no Codex subscription login here; ${RECONNECT_HINT}`, { retryable: false });
 
 const reconnectRequired = (reason: TerminalRefreshReason): ModelError =>
-  new ModelError('auth', `the Codex subscription login must be renewed (${reason}); ${RECONNECT_HINT}`, { retryable: false, providerCode: reason });
+  new ModelError('auth', `the Codex subscription login must be renewed (${reason}); ${RECONNECT_HINT}`, {
+    retryable: false,
+    providerCode: reason,
+  });
 
 /** Maps a login/refresh/store failure to the model boundary's one error type. */
 const toModelError = (err: unknown): Error => {
@@ -56,9 +71,13 @@ const toModelError = (err: unknown): Error => {
 
 /** Rejects as soon as `signal` aborts, without cancelling the shared work behind `promise`. */
 const abortable = <T>(promise: Promise<T>, signal: AbortSignal): Promise<T> => {
-  if (signal.aborted) return Promise.reject(new ModelError('aborted', 'aborted while waiting for Codex credentials', { retryable: false }));
+  if (signal.aborted)
+    return Promise.reject(
+      new ModelError('aborted', 'aborted while waiting for Codex credentials', { retryable: false }),
+    );
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new ModelError('aborted', 'aborted while waiting for Codex credentials', { retryable: false }));
+    const onAbort = () =>
+      reject(new ModelError('aborted', 'aborted while waiting for Codex credentials', { retryable: false }));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
@@ -81,7 +100,10 @@ export class CodexCredentials implements CodexCredentialSource {
   async access(signal: AbortSignal): Promise<CodexAccess> {
     const doc = await this.readUsable();
     if (!this.isStale(doc)) return accessOf(doc);
-    return abortable(this.refreshShared((current) => this.isStale(current)), signal);
+    return abortable(
+      this.refreshShared((current) => this.isStale(current)),
+      signal,
+    );
   }
 
   async afterUnauthorized(rejected: CodexAccess, signal: AbortSignal): Promise<CodexAccess> {
@@ -132,17 +154,26 @@ export class CodexCredentials implements CodexCredentialSource {
     const outcome = await this.store
       .mutate<Outcome>(this.ownerKey, async (current) => {
         if (current === undefined) return { result: { ok: false, error: notLoggedIn() } };
-        if (current.health.state === 'reconnect-required') return { result: { ok: false, error: reconnectRequired(current.health.reason) } };
+        if (current.health.state === 'reconnect-required')
+          return { result: { ok: false, error: reconnectRequired(current.health.reason) } };
         if (!needsRefresh(current)) return { result: { ok: true, access: accessOf(current) } };
         try {
-          const refreshed = await refreshCodexTokens(this.endpoints, current.refreshToken, AbortSignal.timeout(SHARED_REFRESH_TIMEOUT_MS), this.now);
+          const refreshed = await refreshCodexTokens(
+            this.endpoints,
+            current.refreshToken,
+            AbortSignal.timeout(SHARED_REFRESH_TIMEOUT_MS),
+            this.now,
+          );
           const accountId = accountIdFromTokens(refreshed.idToken, refreshed.accessToken) ?? current.accountId;
           const next = documentAfterRefresh(current, refreshed, accountId, this.now());
           return { next, result: { ok: true, access: accessOf(next) } };
         } catch (err) {
           if (err instanceof CodexAuthError && err.code === 'refresh_rejected') {
             const reason = (err.details.providerCode ?? 'unauthorized') as TerminalRefreshReason;
-            return { next: documentAfterTerminalRefresh(current, reason, this.now()), result: { ok: false, error: reconnectRequired(reason) } };
+            return {
+              next: documentAfterTerminalRefresh(current, reason, this.now()),
+              result: { ok: false, error: reconnectRequired(reason) },
+            };
           }
           throw err;
         }
@@ -156,8 +187,12 @@ export class CodexCredentials implements CodexCredentialSource {
 }
 
 /** Persists a completed login for `ownerKey`, replacing whatever was there and clearing terminal health. */
-export const saveCodexLogin = (store: CredentialDocumentStore, ownerKey: string, tokens: CodexTokens, now: number = Date.now()): Promise<void> =>
-  store.mutate(ownerKey, async () => ({ next: documentFromLogin(tokens, now), result: undefined }));
+export const saveCodexLogin = (
+  store: CredentialDocumentStore,
+  ownerKey: string,
+  tokens: CodexTokens,
+  now: number = Date.now(),
+): Promise<void> => store.mutate(ownerKey, async () => ({ next: documentFromLogin(tokens, now), result: undefined }));
 
 export const CODEX_AUTH_STATES = ['logged-out', 'logged-in', 'reconnect-required'] as const;
 export type CodexAuthState = (typeof CODEX_AUTH_STATES)[number];
@@ -178,13 +213,23 @@ export const codexAuthStatus = async (store: CredentialDocumentStore, ownerKey: 
     doc = await store.read(ownerKey);
   } catch (err) {
     if (err instanceof CodexAuthError && err.code === 'document_unreadable') {
-      return { provider: 'codex-subscription', state: 'reconnect-required', reason: 'document_unreadable', document_version: null };
+      return {
+        provider: 'codex-subscription',
+        state: 'reconnect-required',
+        reason: 'document_unreadable',
+        document_version: null,
+      };
     }
     throw err;
   }
   if (doc === undefined) return { provider: 'codex-subscription', state: 'logged-out', document_version: null };
   if (doc.health.state === 'reconnect-required') {
-    return { provider: 'codex-subscription', state: 'reconnect-required', reason: doc.health.reason, document_version: doc.version };
+    return {
+      provider: 'codex-subscription',
+      state: 'reconnect-required',
+      reason: doc.health.reason,
+      document_version: doc.version,
+    };
   }
   return { provider: 'codex-subscription', state: 'logged-in', document_version: doc.version };
 };

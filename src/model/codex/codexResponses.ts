@@ -5,7 +5,12 @@ import { fetchModelList } from '../http/modelList.js';
 import { maskingFailures } from '../maskSecrets.js';
 import { responsesFailures } from '../responses/failures.js';
 import { toResponsesBody } from '../responses/request.js';
-import { defaultProviderFetch, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
+import {
+  defaultProviderFetch,
+  postResponses,
+  streamResponsesAnswer,
+  type ProviderFetch,
+} from '../responses/transport.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
 import type { CodexAccess, CodexCredentialSource } from './credentials.js';
 import { CODEX_ORIGINATOR, codexPaths, type CodexEndpoints } from './endpoints.js';
@@ -61,7 +66,11 @@ export class CodexResponsesClient implements ModelClient {
    * Sends with current access; on a 401, lets the credential side re-read or refresh once and sends
    * once more (protocol notes "Tokens"). A second 401 is returned as is and classified as auth.
    */
-  async #sendAuthorized(send: (access: CodexAccess) => Promise<Response>, signal: AbortSignal, used: Set<string>): Promise<Response> {
+  async #sendAuthorized(
+    send: (access: CodexAccess) => Promise<Response>,
+    signal: AbortSignal,
+    used: Set<string>,
+  ): Promise<Response> {
     const access = await this.#options.credentials.access(signal);
     used.add(access.accessToken).add(access.accountId);
     const first = await send(access);
@@ -80,11 +89,23 @@ export class CodexResponsesClient implements ModelClient {
     const used = new Set<string>();
     const attempt = async function* (this: CodexResponsesClient): AsyncGenerator<ModelStreamEvent> {
       const response = await this.#sendAuthorized(
-        (access) => postResponses({ fetchImpl: this.#fetch, url, headers: this.#identity(access, request.cacheKey), body, signal }),
+        (access) =>
+          postResponses({
+            fetchImpl: this.#fetch,
+            url,
+            headers: this.#identity(access, request.cacheKey),
+            body,
+            signal,
+          }),
         signal,
         used,
       );
-      yield* streamResponsesAnswer(response, { provider: this.provider, signal, now: this.#now, maxResponseBytes: request.maxResponseBytes });
+      yield* streamResponsesAnswer(response, {
+        provider: this.provider,
+        signal,
+        now: this.#now,
+        maxResponseBytes: request.maxResponseBytes,
+      });
     }.bind(this);
     const failures = maskingFailures(responsesFailures, used);
     return streamWithRetry(attempt, signal, (error) => failures.toModelError(error, signal), this.#options.retry ?? {});
@@ -97,7 +118,12 @@ export class CodexResponsesClient implements ModelClient {
     const json = await fetchModelList(
       () =>
         this.#sendAuthorized(
-          (access) => this.#fetch(url, { method: 'GET', headers: { ...this.#identity(access, undefined), accept: 'application/json' }, signal }),
+          (access) =>
+            this.#fetch(url, {
+              method: 'GET',
+              headers: { ...this.#identity(access, undefined), accept: 'application/json' },
+              signal,
+            }),
           signal,
           used,
         ),

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { CodexAuthError } from './codexAuthError.js';
-import { TERMINAL_REFRESH_REASONS, type CodexTokens, type RefreshedTokens, type TerminalRefreshReason } from './tokenClient.js';
+import {
+  TERMINAL_REFRESH_REASONS,
+  type CodexTokens,
+  type RefreshedTokens,
+  type TerminalRefreshReason,
+} from './tokenClient.js';
 
 /**
  * The persisted Codex credential document: tokens, account id and bounded terminal refresh health
@@ -64,7 +69,8 @@ export const parseCredentialDocument = (text: string): CredentialDocument => {
     throw new CodexAuthError('document_unreadable', 'the stored Codex credential document is not JSON');
   }
   const parsed = documentSchema.safeParse(raw);
-  if (!parsed.success) throw new CodexAuthError('document_unreadable', 'the stored Codex credential document matches no known version');
+  if (!parsed.success)
+    throw new CodexAuthError('document_unreadable', 'the stored Codex credential document matches no known version');
   const doc = parsed.data;
   const base = {
     version: doc.version,
@@ -79,7 +85,11 @@ export const parseCredentialDocument = (text: string): CredentialDocument => {
     doc.health.state === 'ok'
       ? { state: 'ok', since: Date.parse(doc.health.since) }
       : { state: 'reconnect-required', reason: doc.health.reason, since: Date.parse(doc.health.since) };
-  return { ...base, ...(doc.tokens.expires_at === undefined ? {} : { expiresAt: Date.parse(doc.tokens.expires_at) }), health };
+  return {
+    ...base,
+    ...(doc.tokens.expires_at === undefined ? {} : { expiresAt: Date.parse(doc.tokens.expires_at) }),
+    health,
+  };
 };
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -117,7 +127,12 @@ export const documentFromLogin = (tokens: CodexTokens, now: number): CredentialD
 });
 
 /** A successful refresh keeps whatever the response omitted and clears terminal health. */
-export const documentAfterRefresh = (doc: CredentialDocument, refreshed: RefreshedTokens, accountId: string, now: number): CredentialDocument => {
+export const documentAfterRefresh = (
+  doc: CredentialDocument,
+  refreshed: RefreshedTokens,
+  accountId: string,
+  now: number,
+): CredentialDocument => {
   const { expiresAt: _previousExpiry, ...rest } = doc;
   const expiresAt = refreshed.accessToken === undefined ? doc.expiresAt : refreshed.expiresAt;
   return {
@@ -134,7 +149,11 @@ export const documentAfterRefresh = (doc: CredentialDocument, refreshed: Refresh
 };
 
 /** A terminal refresh failure: tokens kept (for the record), health says a new login is needed. */
-export const documentAfterTerminalRefresh = (doc: CredentialDocument, reason: TerminalRefreshReason, now: number): CredentialDocument => ({
+export const documentAfterTerminalRefresh = (
+  doc: CredentialDocument,
+  reason: TerminalRefreshReason,
+  now: number,
+): CredentialDocument => ({
   ...doc,
   version: CURRENT_DOCUMENT_VERSION,
   savedAt: now,

@@ -6,7 +6,10 @@ import { documentFromLogin, type CredentialDocument } from './credentialDocument
 import { FileCredentialDocumentStore, helixHomeFromEnv } from './credentialStore.js';
 
 const doc = (refreshToken: string): CredentialDocument =>
-  documentFromLogin({ idToken: 'id.x.y', accessToken: 'ac.x.y', refreshToken, expiresAt: 10_000, accountId: 'acct_1' }, 1_000);
+  documentFromLogin(
+    { idToken: 'id.x.y', accessToken: 'ac.x.y', refreshToken, expiresAt: 10_000, accountId: 'acct_1' },
+    1_000,
+  );
 
 let home: string;
 beforeEach(async () => {
@@ -55,7 +58,9 @@ describe('the filesystem credential store', () => {
     await store.mutate('local', async () => ({ next: doc('rt-1'), result: undefined }));
     const lock = `${store.pathOf('local')}.lock`;
     await writeFile(lock, '99999\n');
-    await expect(store.mutate('local', async () => ({ result: 'ran' }))).rejects.toMatchObject({ code: 'lock_timeout' });
+    await expect(store.mutate('local', async () => ({ result: 'ran' }))).rejects.toMatchObject({
+      code: 'lock_timeout',
+    });
     const old = new Date(Date.now() - 60_000);
     await utimes(lock, old, old);
     expect(await store.mutate('local', async () => ({ result: 'ran' }))).toBe('ran');
@@ -68,7 +73,10 @@ describe('the filesystem credential store', () => {
     await writeFile(store.pathOf('local'), '{"version": 99}');
     await expect(store.read('local')).rejects.toMatchObject({ code: 'document_unreadable' });
     expect(await store.mutate('local', async (current) => ({ next: doc('rt-new'), result: current }))).toBeUndefined();
-    expect(JSON.parse(await readFile(store.pathOf('local'), 'utf8'))).toMatchObject({ version: 2, tokens: { refresh_token: 'rt-new' } });
+    expect(JSON.parse(await readFile(store.pathOf('local'), 'utf8'))).toMatchObject({
+      version: 2,
+      tokens: { refresh_token: 'rt-new' },
+    });
   });
 
   it('deletes and says whether a document existed', async () => {

@@ -44,7 +44,7 @@ export const checkOwnerKey = (ownerKey: string): string => {
 
 /** `$HELIX_HOME` or `~/.helix`. */
 export const helixHomeFromEnv = (env: Readonly<Record<string, string | undefined>>): string => {
-  const configured = env['HELIX_HOME']?.trim();
+  const configured = env.HELIX_HOME?.trim();
   return configured === undefined || configured === '' ? join(homedir(), '.helix') : configured;
 };
 
@@ -151,7 +151,11 @@ export class FileCredentialDocumentStore implements CredentialDocumentStore {
     }
     // The rename is durable only once the directory entry is; best effort where dirs cannot be fsynced.
     const dir = await open(this.dir, constants.O_RDONLY).catch(() => undefined);
-    if (dir !== undefined) await dir.sync().catch(() => undefined).finally(() => dir.close());
+    if (dir !== undefined)
+      await dir
+        .sync()
+        .catch(() => undefined)
+        .finally(() => dir.close());
   }
 
   /**
@@ -174,7 +178,8 @@ export class FileCredentialDocumentStore implements CredentialDocumentStore {
         await unlink(lockPath).catch(() => undefined);
         continue;
       }
-      if (Date.now() > deadline) throw new CodexAuthError('lock_timeout', 'another process holds the Codex credential lock; try again');
+      if (Date.now() > deadline)
+        throw new CodexAuthError('lock_timeout', 'another process holds the Codex credential lock; try again');
       await delay(15 + Math.floor(Math.random() * 20));
     }
   }

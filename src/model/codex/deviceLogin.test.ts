@@ -23,12 +23,16 @@ describe('device login', () => {
     auth.device.interval = '2';
     const time = fakeTime();
     const prompts: DevicePrompt[] = [];
-    const tokens = await loginWithDevice({ endpoints: { issuer: auth.origin, api: auth.origin }, onPrompt: (p) => prompts.push(p), ...time });
+    const tokens = await loginWithDevice({
+      endpoints: { issuer: auth.origin, api: auth.origin },
+      onPrompt: (p) => prompts.push(p),
+      ...time,
+    });
     expect(prompts).toEqual([{ verificationUrl: `${auth.origin}/codex/device`, userCode: 'ABCD-1234' }]);
     expect(time.sleeps).toEqual([2_500, 2_500]);
     expect(auth.requests.filter((r) => r.path === '/api/accounts/deviceauth/token')).toHaveLength(3);
     const [exchange] = auth.grants('authorization_code');
-    expect(exchange?.fields['redirect_uri']).toBe(`${auth.origin}/deviceauth/callback`);
+    expect(exchange?.fields.redirect_uri).toBe(`${auth.origin}/deviceauth/callback`);
     expect(tokens.accountId).toBe(auth.accountId);
   });
 
@@ -39,15 +43,21 @@ describe('device login', () => {
     auth.device.interval = undefined;
     const time = fakeTime();
     let code = '';
-    await loginWithDevice({ endpoints: { issuer: auth.origin, api: auth.origin }, onPrompt: (p) => (code = p.userCode), ...time });
+    await loginWithDevice({
+      endpoints: { issuer: auth.origin, api: auth.origin },
+      onPrompt: (p) => (code = p.userCode),
+      ...time,
+    });
     expect(code).toBe('ABCD-1234');
     expect(time.sleeps).toEqual([5_500]);
-    expect(auth.requests.find((r) => r.path === '/api/accounts/deviceauth/token')?.fields['user_code']).toBe('ABCD-1234');
+    expect(auth.requests.find((r) => r.path === '/api/accounts/deviceauth/token')?.fields.user_code).toBe('ABCD-1234');
   });
 
   it('says device login is not enabled on a 404 start', async () => {
     auth.device.enabled = false;
-    await expect(loginWithDevice({ endpoints: { issuer: auth.origin, api: auth.origin }, onPrompt: () => undefined })).rejects.toMatchObject({
+    await expect(
+      loginWithDevice({ endpoints: { issuer: auth.origin, api: auth.origin }, onPrompt: () => undefined }),
+    ).rejects.toMatchObject({
       code: 'device_login_not_enabled',
     });
   });
@@ -55,7 +65,9 @@ describe('device login', () => {
   it('fails on any other non-2xx poll without exchanging', async () => {
     auth.device.failStatus = 500;
     const time = fakeTime();
-    await expect(loginWithDevice({ endpoints: { issuer: auth.origin, api: auth.origin }, onPrompt: () => undefined, ...time })).rejects.toMatchObject({
+    await expect(
+      loginWithDevice({ endpoints: { issuer: auth.origin, api: auth.origin }, onPrompt: () => undefined, ...time }),
+    ).rejects.toMatchObject({
       code: 'device_login_failed',
       details: { httpStatus: 500 },
     });
@@ -66,7 +78,9 @@ describe('device login', () => {
     auth.device.pendingPolls = 10_000;
     auth.device.interval = '60';
     const time = fakeTime();
-    await expect(loginWithDevice({ endpoints: { issuer: auth.origin, api: auth.origin }, onPrompt: () => undefined, ...time })).rejects.toMatchObject({
+    await expect(
+      loginWithDevice({ endpoints: { issuer: auth.origin, api: auth.origin }, onPrompt: () => undefined, ...time }),
+    ).rejects.toMatchObject({
       code: 'device_login_timeout',
     });
     expect(time.sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(15 * 60_000);

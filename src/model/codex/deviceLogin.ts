@@ -31,12 +31,22 @@ export interface DeviceLoginOptions {
 
 /** `interval` arrives as a string of seconds: absent or unparsable means 5, anything parsed is at least 1. */
 export const parsePollInterval = (value: unknown): number => {
-  const seconds = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : Number.NaN;
+  const seconds =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value.trim())
+        : Number.NaN;
   if (!Number.isFinite(seconds)) return DEFAULT_INTERVAL_SECONDS;
   return Math.max(1, Math.floor(seconds));
 };
 
-const postJson = async (endpoints: CodexEndpoints, path: string, body: Record<string, string>, signal: AbortSignal): Promise<Response> => {
+const postJson = async (
+  endpoints: CodexEndpoints,
+  path: string,
+  body: Record<string, string>,
+  signal: AbortSignal,
+): Promise<Response> => {
   try {
     return await fetchWithoutRedirects(new URL(path, endpoints.issuer).toString(), {
       method: 'POST',
@@ -45,7 +55,11 @@ const postJson = async (endpoints: CodexEndpoints, path: string, body: Record<st
       signal: AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
     });
   } catch (err) {
-    if (err instanceof ModelError) throw new CodexAuthError('endpoint_redirect', `the device login endpoint answered with a redirect (HTTP ${String(err.details.httpStatus)}), which is refused`);
+    if (err instanceof ModelError)
+      throw new CodexAuthError(
+        'endpoint_redirect',
+        `the device login endpoint answered with a redirect (HTTP ${String(err.details.httpStatus)}), which is refused`,
+      );
     if (signal.aborted) throw new CodexAuthError('aborted', 'the device login was aborted');
     throw new CodexAuthError('transport', `could not reach the device login endpoint: ${(err as Error).message}`);
   }
@@ -79,36 +93,61 @@ export const loginWithDevice = async (options: DeviceLoginOptions): Promise<Code
   const start = await postJson(endpoints, codexPaths.deviceStart, { client_id: CODEX_CLIENT_ID }, signal);
   if (start.status === 404) {
     await start.body?.cancel();
-    throw new CodexAuthError('device_login_not_enabled', 'device login is not enabled for this account or server; use the browser login', { httpStatus: 404 });
+    throw new CodexAuthError(
+      'device_login_not_enabled',
+      'device login is not enabled for this account or server; use the browser login',
+      { httpStatus: 404 },
+    );
   }
   if (!start.ok) {
     await start.body?.cancel();
-    throw new CodexAuthError('device_login_failed', `the device login could not start (HTTP ${start.status})`, { httpStatus: start.status });
+    throw new CodexAuthError('device_login_failed', `the device login could not start (HTTP ${start.status})`, {
+      httpStatus: start.status,
+    });
   }
   const started = await jsonObject(start);
   const deviceAuthId = text(started, 'device_auth_id');
   const userCode = text(started, 'user_code') ?? text(started, 'usercode');
-  if (deviceAuthId === undefined || userCode === undefined) throw new CodexAuthError('device_login_failed', 'the device login start response lacks device_auth_id or user_code');
-  const intervalMs = parsePollInterval(started['interval']) * 1000 + POLL_SAFETY_MARGIN_MS;
+  if (deviceAuthId === undefined || userCode === undefined)
+    throw new CodexAuthError(
+      'device_login_failed',
+      'the device login start response lacks device_auth_id or user_code',
+    );
+  const intervalMs = parsePollInterval(started.interval) * 1000 + POLL_SAFETY_MARGIN_MS;
 
   options.onPrompt({ verificationUrl: new URL(codexPaths.deviceVerification, endpoints.issuer).toString(), userCode });
 
   const deadline = now() + (options.maxWaitMs ?? DEVICE_LOGIN_MAX_WAIT_MS);
   for (;;) {
-    const poll = await postJson(endpoints, codexPaths.devicePoll, { device_auth_id: deviceAuthId, user_code: userCode }, signal);
+    const poll = await postJson(
+      endpoints,
+      codexPaths.devicePoll,
+      { device_auth_id: deviceAuthId, user_code: userCode },
+      signal,
+    );
     if (poll.ok) {
       const approved = await jsonObject(poll);
       const code = text(approved, 'authorization_code');
       const codeVerifier = text(approved, 'code_verifier');
-      if (code === undefined || codeVerifier === undefined) throw new CodexAuthError('device_login_failed', 'the device login answer lacks authorization_code or code_verifier');
+      if (code === undefined || codeVerifier === undefined)
+        throw new CodexAuthError(
+          'device_login_failed',
+          'the device login answer lacks authorization_code or code_verifier',
+        );
       const redirectUri = new URL(codexPaths.deviceRedirect, endpoints.issuer).toString();
       return exchangeAuthorizationCode(endpoints, { code, redirectUri, codeVerifier }, signal, now);
     }
     await poll.body?.cancel();
     if (poll.status !== 403 && poll.status !== 404) {
-      throw new CodexAuthError('device_login_failed', `the device login failed (HTTP ${poll.status})`, { httpStatus: poll.status });
+      throw new CodexAuthError('device_login_failed', `the device login failed (HTTP ${poll.status})`, {
+        httpStatus: poll.status,
+      });
     }
-    if (now() + intervalMs > deadline) throw new CodexAuthError('device_login_timeout', 'the device code was not approved within 15 minutes; run the login again');
+    if (now() + intervalMs > deadline)
+      throw new CodexAuthError(
+        'device_login_timeout',
+        'the device code was not approved within 15 minutes; run the login again',
+      );
     try {
       await sleep(intervalMs, signal);
     } catch {

@@ -38,9 +38,9 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
  * that is not a loopback http origin is refused, so the override cannot send credentials elsewhere.
  */
 export const codexEndpointsFromEnv = (env: Readonly<Record<string, string | undefined>>): CodexEndpoints => {
-  const raw = env['HELIX_CODEX_TEST_ORIGIN']?.trim();
+  const raw = env.HELIX_CODEX_TEST_ORIGIN?.trim();
   if (raw === undefined || raw === '') return PINNED_CODEX_ENDPOINTS;
-  if (env['NODE_ENV'] === 'production') throw new Error('HELIX_CODEX_TEST_ORIGIN is refused in production');
+  if (env.NODE_ENV === 'production') throw new Error('HELIX_CODEX_TEST_ORIGIN is refused in production');
   let url: URL;
   try {
     url = new URL(raw);

@@ -16,12 +16,33 @@ describe('parseCodexModels', () => {
         { slug: 'b-model' },
         { display_name: 'no slug' },
         { slug: 'hidden', visibility: 'hide' },
-        { slug: 'a-model', visibility: 'list', supported_reasoning_levels: ['low', { effort: 'xhigh' }, { nope: 1 }], context_window: 'big' },
+        {
+          slug: 'a-model',
+          visibility: 'list',
+          supported_reasoning_levels: ['low', { effort: 'xhigh' }, { nope: 1 }],
+          context_window: 'big',
+        },
       ],
     });
     expect(models).toEqual([
-      { id: 'b-model', displayName: 'b-model', reasoningLevels: [], defaultReasoningLevel: null, supportsParallelToolCalls: false, contextWindow: null, inputModalities: [] },
-      { id: 'a-model', displayName: 'a-model', reasoningLevels: ['low', 'xhigh'], defaultReasoningLevel: null, supportsParallelToolCalls: false, contextWindow: null, inputModalities: [] },
+      {
+        id: 'b-model',
+        displayName: 'b-model',
+        reasoningLevels: [],
+        defaultReasoningLevel: null,
+        supportsParallelToolCalls: false,
+        contextWindow: null,
+        inputModalities: [],
+      },
+      {
+        id: 'a-model',
+        displayName: 'a-model',
+        reasoningLevels: ['low', 'xhigh'],
+        defaultReasoningLevel: null,
+        supportsParallelToolCalls: false,
+        contextWindow: null,
+        inputModalities: [],
+      },
     ]);
   });
 });

@@ -18,7 +18,7 @@ const reasoningLevels = (value: unknown): string[] => {
   if (!Array.isArray(value)) return [];
   return value.flatMap((level: unknown) => {
     if (typeof level === 'string') return [level];
-    const effort = asRecord(level)?.['effort'];
+    const effort = asRecord(level)?.effort;
     return typeof effort === 'string' ? [effort] : [];
   });
 };
@@ -27,28 +27,28 @@ const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
 
 export const parseCodexModels = (json: unknown): ModelInfo[] => {
-  const models = asRecord(json)?.['models'];
+  const models = asRecord(json)?.models;
   if (!Array.isArray(models)) {
     throw new ModelError('protocol', 'the Codex model list has no top-level `models` array', { retryable: false });
   }
   return models.flatMap((entry: unknown): ModelInfo[] => {
     const model = asRecord(entry);
-    const slug = model?.['slug'];
+    const slug = model?.slug;
     if (model === undefined || typeof slug !== 'string' || slug === '') return [];
-    const visibility = model['visibility'];
+    const visibility = model.visibility;
     if (typeof visibility === 'string' && visibility !== 'list') return [];
-    const displayName = model['display_name'];
-    const defaultLevel = model['default_reasoning_level'];
-    const contextWindow = model['context_window'];
+    const displayName = model.display_name;
+    const defaultLevel = model.default_reasoning_level;
+    const contextWindow = model.context_window;
     return [
       {
         id: slug,
         displayName: typeof displayName === 'string' && displayName !== '' ? displayName : slug,
-        reasoningLevels: reasoningLevels(model['supported_reasoning_levels']),
+        reasoningLevels: reasoningLevels(model.supported_reasoning_levels),
         defaultReasoningLevel: typeof defaultLevel === 'string' ? defaultLevel : null,
-        supportsParallelToolCalls: model['supports_parallel_tool_calls'] === true,
+        supportsParallelToolCalls: model.supports_parallel_tool_calls === true,
         contextWindow: typeof contextWindow === 'number' && Number.isFinite(contextWindow) ? contextWindow : null,
-        inputModalities: strings(model['input_modalities']),
+        inputModalities: strings(model.input_modalities),
       },
     ];
   });

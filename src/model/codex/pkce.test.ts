@@ -4,7 +4,9 @@ import { buildAuthorizeUrl, createPkce, createState, s256Challenge } from './pkc
 
 describe('PKCE and the authorize URL', () => {
   it('computes the RFC 7636 appendix B challenge', () => {
-    expect(s256Challenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    expect(s256Challenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    );
   });
 
   it('makes a fresh verifier within RFC 7636 length bounds whose challenge matches', () => {
@@ -22,7 +24,13 @@ describe('PKCE and the authorize URL', () => {
   });
 
   it('builds the pinned authorization request', () => {
-    const url = new URL(buildAuthorizeUrl(PINNED_CODEX_ENDPOINTS, { redirectUri: 'http://localhost:1457/auth/callback', challenge: 'chal', state: 'st' }));
+    const url = new URL(
+      buildAuthorizeUrl(PINNED_CODEX_ENDPOINTS, {
+        redirectUri: 'http://localhost:1457/auth/callback',
+        challenge: 'chal',
+        state: 'st',
+      }),
+    );
     expect(url.origin + url.pathname).toBe('https://auth.openai.com/oauth/authorize');
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code',

@@ -41,25 +41,50 @@ describe('the token client', () => {
 
   it('sends the refresh as the pinned form and treats a missing expires_in as 3600 s', async () => {
     auth.scriptRefresh({ kind: 'partial', fields: ['access_token'], omitExpiresIn: true });
-    const refreshed = await refreshCodexTokens({ issuer: auth.origin, api: auth.origin }, 'rt-old', new AbortController().signal, () => 1_000);
+    const refreshed = await refreshCodexTokens(
+      { issuer: auth.origin, api: auth.origin },
+      'rt-old',
+      new AbortController().signal,
+      () => 1_000,
+    );
     expect(refreshed.expiresAt).toBe(1_000 + 3_600_000);
     expect(refreshed.refreshToken).toBeUndefined();
-    expect(auth.grants('refresh_token')[0]?.fields).toEqual({ grant_type: 'refresh_token', refresh_token: 'rt-old', client_id: 'app_EMoamEEZ73f0CkXaXp7hrann' });
+    expect(auth.grants('refresh_token')[0]?.fields).toEqual({
+      grant_type: 'refresh_token',
+      refresh_token: 'rt-old',
+      client_id: 'app_EMoamEEZ73f0CkXaXp7hrann',
+    });
   });
 
   it('classifies refresh failures: named codes and 401 terminal, the rest transient', async () => {
     const cases = [
-      [{ kind: 'error', status: 400, body: { error: { code: 'refresh_token_reused' } } }, 'refresh_rejected', 'refresh_token_reused'],
+      [
+        { kind: 'error', status: 400, body: { error: { code: 'refresh_token_reused' } } },
+        'refresh_rejected',
+        'refresh_token_reused',
+      ],
       [{ kind: 'error', status: 400, body: { error: 'invalid_grant' } }, 'refresh_rejected', 'invalid_grant'],
-      [{ kind: 'error', status: 400, body: { code: 'refresh_token_invalidated' } }, 'refresh_rejected', 'refresh_token_invalidated'],
-      [{ kind: 'error', status: 401, body: { error: { code: 'refresh_token_expired' } } }, 'refresh_rejected', 'refresh_token_expired'],
+      [
+        { kind: 'error', status: 400, body: { code: 'refresh_token_invalidated' } },
+        'refresh_rejected',
+        'refresh_token_invalidated',
+      ],
+      [
+        { kind: 'error', status: 401, body: { error: { code: 'refresh_token_expired' } } },
+        'refresh_rejected',
+        'refresh_token_expired',
+      ],
       [{ kind: 'error', status: 401, body: { error: 'whatever' } }, 'refresh_rejected', 'unauthorized'],
       [{ kind: 'error', status: 500, body: { error: 'server_error' } }, 'refresh_failed', undefined],
       [{ kind: 'error', status: 400, body: { error: 'invalid_request' } }, 'refresh_failed', undefined],
     ] as const;
     for (const [outcome, code, providerCode] of cases) {
       auth.scriptRefresh(outcome);
-      const err = await refreshCodexTokens({ issuer: auth.origin, api: auth.origin }, 'rt', new AbortController().signal).catch((e: unknown) => e);
+      const err = await refreshCodexTokens(
+        { issuer: auth.origin, api: auth.origin },
+        'rt',
+        new AbortController().signal,
+      ).catch((e: unknown) => e);
       expect(err).toMatchObject({ code, details: providerCode === undefined ? {} : { providerCode } });
     }
   });
@@ -67,12 +92,18 @@ describe('the token client', () => {
   it('never puts free-text error fields (which can quote the refused token or code) into a message', async () => {
     const endpoints = { issuer: auth.origin, api: auth.origin };
     auth.scriptRefresh({ kind: 'error', status: 400, body: { error: 'refresh token rt-SECRET-VALUE is malformed' } });
-    const refresh = await refreshCodexTokens(endpoints, 'rt-SECRET-VALUE', new AbortController().signal).catch((e: unknown) => e);
+    const refresh = await refreshCodexTokens(endpoints, 'rt-SECRET-VALUE', new AbortController().signal).catch(
+      (e: unknown) => e,
+    );
     expect(refresh).toMatchObject({ code: 'refresh_failed' });
-    expect(JSON.stringify({ message: (refresh as Error).message, details: (refresh as { details: unknown }).details })).not.toContain('SECRET');
+    expect(
+      JSON.stringify({ message: (refresh as Error).message, details: (refresh as { details: unknown }).details }),
+    ).not.toContain('SECRET');
     // An unknown code is still shown when it is identifier-shaped.
     auth.scriptRefresh({ kind: 'error', status: 400, body: { error: 'invalid_request' } });
-    expect((await refreshCodexTokens(endpoints, 'rt', new AbortController().signal).catch((e: unknown) => e)) as Error).toHaveProperty('message', expect.stringContaining('invalid_request'));
+    expect(
+      (await refreshCodexTokens(endpoints, 'rt', new AbortController().signal).catch((e: unknown) => e)) as Error,
+    ).toHaveProperty('message', expect.stringContaining('invalid_request'));
   });
 
   it('does not buffer an endless token response: the refresh fails as transient', async () => {
@@ -92,7 +123,9 @@ describe('the token client', () => {
     await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(endless.address() as AddressInfo).port}`;
     try {
-      const err = await refreshCodexTokens({ issuer: origin, api: origin }, 'rt', new AbortController().signal).catch((e: unknown) => e);
+      const err = await refreshCodexTokens({ issuer: origin, api: origin }, 'rt', new AbortController().signal).catch(
+        (e: unknown) => e,
+      );
       expect(err).toMatchObject({ code: 'refresh_failed' });
       await expect.poll(() => cancelled).toBe(true);
     } finally {

@@ -48,7 +48,7 @@ const claimAccountId = (jwt: string | undefined): string | undefined => {
   try {
     const claim = decodeJwt(jwt)[CODEX_ACCOUNT_CLAIM];
     if (typeof claim !== 'object' || claim === null) return undefined;
-    const id = (claim as Record<string, unknown>)['chatgpt_account_id'];
+    const id = (claim as Record<string, unknown>).chatgpt_account_id;
     return typeof id === 'string' && id !== '' ? id : undefined;
   } catch {
     return undefined;
@@ -69,7 +69,11 @@ export const jwtExpiry = (token: string): number | undefined => {
   }
 };
 
-const postForm = async (endpoints: CodexEndpoints, form: Record<string, string>, signal: AbortSignal): Promise<Response> => {
+const postForm = async (
+  endpoints: CodexEndpoints,
+  form: Record<string, string>,
+  signal: AbortSignal,
+): Promise<Response> => {
   try {
     return await fetchWithoutRedirects(new URL(codexPaths.token, endpoints.issuer).toString(), {
       method: 'POST',
@@ -78,7 +82,12 @@ const postForm = async (endpoints: CodexEndpoints, form: Record<string, string>,
       signal: AbortSignal.any([signal, AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS)]),
     });
   } catch (err) {
-    if (err instanceof ModelError) throw new CodexAuthError('endpoint_redirect', `the token endpoint answered with a redirect (HTTP ${String(err.details.httpStatus)}), which is refused`, { httpStatus: err.details.httpStatus ?? 0 });
+    if (err instanceof ModelError)
+      throw new CodexAuthError(
+        'endpoint_redirect',
+        `the token endpoint answered with a redirect (HTTP ${String(err.details.httpStatus)}), which is refused`,
+        { httpStatus: err.details.httpStatus ?? 0 },
+      );
     if (signal.aborted) throw new CodexAuthError('aborted', 'the token request was aborted');
     throw new CodexAuthError('transport', `could not reach the token endpoint: ${(err as Error).message}`);
   }
@@ -92,7 +101,9 @@ const readJson = async (response: Response): Promise<Record<string, unknown> | u
     const { text, complete } = await readBoundedText(response, MAX_TOKEN_RESPONSE_BYTES);
     if (!complete) return undefined;
     const body: unknown = JSON.parse(text);
-    return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    return typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -104,7 +115,7 @@ const stringField = (body: Record<string, unknown>, key: string): string | undef
 };
 
 const expiresAtOf = (body: Record<string, unknown>, now: number): number => {
-  const value = body['expires_in'];
+  const value = body.expires_in;
   const seconds = typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : DEFAULT_EXPIRES_IN_SECONDS;
   return now + seconds * 1000;
 };
@@ -114,43 +125,66 @@ const expiresAtOf = (body: Record<string, unknown>, now: number): number => {
  * text on some servers, and free text can quote the refresh token or code it refused.
  */
 const PROVIDER_CODE = /^[A-Za-z0-9_.:-]{1,80}$/;
-const shownCode = (code: string | undefined): string | undefined => (code !== undefined && PROVIDER_CODE.test(code) ? code : undefined);
+const shownCode = (code: string | undefined): string | undefined =>
+  code !== undefined && PROVIDER_CODE.test(code) ? code : undefined;
 
 /** The provider's error code from `{"error":{"code"}}`, `{"error":"…"}` or a top-level `code`. */
 export const providerErrorCode = (body: Record<string, unknown> | undefined): string | undefined => {
   if (body === undefined) return undefined;
-  const error = body['error'];
+  const error = body.error;
   if (typeof error === 'string' && error !== '') return error;
   if (typeof error === 'object' && error !== null) {
-    const code = (error as Record<string, unknown>)['code'];
+    const code = (error as Record<string, unknown>).code;
     if (typeof code === 'string' && code !== '') return code;
   }
   return stringField(body, 'code');
 };
 
 /** Authorization-code exchange: form with grant_type, code, redirect_uri, client_id, code_verifier. */
-export const exchangeAuthorizationCode = async (endpoints: CodexEndpoints, exchange: CodeExchange, signal: AbortSignal, now: () => number = Date.now): Promise<CodexTokens> => {
+export const exchangeAuthorizationCode = async (
+  endpoints: CodexEndpoints,
+  exchange: CodeExchange,
+  signal: AbortSignal,
+  now: () => number = Date.now,
+): Promise<CodexTokens> => {
   const response = await postForm(
     endpoints,
-    { grant_type: 'authorization_code', code: exchange.code, redirect_uri: exchange.redirectUri, client_id: CODEX_CLIENT_ID, code_verifier: exchange.codeVerifier },
+    {
+      grant_type: 'authorization_code',
+      code: exchange.code,
+      redirect_uri: exchange.redirectUri,
+      client_id: CODEX_CLIENT_ID,
+      code_verifier: exchange.codeVerifier,
+    },
     signal,
   );
   const body = await readJson(response);
   if (!response.ok) {
     const code = shownCode(providerErrorCode(body));
-    throw new CodexAuthError('token_exchange_failed', `the token endpoint refused the authorization code (HTTP ${response.status}${code === undefined ? '' : `, ${code}`})`, {
-      httpStatus: response.status,
-      ...(code === undefined ? {} : { providerCode: code }),
-    });
+    throw new CodexAuthError(
+      'token_exchange_failed',
+      `the token endpoint refused the authorization code (HTTP ${response.status}${code === undefined ? '' : `, ${code}`})`,
+      {
+        httpStatus: response.status,
+        ...(code === undefined ? {} : { providerCode: code }),
+      },
+    );
   }
   const idToken = body === undefined ? undefined : stringField(body, 'id_token');
   const accessToken = body === undefined ? undefined : stringField(body, 'access_token');
   const refreshToken = body === undefined ? undefined : stringField(body, 'refresh_token');
   if (body === undefined || idToken === undefined || accessToken === undefined || refreshToken === undefined) {
-    throw new CodexAuthError('invalid_token_response', 'the token response lacks id_token, access_token or refresh_token');
+    throw new CodexAuthError(
+      'invalid_token_response',
+      'the token response lacks id_token, access_token or refresh_token',
+    );
   }
   const accountId = accountIdFromTokens(idToken, accessToken);
-  if (accountId === undefined) throw new CodexAuthError('missing_account_id', 'the login returned no ChatGPT account id; is this account on a plan that includes Codex?');
+  if (accountId === undefined)
+    throw new CodexAuthError(
+      'missing_account_id',
+      'the login returned no ChatGPT account id; is this account on a plan that includes Codex?',
+    );
   return { idToken, accessToken, refreshToken, expiresAt: expiresAtOf(body, now()), accountId };
 };
 
@@ -162,19 +196,39 @@ const isTerminalReason = (code: string | undefined): code is TerminalRefreshReas
  * `CodexAuthError('refresh_rejected')` (terminal, `providerCode` is a `TerminalRefreshReason`) or
  * another code (transient: health must not change).
  */
-export const refreshCodexTokens = async (endpoints: CodexEndpoints, refreshToken: string, signal: AbortSignal, now: () => number = Date.now): Promise<RefreshedTokens> => {
-  const response = await postForm(endpoints, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CODEX_CLIENT_ID }, signal);
+export const refreshCodexTokens = async (
+  endpoints: CodexEndpoints,
+  refreshToken: string,
+  signal: AbortSignal,
+  now: () => number = Date.now,
+): Promise<RefreshedTokens> => {
+  const response = await postForm(
+    endpoints,
+    { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CODEX_CLIENT_ID },
+    signal,
+  );
   const body = await readJson(response);
   if (!response.ok) {
     const code = providerErrorCode(body);
-    const reason: TerminalRefreshReason | undefined = isTerminalReason(code) ? code : response.status === 401 ? 'unauthorized' : undefined;
+    const reason: TerminalRefreshReason | undefined = isTerminalReason(code)
+      ? code
+      : response.status === 401
+        ? 'unauthorized'
+        : undefined;
     if (reason !== undefined) {
-      throw new CodexAuthError('refresh_rejected', `the Codex login can no longer be refreshed (${reason})`, { httpStatus: response.status, providerCode: reason });
+      throw new CodexAuthError('refresh_rejected', `the Codex login can no longer be refreshed (${reason})`, {
+        httpStatus: response.status,
+        providerCode: reason,
+      });
     }
     const shown = shownCode(code);
-    throw new CodexAuthError('refresh_failed', `the token endpoint failed the refresh (HTTP ${response.status}${shown === undefined ? '' : `, ${shown}`})`, {
-      httpStatus: response.status,
-    });
+    throw new CodexAuthError(
+      'refresh_failed',
+      `the token endpoint failed the refresh (HTTP ${response.status}${shown === undefined ? '' : `, ${shown}`})`,
+      {
+        httpStatus: response.status,
+      },
+    );
   }
   if (body === undefined) throw new CodexAuthError('refresh_failed', 'the refresh response is not a JSON object');
   const idToken = stringField(body, 'id_token');

@@ -3,7 +3,12 @@ import { fetchModelList, openAiModelList, type FailureDecorator, type FailureRea
 import { maskingFailures } from '../maskSecrets.js';
 import { responsesFailures } from '../responses/failures.js';
 import { toResponsesBody } from '../responses/request.js';
-import { defaultProviderFetch, postResponses, streamResponsesAnswer, type ProviderFetch } from '../responses/transport.js';
+import {
+  defaultProviderFetch,
+  postResponses,
+  streamResponsesAnswer,
+  type ProviderFetch,
+} from '../responses/transport.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
 
 export const RESPONSES_GATEWAY_PROVIDER = 'openai-responses';
@@ -34,7 +39,8 @@ export class ResponsesGatewayClient implements ModelClient {
 
   constructor(options: ResponsesGatewayOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.#auth = options.apiKey === undefined || options.apiKey === '' ? {} : { authorization: `Bearer ${options.apiKey}` };
+    this.#auth =
+      options.apiKey === undefined || options.apiKey === '' ? {} : { authorization: `Bearer ${options.apiKey}` };
     this.#secrets = options.apiKey === undefined || options.apiKey === '' ? [] : [options.apiKey];
     this.#fetch = options.fetchImpl ?? defaultProviderFetch;
     const masked = maskingFailures(responsesFailures, this.#secrets);
@@ -54,14 +60,24 @@ export class ResponsesGatewayClient implements ModelClient {
         body,
         signal,
       });
-      yield* streamResponsesAnswer(response, { provider: this.provider, signal, now: this.#now, maxResponseBytes: request.maxResponseBytes });
+      yield* streamResponsesAnswer(response, {
+        provider: this.provider,
+        signal,
+        now: this.#now,
+        maxResponseBytes: request.maxResponseBytes,
+      });
     }.bind(this);
     return streamWithRetry(attempt, signal, (error) => this.#failures.toModelError(error, signal), this.#retry);
   }
 
   async listModels(signal: AbortSignal): Promise<readonly ModelInfo[]> {
     const json = await fetchModelList(
-      () => this.#fetch(`${this.#baseUrl}/models`, { method: 'GET', headers: { ...this.#auth, accept: 'application/json' }, signal }),
+      () =>
+        this.#fetch(`${this.#baseUrl}/models`, {
+          method: 'GET',
+          headers: { ...this.#auth, accept: 'application/json' },
+          signal,
+        }),
       signal,
       this.#failures,
       this.#now,

@@ -64,7 +64,12 @@ describe('untrusted bodies stay bounded', () => {
 
   it('an endless model list is a protocol error', async () => {
     const { response, state } = endlessResponse(200, '{"data":[' + '{"id":"m"},'.repeat(1000));
-    const failure = await fetchModelList(async () => response, new AbortController().signal, responsesFailures, () => 0).catch((e: unknown) => e);
+    const failure = await fetchModelList(
+      async () => response,
+      new AbortController().signal,
+      responsesFailures,
+      () => 0,
+    ).catch((e: unknown) => e);
     expect(failure).toMatchObject({ kind: 'protocol', details: { retryable: false } });
     expect(state.cancelled).toBe(true);
   });

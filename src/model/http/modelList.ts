@@ -32,7 +32,10 @@ export const fetchModelList = async (
   } catch (error) {
     throw failures.toModelError(error, signal);
   }
-  if (!body.complete) throw new ModelError('protocol', `the model list is larger than ${MAX_MODEL_LIST_BYTES} bytes`, { retryable: false });
+  if (!body.complete)
+    throw new ModelError('protocol', `the model list is larger than ${MAX_MODEL_LIST_BYTES} bytes`, {
+      retryable: false,
+    });
   const text = body.text;
   try {
     return JSON.parse(text);
@@ -47,10 +50,21 @@ export const fetchModelList = async (
  */
 export const openAiModelList = (json: unknown, supportsParallelToolCalls: boolean): ModelInfo[] => {
   const data = typeof json === 'object' && json !== null ? (json as { data?: unknown }).data : undefined;
-  if (!Array.isArray(data)) throw new ModelError('protocol', 'the model list has no `data` array', { retryable: false });
+  if (!Array.isArray(data))
+    throw new ModelError('protocol', 'the model list has no `data` array', { retryable: false });
   return data.flatMap((entry: unknown): ModelInfo[] => {
     const id = typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : undefined;
     if (typeof id !== 'string' || id === '') return [];
-    return [{ id, displayName: id, reasoningLevels: [], defaultReasoningLevel: null, supportsParallelToolCalls, contextWindow: null, inputModalities: [] }];
+    return [
+      {
+        id,
+        displayName: id,
+        reasoningLevels: [],
+        defaultReasoningLevel: null,
+        supportsParallelToolCalls,
+        contextWindow: null,
+        inputModalities: [],
+      },
+    ];
   });
 };

@@ -107,12 +107,16 @@ describe('readSseFrames bounds', () => {
   it('a single data line that never ends is an output_limit error once it passes the frame bound, and the body is cancelled', async () => {
     const { stream, state } = endless('x'.repeat(1024));
     const error = await failure(
-      new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('data: ')), pull: async (c) => {
-        const reader = stream.getReader();
-        const { value } = await reader.read();
-        reader.releaseLock();
-        if (value !== undefined) c.enqueue(value);
-      }, cancel: () => stream.cancel() }),
+      new ReadableStream({
+        start: (c) => c.enqueue(new TextEncoder().encode('data: ')),
+        pull: async (c) => {
+          const reader = stream.getReader();
+          const { value } = await reader.read();
+          reader.releaseLock();
+          if (value !== undefined) c.enqueue(value);
+        },
+        cancel: () => stream.cancel(),
+      }),
       { maxFrameChars: 64 * 1024 },
     );
     expect(error).toBeInstanceOf(ModelError);

@@ -40,7 +40,11 @@ export const limitsFor = (maxResponseBytes: number | undefined): SseLimits =>
     ? {}
     : { maxStreamBytes: maxResponseBytes, maxFrameChars: Math.min(DEFAULT_SSE_LIMITS.maxFrameChars, maxResponseBytes) };
 
-export async function* readSseFrames(body: ReadableStream<Uint8Array>, signal?: AbortSignal, limits: SseLimits = {}): AsyncGenerator<SseFrame> {
+export async function* readSseFrames(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+  limits: SseLimits = {},
+): AsyncGenerator<SseFrame> {
   const maxFrameChars = limits.maxFrameChars ?? DEFAULT_SSE_LIMITS.maxFrameChars;
   const maxStreamBytes = limits.maxStreamBytes ?? DEFAULT_SSE_LIMITS.maxStreamBytes;
   const decoder = new TextDecoder();

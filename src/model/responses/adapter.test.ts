@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ModelError, type ModelStreamEvent } from '../port.js';
+import type { ModelError, ModelStreamEvent } from '../port.js';
 import { adaptResponsesStream, normalizeUsage } from './adapter.js';
 import { rejectsWithModelError } from '../../../test/support/modelErrors.js';
 
@@ -20,7 +20,10 @@ const bodyOf = (text: string): ReadableStream<Uint8Array> => {
 
 const run = async (text: string): Promise<ModelStreamEvent[]> => {
   const events: ModelStreamEvent[] = [];
-  for await (const event of adaptResponsesStream(bodyOf(text), { provider: 'codex-subscription', signal: new AbortController().signal })) {
+  for await (const event of adaptResponsesStream(bodyOf(text), {
+    provider: 'codex-subscription',
+    signal: new AbortController().signal,
+  })) {
     events.push(event);
   }
   return events;
@@ -81,8 +84,8 @@ describe('adaptResponsesStream over the recorded fixtures', () => {
     expect(response.output).toHaveLength(2);
     const [reasoning, message] = response.output;
     expect(reasoning).toMatchObject({ type: 'reasoning', provider: 'codex-subscription' });
-    expect(reasoning?.type === 'reasoning' ? reasoning.opaque['encrypted_content'] : undefined).toMatch(/^gAAAAAB/);
-    expect(reasoning?.type === 'reasoning' ? reasoning.opaque['id'] : undefined).toBe('rs_fixture_01');
+    expect(reasoning?.type === 'reasoning' ? reasoning.opaque.encrypted_content : undefined).toMatch(/^gAAAAAB/);
+    expect(reasoning?.type === 'reasoning' ? reasoning.opaque.id : undefined).toBe('rs_fixture_01');
     expect(message).toEqual({ type: 'message', role: 'assistant', text: 'Two tables.' });
   });
 
@@ -128,7 +131,11 @@ describe('adaptResponsesStream over the recorded fixtures', () => {
   it('in-stream error, nested form: unsupported_parameter names reasoning.summary and is final', async () => {
     const error = await failure(fixture('error-unsupported-parameter.sse'));
     expect(error.kind).toBe('unsupported_parameter');
-    expect(error.details).toMatchObject({ retryable: false, param: 'reasoning.summary', providerType: 'invalid_request_error' });
+    expect(error.details).toMatchObject({
+      retryable: false,
+      param: 'reasoning.summary',
+      providerType: 'invalid_request_error',
+    });
     expect(error.message).toContain('reasoning.summary');
   });
 
@@ -172,7 +179,9 @@ describe('adaptResponsesStream over the recorded fixtures', () => {
 
 describe('normalizeUsage', () => {
   it('reads cache writes from the spellings compatible gateways use, and fills total from input + output', () => {
-    expect(normalizeUsage({ input_tokens: 10, input_tokens_details: { cache_write_tokens: 4 }, output_tokens: 3 })).toEqual({
+    expect(
+      normalizeUsage({ input_tokens: 10, input_tokens_details: { cache_write_tokens: 4 }, output_tokens: 3 }),
+    ).toEqual({
       inputTokens: 10,
       cachedInputTokens: 0,
       cacheWriteTokens: 4,

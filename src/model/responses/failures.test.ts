@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../port.js';
-import { classifyHttpFailure, classifyProviderError, parseRetryAfter, parseTryAgainIn, providerErrorFrom, safeProviderMessage, toModelError } from './failures.js';
+import {
+  classifyHttpFailure,
+  classifyProviderError,
+  parseRetryAfter,
+  parseTryAgainIn,
+  providerErrorFrom,
+  safeProviderMessage,
+  toModelError,
+} from './failures.js';
 import { withoutSecrets } from '../maskSecrets.js';
 
 const NOW = Date.UTC(2026, 0, 1, 0, 0, 0);
@@ -55,44 +63,78 @@ describe('classifyProviderError', () => {
   });
 
   it('unsupported_parameter names the parameter and is final', () => {
-    const error = classifyProviderError({ code: 'unsupported_parameter', param: 'reasoning.summary', message: 'Unsupported parameter' });
+    const error = classifyProviderError({
+      code: 'unsupported_parameter',
+      param: 'reasoning.summary',
+      message: 'Unsupported parameter',
+    });
     expect(error.kind).toBe('unsupported_parameter');
     expect(error.details).toMatchObject({ retryable: false, param: 'reasoning.summary' });
     expect(error.message).toContain('reasoning.summary');
   });
 
   it('masks token-shaped text in provider messages', () => {
-    expect(safeProviderMessage('Incorrect API key provided: sk-proj-abcdef123456')).not.toContain('sk-proj-abcdef123456');
-    expect(classifyProviderError({ code: 'x', message: 'Bearer eyJhbGciOi.payload.sig' }).message).not.toContain('eyJhbGciOi');
+    expect(safeProviderMessage('Incorrect API key provided: sk-proj-abcdef123456')).not.toContain(
+      'sk-proj-abcdef123456',
+    );
+    expect(classifyProviderError({ code: 'x', message: 'Bearer eyJhbGciOi.payload.sig' }).message).not.toContain(
+      'eyJhbGciOi',
+    );
   });
 });
 
 describe('classifyHttpFailure', () => {
   it('a 429 usage_limit_reached is a final quota error that says when it resets', async () => {
     const error = await classifyHttpFailure(
-      jsonResponse(429, { error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus', resets_at: 1767229200 } }, { 'retry-after': '3600' }),
+      jsonResponse(
+        429,
+        {
+          error: {
+            type: 'usage_limit_reached',
+            message: 'The usage limit has been reached',
+            plan_type: 'plus',
+            resets_at: 1767229200,
+          },
+        },
+        { 'retry-after': '3600' },
+      ),
       NOW,
     );
     expect(error.kind).toBe('quota');
-    expect(error.details).toMatchObject({ retryable: false, resetsAt: 1767229200_000, httpStatus: 429, retryAfterMs: 3_600_000 });
+    expect(error.details).toMatchObject({
+      retryable: false,
+      resetsAt: 1767229200_000,
+      httpStatus: 429,
+      retryAfterMs: 3_600_000,
+    });
     expect(error.message).toContain('2026-01-01T01:00:00.000Z');
   });
 
   it('a usage limit without resets_at falls back to retry-after for the reset time', async () => {
-    const error = await classifyHttpFailure(jsonResponse(429, { error: { type: 'usage_limit_reached' } }, { 'retry-after': '60' }), NOW);
+    const error = await classifyHttpFailure(
+      jsonResponse(429, { error: { type: 'usage_limit_reached' } }, { 'retry-after': '60' }),
+      NOW,
+    );
     expect(error.details.resetsAt).toBe(NOW + 60_000);
   });
 
   it('a plain 429 rate limit is retryable with the stated wait', async () => {
     const error = await classifyHttpFailure(
-      jsonResponse(429, { error: { code: 'rate_limit_exceeded', message: 'Please try again in 1.5s' } }, { 'retry-after-ms': '700' }),
+      jsonResponse(
+        429,
+        { error: { code: 'rate_limit_exceeded', message: 'Please try again in 1.5s' } },
+        { 'retry-after-ms': '700' },
+      ),
       NOW,
     );
     expect(error.details).toMatchObject({ retryable: true, retryAfterMs: 700 });
   });
 
   it('401 is auth and does not echo the body', async () => {
-    const error = await classifyHttpFailure(jsonResponse(401, { error: { message: 'token sk-secret-value-123456 expired' } }), NOW);
+    const error = await classifyHttpFailure(
+      jsonResponse(401, { error: { message: 'token sk-secret-value-123456 expired' } }),
+      NOW,
+    );
     expect(error.kind).toBe('auth');
     expect(error.message).not.toContain('sk-secret');
   });
@@ -107,10 +149,20 @@ describe('classifyHttpFailure', () => {
 
   it('a 400 unsupported_parameter body keeps the param; a 503 with an unknown code is still retried', async () => {
     const unsupported = await classifyHttpFailure(
-      jsonResponse(400, { error: { type: 'invalid_request_error', code: 'unsupported_parameter', param: 'reasoning.summary', message: 'no' } }),
+      jsonResponse(400, {
+        error: {
+          type: 'invalid_request_error',
+          code: 'unsupported_parameter',
+          param: 'reasoning.summary',
+          message: 'no',
+        },
+      }),
       NOW,
     );
-    expect(unsupported).toMatchObject({ kind: 'unsupported_parameter', details: { param: 'reasoning.summary', retryable: false } });
+    expect(unsupported).toMatchObject({
+      kind: 'unsupported_parameter',
+      details: { param: 'reasoning.summary', retryable: false },
+    });
     const odd = await classifyHttpFailure(jsonResponse(503, { error: { code: 'weird_thing', message: 'x' } }), NOW);
     expect(odd.details.retryable).toBe(true);
   });
@@ -119,7 +171,10 @@ describe('classifyHttpFailure', () => {
 describe('toModelError', () => {
   it('an abort wins over whatever was thrown; network faults are retryable transport errors', () => {
     const controller = new AbortController();
-    expect(toModelError(new TypeError('fetch failed'), controller.signal)).toMatchObject({ kind: 'transport', details: { retryable: true } });
+    expect(toModelError(new TypeError('fetch failed'), controller.signal)).toMatchObject({
+      kind: 'transport',
+      details: { retryable: true },
+    });
     controller.abort();
     expect(toModelError(new DOMException('aborted', 'AbortError'), controller.signal).kind).toBe('aborted');
     const typed = new ModelError('quota', 'q', { retryable: false });
@@ -130,7 +185,10 @@ describe('toModelError', () => {
 describe('hostile provider fields', () => {
   it('a resets_at no Date can hold is ignored (the reset time falls back to retry-after) instead of throwing', async () => {
     for (const resetsAt of [1e20, -5, 'soon']) {
-      const error = await classifyHttpFailure(jsonResponse(429, { error: { type: 'usage_limit_reached', resets_at: resetsAt } }, { 'retry-after': '60' }), NOW);
+      const error = await classifyHttpFailure(
+        jsonResponse(429, { error: { type: 'usage_limit_reached', resets_at: resetsAt } }, { 'retry-after': '60' }),
+        NOW,
+      );
       expect(error).toMatchObject({ kind: 'quota', details: { retryable: false, resetsAt: NOW + 60_000 } });
     }
   });
@@ -141,15 +199,24 @@ describe('hostile provider fields', () => {
     expect(stated).toEqual({ type: undefined, code: undefined, param: undefined, message: 'no' });
     const http = await classifyHttpFailure(jsonResponse(400, { error: leak }), NOW);
     expect(JSON.stringify({ message: http.message, details: http.details })).not.toContain('gw-live');
-    const limit = await classifyHttpFailure(jsonResponse(429, { error: { type: 'usage_limit_reached', plan_type: leak, resets_at: 1767229200 } }), NOW);
+    const limit = await classifyHttpFailure(
+      jsonResponse(429, { error: { type: 'usage_limit_reached', plan_type: leak, resets_at: 1767229200 } }),
+      NOW,
+    );
     expect(limit.message).not.toContain('gw-live');
     // Identifier-shaped names are kept as they are.
-    expect(providerErrorFrom({ code: 'rate_limit_exceeded', param: 'input[0].content' })).toMatchObject({ code: 'rate_limit_exceeded', param: 'input[0].content' });
+    expect(providerErrorFrom({ code: 'rate_limit_exceeded', param: 'input[0].content' })).toMatchObject({
+      code: 'rate_limit_exceeded',
+      param: 'input[0].content',
+    });
   });
 
   it('withoutSecrets masks a known secret of any shape in the message and stack, and drops fields that carry one', () => {
     const key = 'plain-gateway-key-42';
-    const error = classifyProviderError({ code: 'invalid_api_key', message: `The key ${key} is not valid for account acct-7f3e0000-1111` });
+    const error = classifyProviderError({
+      code: 'invalid_api_key',
+      message: `The key ${key} is not valid for account acct-7f3e0000-1111`,
+    });
     const masked = withoutSecrets(error, [key, 'acct-7f3e0000-1111', 'ab']);
     expect(masked.message).not.toContain(key);
     expect(masked.message).not.toContain('acct-7f3e0000-1111');

@@ -76,10 +76,9 @@ export const safeProviderMessage = (message: string): string => {
  * dropped. These land in messages and error details verbatim, so free text (which can quote the
  * request's key or a prompt) is not let through them; the message field is where text goes, masked.
  */
-const PROVIDER_IDENTIFIER = /^[A-Za-z0-9_.:\[\]-]{1,100}$/;
+const PROVIDER_IDENTIFIER = /^[A-Za-z0-9_.:[\]-]{1,100}$/;
 export const providerIdentifier = (value: unknown): string | undefined =>
   typeof value === 'string' && PROVIDER_IDENTIFIER.test(value) ? value : undefined;
-
 
 /** "Please try again in 11.054s" / "in 250ms" → milliseconds. */
 export const parseTryAgainIn = (message: string | undefined): number | undefined => {
@@ -109,7 +108,9 @@ export interface FailureContext {
 export const classifyProviderError = (error: ProviderError, context: FailureContext = {}): ModelError => {
   const verdict =
     verdictFor(error) ??
-    (context.httpStatus !== undefined ? verdictForStatus(context.httpStatus) : { kind: 'server' as const, retryable: false });
+    (context.httpStatus !== undefined
+      ? verdictForStatus(context.httpStatus)
+      : { kind: 'server' as const, retryable: false });
   const name = error.code ?? error.type;
   const stated = error.message === undefined ? 'no message' : safeProviderMessage(error.message);
   const retryAfterMs = context.retryAfterMs ?? parseTryAgainIn(error.message);
@@ -139,10 +140,10 @@ const asRecord = (value: unknown): Record<string, unknown> | undefined =>
 export const providerErrorFrom = (value: unknown): ProviderError => {
   const record = asRecord(value) ?? {};
   return {
-    type: providerIdentifier(record['type']),
-    code: providerIdentifier(record['code']),
+    type: providerIdentifier(record.type),
+    code: providerIdentifier(record.code),
     message: stringField(record, 'message'),
-    param: providerIdentifier(record['param']),
+    param: providerIdentifier(record.param),
   };
 };
 
@@ -153,7 +154,9 @@ const MAX_DATE_MS = 8.64e15;
 
 /** `resets_at` (Unix seconds) as epoch ms, or undefined when it is not a time a Date can hold. */
 const resetTime = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 && value * 1000 <= MAX_DATE_MS ? value * 1000 : undefined;
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 && value * 1000 <= MAX_DATE_MS
+    ? value * 1000
+    : undefined;
 
 /**
  * A non-2xx answer as a ModelError. Only the stated type/code/message/param are kept, never the raw
@@ -168,7 +171,7 @@ export const classifyHttpFailure = async (response: Response, now: number): Prom
   } catch {
     parsed = undefined;
   }
-  const errorValue = parsed?.['error'];
+  const errorValue = parsed?.error;
   const stated: ProviderError =
     typeof errorValue === 'string'
       ? { code: providerIdentifier(errorValue), message: stringField(parsed ?? {}, 'message') }
@@ -178,16 +181,20 @@ export const classifyHttpFailure = async (response: Response, now: number): Prom
 
   if (status === 429 && (stated.type === 'usage_limit_reached' || stated.code === 'usage_limit_reached')) {
     const limit = asRecord(errorValue) ?? {};
-    const resetsAt = resetTime(limit['resets_at']) ?? (retryAfterMs !== undefined ? now + retryAfterMs : undefined);
-    const plan = providerIdentifier(limit['plan_type']);
+    const resetsAt = resetTime(limit.resets_at) ?? (retryAfterMs !== undefined ? now + retryAfterMs : undefined);
+    const plan = providerIdentifier(limit.plan_type);
     const when = resetsAt === undefined ? 'at an unstated time' : `at ${new Date(resetsAt).toISOString()}`;
-    return new ModelError('quota', `usage limit reached${plan === undefined ? '' : ` (plan ${plan})`}; it resets ${when}`, {
-      retryable: false,
-      providerType: 'usage_limit_reached',
-      httpStatus: status,
-      ...(resetsAt !== undefined ? { resetsAt } : {}),
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    });
+    return new ModelError(
+      'quota',
+      `usage limit reached${plan === undefined ? '' : ` (plan ${plan})`}; it resets ${when}`,
+      {
+        retryable: false,
+        providerType: 'usage_limit_reached',
+        httpStatus: status,
+        ...(resetsAt !== undefined ? { resetsAt } : {}),
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      },
+    );
   }
   if (status === 401) {
     // The credential itself is never part of the message; only that it was refused.
@@ -206,7 +213,10 @@ export const classifyHttpFailure = async (response: Response, now: number): Prom
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     });
   }
-  const error = classifyProviderError(stated, { httpStatus: status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+  const error = classifyProviderError(stated, {
+    httpStatus: status,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  });
   // A 5xx or 429 is transient whatever the body calls it (contract: "a 429 or 5xx status").
   if (!error.details.retryable && statusVerdict.retryable && fromBody === undefined) {
     return new ModelError(statusVerdict.kind, error.message, { ...error.details, retryable: true });
@@ -223,7 +233,9 @@ export const toModelError = (error: unknown, signal: AbortSignal): ModelError =>
   }
   if (error instanceof ModelError) return error;
   const cause = error instanceof Error ? error.message : String(error);
-  return new ModelError('transport', `could not reach the model provider: ${safeProviderMessage(cause)}`, { retryable: true });
+  return new ModelError('transport', `could not reach the model provider: ${safeProviderMessage(cause)}`, {
+    retryable: true,
+  });
 };
 
 /** The Responses family's failure reading, as the shared model-list fetch takes it. */

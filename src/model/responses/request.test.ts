@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { ModelItem, ModelRequest } from '../port.js';
 import { fromResponsesItem, toResponsesBody, toResponsesInput } from './request.js';
 
-const schema = { type: 'object', properties: { query: { type: 'string' } }, required: ['query'], additionalProperties: false };
+const schema = {
+  type: 'object',
+  properties: { query: { type: 'string' } },
+  required: ['query'],
+  additionalProperties: false,
+};
 
 const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
   model: 'gpt-5.1-codex',
@@ -13,7 +18,12 @@ const request = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
   ...overrides,
 });
 
-const encrypted = { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: 's' }], encrypted_content: 'gAAAA…' };
+const encrypted = {
+  id: 'rs_1',
+  type: 'reasoning',
+  summary: [{ type: 'summary_text', text: 's' }],
+  encrypted_content: 'gAAAA…',
+};
 
 describe('toResponsesBody, codex profile (the pinned contract)', () => {
   it('sends every request invariant, the system prompt as instructions, and the cache key', () => {
@@ -25,7 +35,15 @@ describe('toResponsesBody, codex profile (the pinned contract)', () => {
       model: 'gpt-5.1-codex',
       instructions: 'You are Helix.',
       input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }],
-      tools: [{ type: 'function', name: 'search_library', description: 'Search the library', parameters: schema, strict: null }],
+      tools: [
+        {
+          type: 'function',
+          name: 'search_library',
+          description: 'Search the library',
+          parameters: schema,
+          strict: null,
+        },
+      ],
       tool_choice: 'auto',
       parallel_tool_calls: true,
       store: false,
@@ -39,28 +57,38 @@ describe('toResponsesBody, codex profile (the pinned contract)', () => {
 
   it('asks for a reasoning summary even without an effort, and never sets an output-token limit', () => {
     const body = toResponsesBody(request(), { profile: 'codex', provider: 'codex-subscription' });
-    expect(body['reasoning']).toEqual({ summary: 'auto' });
+    expect(body.reasoning).toEqual({ summary: 'auto' });
     expect(body).not.toHaveProperty('max_output_tokens');
     expect(body).not.toHaveProperty('prompt_cache_key');
   });
 
   it('passes a tool schema through by identity of content (no strict-mode rewriting)', () => {
     const body = toResponsesBody(request(), { profile: 'codex', provider: 'codex-subscription' });
-    expect((body['tools'] as Array<{ parameters: unknown }>)[0]?.parameters).toEqual(schema);
+    expect((body.tools as Array<{ parameters: unknown }>)[0]?.parameters).toEqual(schema);
   });
 });
 
 describe('toResponsesBody, gateway profile', () => {
   it('leaves out the Codex-only fields and reasoning when no effort is named', () => {
     const body = toResponsesBody(request({ cacheKey: 'run_42' }), { profile: 'gateway', provider: 'openai-responses' });
-    expect(body).toMatchObject({ store: false, stream: true, tool_choice: 'auto', parallel_tool_calls: true, instructions: 'You are Helix.' });
-    for (const field of ['reasoning', 'include', 'text', 'prompt_cache_key', 'max_output_tokens']) expect(body).not.toHaveProperty(field);
+    expect(body).toMatchObject({
+      store: false,
+      stream: true,
+      tool_choice: 'auto',
+      parallel_tool_calls: true,
+      instructions: 'You are Helix.',
+    });
+    for (const field of ['reasoning', 'include', 'text', 'prompt_cache_key', 'max_output_tokens'])
+      expect(body).not.toHaveProperty(field);
   });
 
   it('asks for reasoning and its encrypted continuation when an effort is named', () => {
-    const body = toResponsesBody(request({ reasoningEffort: 'low' }), { profile: 'gateway', provider: 'openai-responses' });
-    expect(body['reasoning']).toEqual({ effort: 'low' });
-    expect(body['include']).toEqual(['reasoning.encrypted_content']);
+    const body = toResponsesBody(request({ reasoningEffort: 'low' }), {
+      profile: 'gateway',
+      provider: 'openai-responses',
+    });
+    expect(body.reasoning).toEqual({ effort: 'low' });
+    expect(body.include).toEqual(['reasoning.encrypted_content']);
   });
 });
 
@@ -89,16 +117,32 @@ describe('toResponsesInput', () => {
   it('replays reasoning verbatim only to the provider that produced it, and only with encrypted content', () => {
     const mine: ModelItem = { type: 'reasoning', provider: 'codex-subscription', opaque: encrypted };
     const theirs: ModelItem = { type: 'reasoning', provider: 'openai-responses', opaque: encrypted };
-    const hollow: ModelItem = { type: 'reasoning', provider: 'codex-subscription', opaque: { id: 'rs_2', type: 'reasoning', summary: [] } };
+    const hollow: ModelItem = {
+      type: 'reasoning',
+      provider: 'codex-subscription',
+      opaque: { id: 'rs_2', type: 'reasoning', summary: [] },
+    };
     expect(toResponsesInput([mine, theirs, hollow], 'codex-subscription')).toEqual([encrypted]);
   });
 });
 
 describe('fromResponsesItem', () => {
   it('round-trips a function call and a reasoning item back to the same wire form', () => {
-    const call = { id: 'fc_9', type: 'function_call', status: 'completed', call_id: 'call_9', name: 'read', arguments: '{"a":1}' };
+    const call = {
+      id: 'fc_9',
+      type: 'function_call',
+      status: 'completed',
+      call_id: 'call_9',
+      name: 'read',
+      arguments: '{"a":1}',
+    };
     const neutral = [fromResponsesItem(call, 'codex-subscription'), fromResponsesItem(encrypted, 'codex-subscription')];
-    expect(toResponsesInput(neutral.filter((item): item is ModelItem => item !== undefined), 'codex-subscription')).toEqual([
+    expect(
+      toResponsesInput(
+        neutral.filter((item): item is ModelItem => item !== undefined),
+        'codex-subscription',
+      ),
+    ).toEqual([
       { type: 'function_call', id: 'fc_9', call_id: 'call_9', name: 'read', arguments: '{"a":1}' },
       encrypted,
     ]);

@@ -46,7 +46,7 @@ const toWireItem = (item: ModelItem, provider: string): WireItem | undefined => 
     case 'reasoning':
       // Encrypted reasoning is only meaningful to the provider that issued it; under store:false an
       // item without encrypted_content points at nothing the server kept, so it is not replayable.
-      if (item.provider !== provider || typeof item.opaque['encrypted_content'] !== 'string') return undefined;
+      if (item.provider !== provider || typeof item.opaque.encrypted_content !== 'string') return undefined;
       return { ...item.opaque };
   }
 };
@@ -88,9 +88,7 @@ export const toResponsesBody = (request: ModelRequest, options: ResponsesBodyOpt
       ...(request.cacheKey !== undefined ? { prompt_cache_key: request.cacheKey } : {}),
     };
   }
-  return effort === undefined
-    ? common
-    : { ...common, reasoning: { effort }, include: ['reasoning.encrypted_content'] };
+  return effort === undefined ? common : { ...common, reasoning: { effort }, include: ['reasoning.encrypted_content'] };
 };
 
 const asRecord = (value: unknown): Record<string, unknown> | undefined =>
@@ -101,8 +99,8 @@ const messageText = (content: unknown): string => {
   return content
     .map((part) => {
       const record = asRecord(part);
-      if (record?.['type'] === 'output_text' && typeof record['text'] === 'string') return record['text'];
-      if (record?.['type'] === 'refusal' && typeof record['refusal'] === 'string') return record['refusal'];
+      if (record?.type === 'output_text' && typeof record.text === 'string') return record.text;
+      if (record?.type === 'refusal' && typeof record.refusal === 'string') return record.refusal;
       return '';
     })
     .join('');
@@ -115,16 +113,16 @@ const messageText = (content: unknown): string => {
 export const fromResponsesItem = (value: unknown, provider: string): ModelItem | undefined => {
   const item = asRecord(value);
   if (item === undefined) return undefined;
-  switch (item['type']) {
+  switch (item.type) {
     case 'message':
-      if (item['role'] !== 'assistant') return undefined;
-      return { type: 'message', role: 'assistant', text: messageText(item['content']) };
+      if (item.role !== 'assistant') return undefined;
+      return { type: 'message', role: 'assistant', text: messageText(item.content) };
     case 'function_call': {
-      const callId = item['call_id'];
-      const name = item['name'];
+      const callId = item.call_id;
+      const name = item.name;
       if (typeof callId !== 'string' || typeof name !== 'string') return undefined;
-      const args = item['arguments'];
-      const itemId = item['id'];
+      const args = item.arguments;
+      const itemId = item.id;
       return {
         type: 'function_call',
         callId,

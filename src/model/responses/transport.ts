@@ -29,9 +29,19 @@ export const postResponses = (input: PostResponsesInput): Promise<Response> =>
 /** Streams a 2xx SSE answer as model events, or throws the classified failure of any other answer. */
 export async function* streamResponsesAnswer(
   response: Response,
-  options: { readonly provider: string; readonly signal: AbortSignal; readonly now: () => number; readonly maxResponseBytes?: number | undefined },
+  options: {
+    readonly provider: string;
+    readonly signal: AbortSignal;
+    readonly now: () => number;
+    readonly maxResponseBytes?: number | undefined;
+  },
 ): AsyncGenerator<ModelStreamEvent> {
   if (!response.ok) throw await classifyHttpFailure(response, options.now());
-  if (response.body === null) throw new ModelError('protocol', 'the provider answered without a body', { retryable: true });
-  yield* adaptResponsesStream(response.body, { provider: options.provider, signal: options.signal, limits: limitsFor(options.maxResponseBytes) });
+  if (response.body === null)
+    throw new ModelError('protocol', 'the provider answered without a body', { retryable: true });
+  yield* adaptResponsesStream(response.body, {
+    provider: options.provider,
+    signal: options.signal,
+    limits: limitsFor(options.maxResponseBytes),
+  });
 }

@@ -19,7 +19,8 @@ export interface DetectedContradiction extends Contradiction {
 }
 
 const NEGATIONS = /\b(not|never|no|cannot|can't|isn't|aren't|doesn't|don't|won't|without|neither|nor)\b/i;
-const QUANTITY = /(\d+(?:[.,]\d+)?)\s*(%|percent|ms|milliseconds?|seconds?|minutes?|hours?|days?|steps?|characters?|bytes?|kib|mib|gib|kb|mb|gb|times|requests?)\b/gi;
+const QUANTITY =
+  /(\d+(?:[.,]\d+)?)\s*(%|percent|ms|milliseconds?|seconds?|minutes?|hours?|days?|steps?|characters?|bytes?|kib|mib|gib|kb|mb|gb|times|requests?)\b/gi;
 
 const jaccard = (a: Set<string>, b: Set<string>): number => {
   let shared = 0;
@@ -59,7 +60,9 @@ export const detectContradictions = (passages: readonly RankedHit[]): DetectedCo
       const [a, b] = [passages[i]!, passages[j]!].sort((x, y) => x.ref.localeCompare(y.ref)) as [RankedHit, RankedHit];
       if (a.documentId === b.documentId) continue;
       for (const sa of splitSentences(a.text).sort()) {
-        const sb = splitSentences(b.text).sort().find((s) => conflictKind(sa, s) !== null);
+        const sb = splitSentences(b.text)
+          .sort()
+          .find((s) => conflictKind(sa, s) !== null);
         if (sb === undefined) continue;
         const kind = conflictKind(sa, sb)!;
         found.push({

@@ -24,7 +24,10 @@ export const conflictQuestionId = (contradictionId: string): string => `resolve_
 const rulingFor = (answers: readonly Answer[], contradiction: DetectedContradiction): 1 | 2 | 'none' | undefined => {
   const answer = answers.find((a) => a.question_id === conflictQuestionId(contradiction.contradiction_id));
   if (answer === undefined) return undefined;
-  const value = typeof answer.value === 'object' && answer.value !== null && 'source' in answer.value ? (answer.value as { source: unknown }).source : answer.value;
+  const value =
+    typeof answer.value === 'object' && answer.value !== null && 'source' in answer.value
+      ? (answer.value as { source: unknown }).source
+      : answer.value;
   const text = String(value).trim().toLowerCase();
   if (text === '1' || text === contradiction.sides[0].ref) return 1;
   if (text === '2' || text === contradiction.sides[1].ref) return 2;
@@ -92,15 +95,30 @@ export class ExtractiveExecutor implements TurnExecutor {
         support = support.filter((h) => h.ref !== rejected);
       }
     }
-    const publicContradictions = open.map(({ contradiction_id, description, refs }) => ({ contradiction_id, description, refs }));
+    const publicContradictions = open.map(({ contradiction_id, description, refs }) => ({
+      contradiction_id,
+      description,
+      refs,
+    }));
     const families = [...new Set(reentered.map((a) => a.family))];
     // Asking the user comes first: no answer is proposed while a ruling is pending.
     if (questions.length > 0) {
-      return emptyOutcome({ artifacts: reentered, satisfiedFamilies: families, contradictions: publicContradictions, questions, unresolvedRequirements: unavailable });
+      return emptyOutcome({
+        artifacts: reentered,
+        satisfiedFamilies: families,
+        contradictions: publicContradictions,
+        questions,
+        unresolvedRequirements: unavailable,
+      });
     }
 
     const answer = composeAnswer(question, support);
-    if (answer.cited.length === 0) return emptyOutcome({ artifacts: reentered, satisfiedFamilies: families, unresolvedRequirements: ['no_quotable_evidence', ...unavailable] });
+    if (answer.cited.length === 0)
+      return emptyOutcome({
+        artifacts: reentered,
+        satisfiedFamilies: families,
+        unresolvedRequirements: ['no_quotable_evidence', ...unavailable],
+      });
     const supportingRefs = answer.cited.map((h) => h.ref);
     return emptyOutcome({
       artifacts: reentered,
@@ -118,7 +136,13 @@ export class ExtractiveExecutor implements TurnExecutor {
           outputFields: {
             sources: answer.cited.map((h, i) => {
               const artifact = artifacts.get(h.ref);
-              return { n: i + 1, ref: h.ref, title: h.title, locator: artifact?.provenance.locator ?? null, span: artifact?.provenance.span ?? null };
+              return {
+                n: i + 1,
+                ref: h.ref,
+                title: h.title,
+                locator: artifact?.provenance.locator ?? null,
+                span: artifact?.provenance.span ?? null,
+              };
             }),
           },
         },

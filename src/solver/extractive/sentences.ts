@@ -2,7 +2,8 @@ const MIN_SENTENCE = 12;
 const MAX_SENTENCE = 400;
 
 /** Table rows, fences and list bullets that carry no sentence of their own. */
-const isStructural = (line: string): boolean => /^\s*(\||```|---|===)/.test(line) || (line.match(/\|/g)?.length ?? 0) >= 3;
+const isStructural = (line: string): boolean =>
+  /^\s*(\||```|---|===)/.test(line) || (line.match(/\|/g)?.length ?? 0) >= 3;
 
 /** A heading: a paragraph of one short line without sentence punctuation at its end. */
 const isHeading = (lines: readonly string[]): boolean =>
@@ -19,6 +20,6 @@ export const splitSentences = (text: string): string[] =>
     .map((paragraph) => paragraph.split('\n').filter((line) => line.trim() !== '' && !isStructural(line)))
     .filter((lines) => !isHeading(lines))
     .map((lines) => lines.join(' '))
-    .flatMap((paragraph) => paragraph.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+(?=[A-Z0-9"'(\[`*])/))
+    .flatMap((paragraph) => paragraph.replace(/\s+/g, ' ').split(/(?<=[.!?])\s+(?=[A-Z0-9"'([`*])/))
     .map((s) => s.trim())
     .filter((s) => s.length >= MIN_SENTENCE && s.length <= MAX_SENTENCE);

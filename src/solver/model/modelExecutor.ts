@@ -20,7 +20,8 @@ export interface ModelExecutorOptions {
 export const MODEL_DID_NOT_SUBMIT = 'model_did_not_submit';
 
 /** `model_<kind>`: the failure code a turn reports for a model error, e.g. `model_rate_limited`. */
-export const modelFailureCode = (error: unknown): string => (error instanceof ModelError ? `model_${error.kind}` : 'model_error');
+export const modelFailureCode = (error: unknown): string =>
+  error instanceof ModelError ? `model_${error.kind}` : 'model_error';
 
 /**
  * The model-driven executor: one bounded tool loop per turn over exactly the admitted
@@ -33,14 +34,17 @@ export class ModelExecutor implements TurnExecutor {
   private readonly now: () => number;
 
   constructor(private readonly options: ModelExecutorOptions) {
-    if (!Number.isInteger(options.maxToolCalls) || options.maxToolCalls < 1) throw new TypeError('maxToolCalls must be a positive integer');
+    if (!Number.isInteger(options.maxToolCalls) || options.maxToolCalls < 1)
+      throw new TypeError('maxToolCalls must be a positive integer');
     this.now = options.now ?? Date.now;
   }
 
   async executeTurn(input: TurnInput): Promise<TurnOutcome> {
     let selection: ModelSelection | undefined;
     try {
-      selection = await this.options.resolver.forOwner(input.ownerHash, input.signal, { ownProviders: input.ownerModelProviders });
+      selection = await this.options.resolver.forOwner(input.ownerHash, input.signal, {
+        ownProviders: input.ownerModelProviders,
+      });
     } catch (err) {
       input.signal.throwIfAborted();
       return emptyOutcome({ status: 'failed', failureCode: modelFailureCode(err) });
@@ -51,16 +55,25 @@ export class ModelExecutor implements TurnExecutor {
     }
 
     try {
-      const limits = { ...DEFAULT_OUTPUT_LIMITS, ...this.options.outputLimits, maxToolCalls: this.options.maxToolCalls };
+      const limits = {
+        ...DEFAULT_OUTPUT_LIMITS,
+        ...this.options.outputLimits,
+        maxToolCalls: this.options.maxToolCalls,
+      };
       const loop = await runToolLoop(input, selection, limits, this.now);
       if (loop.submitted === null) {
-        return emptyOutcome({ artifacts: loop.artifacts, unresolvedRequirements: [MODEL_DID_NOT_SUBMIT], usage: loop.usage });
+        return emptyOutcome({
+          artifacts: loop.artifacts,
+          unresolvedRequirements: [MODEL_DID_NOT_SUBMIT],
+          usage: loop.usage,
+        });
       }
       return { ...outcomeFromResult(loop.submitted, loop.artifacts), usage: loop.usage };
     } catch (err) {
       if (err instanceof DeadlineReached) return emptyOutcome({ status: 'failed', failureCode: 'turn_timeout' });
       // The provider's message and payload stay out of the outcome: only the error's kind is recorded.
-      if (err instanceof LoopFailure) return emptyOutcome({ status: 'failed', failureCode: modelFailureCode(err.modelError), usage: err.usage });
+      if (err instanceof LoopFailure)
+        return emptyOutcome({ status: 'failed', failureCode: modelFailureCode(err.modelError), usage: err.usage });
       throw err;
     }
   }

@@ -22,15 +22,19 @@ export const SUBMIT_NOW = `The tool-call limit for this turn is reached. Call ${
 
 const clip = (text: string, limit: number): string => (text.length <= limit ? text : `${text.slice(0, limit - 1)}…`);
 
-const answerValue = (value: unknown): string => clip(typeof value === 'string' ? value : JSON.stringify(value) ?? 'null', MAX_ANSWER_VALUE);
+const answerValue = (value: unknown): string =>
+  clip(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null'), MAX_ANSWER_VALUE);
 
 /** The task of this turn, in sections the model can tell apart. */
 export const turnMessage = (input: TurnInput): string => {
   const sections = [`Objective:\n${input.objective}`];
   if (input.constraints.length > 0) sections.push(`Constraints:\n${input.constraints.map((c) => `- ${c}`).join('\n')}`);
-  if (input.instruction !== null && input.instruction.trim() !== '') sections.push(`Instruction for this turn:\n${input.instruction}`);
+  if (input.instruction !== null && input.instruction.trim() !== '')
+    sections.push(`Instruction for this turn:\n${input.instruction}`);
   if (input.answers.length > 0) {
-    sections.push(`Answers the user has given:\n${input.answers.map((a) => `- ${a.question_id}: ${answerValue(a.value)}`).join('\n')}`);
+    sections.push(
+      `Answers the user has given:\n${input.answers.map((a) => `- ${a.question_id}: ${answerValue(a.value)}`).join('\n')}`,
+    );
   }
   const previous = input.previousResult;
   if (previous !== null) {

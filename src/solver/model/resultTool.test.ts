@@ -31,7 +31,10 @@ describe('tool table', () => {
     expect(table.capabilityFor('submit_result')).toBeUndefined();
     expect(table.specs[0]?.parameters).toEqual({
       type: 'object',
-      properties: { query: { type: 'string', minLength: 1 }, limit: { type: 'integer', default: 8, minimum: expect.any(Number), maximum: expect.any(Number) } },
+      properties: {
+        query: { type: 'string', minLength: 1 },
+        limit: { type: 'integer', default: 8, minimum: expect.any(Number), maximum: expect.any(Number) },
+      },
       required: ['query'],
       additionalProperties: false,
     });
@@ -63,8 +66,14 @@ describe('submit_result', () => {
   it('rejects bad JSON, unknown fields and oversized values, naming only field paths', () => {
     expect(parseSubmittedResult('{"text":')).toEqual({ ok: false, error: 'arguments are not valid JSON' });
     expect(parseSubmittedResult(JSON.stringify({ text: 'x', verdict: 'final' }))).toMatchObject({ ok: false });
-    expect(parseSubmittedResult(JSON.stringify({ questions: [{ question_id: 'Bad Id!', prompt: 'p' }] }))).toEqual({ ok: false, error: 'invalid fields: questions.0.question_id' });
-    expect(parseSubmittedResult(JSON.stringify({ output_fields: { blob: 'x'.repeat(20_000) } }))).toEqual({ ok: false, error: 'output_fields is too large' });
+    expect(parseSubmittedResult(JSON.stringify({ questions: [{ question_id: 'Bad Id!', prompt: 'p' }] }))).toEqual({
+      ok: false,
+      error: 'invalid fields: questions.0.question_id',
+    });
+    expect(parseSubmittedResult(JSON.stringify({ output_fields: { blob: 'x'.repeat(20_000) } }))).toEqual({
+      ok: false,
+      error: 'output_fields is too large',
+    });
   });
 
   it('maps to an outcome: candidate only with text and no questions; refs unfiltered; contradiction refs limited to retrieved ones', () => {
@@ -80,13 +89,32 @@ describe('submit_result', () => {
       [a],
     );
     expect(outcome.terminalCandidates).toEqual([
-      expect.objectContaining({ writer: 'helix.model', text: 'Answer [1].', supportingRefs: [a.ref, invented], outputFields: { verdict: 'yes' } }),
+      expect.objectContaining({
+        writer: 'helix.model',
+        text: 'Answer [1].',
+        supportingRefs: [a.ref, invented],
+        outputFields: { verdict: 'yes' },
+      }),
     ]);
-    expect(outcome.contradictions).toEqual([{ contradiction_id: expect.stringMatching(/^conflict_[0-9a-f]{12}$/), description: 'They disagree.', refs: [a.ref] }]);
+    expect(outcome.contradictions).toEqual([
+      {
+        contradiction_id: expect.stringMatching(/^conflict_[0-9a-f]{12}$/),
+        description: 'They disagree.',
+        refs: [a.ref],
+      },
+    ]);
 
-    const asking = outcomeFromResult(parse({ text: 'Perhaps.', questions: [{ question_id: 'which_panel', prompt: 'Which panel?', answer_hint: '"A" or "B"' }] }), [a]);
+    const asking = outcomeFromResult(
+      parse({
+        text: 'Perhaps.',
+        questions: [{ question_id: 'which_panel', prompt: 'Which panel?', answer_hint: '"A" or "B"' }],
+      }),
+      [a],
+    );
     expect(asking.terminalCandidates).toEqual([]);
-    expect(asking.questions).toEqual([{ question_id: 'which_panel', prompt: 'Which panel?', answer_hint: '"A" or "B"' }]);
+    expect(asking.questions).toEqual([
+      { question_id: 'which_panel', prompt: 'Which panel?', answer_hint: '"A" or "B"' },
+    ]);
     expect(outcomeFromResult(parse({ text: '   ' }), [a]).terminalCandidates).toEqual([]);
   });
 });

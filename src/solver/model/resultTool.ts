@@ -12,10 +12,25 @@ const ref = z.string().trim().min(1).max(200);
 
 /** What the model hands back at the end of a turn. Every field is bounded; nothing is trusted yet. */
 export const SubmitResult = z.strictObject({
-  text: z.string().max(20_000).default('').describe('The answer, citing sources by ref. Empty when there is no supported answer or a question is open.'),
-  supporting_refs: z.array(ref).max(50).default([]).describe('The refs (artifact:sha256:…) the answer relies on, exactly as the tools returned them.'),
-  output_fields: z.record(z.string().max(100), z.unknown()).default({}).describe('Named structured outputs the task asks for.'),
-  unresolved_requirements: z.array(z.string().trim().min(1).max(200)).max(20).default([]).describe('What is still missing, as short snake_case names.'),
+  text: z
+    .string()
+    .max(20_000)
+    .default('')
+    .describe('The answer, citing sources by ref. Empty when there is no supported answer or a question is open.'),
+  supporting_refs: z
+    .array(ref)
+    .max(50)
+    .default([])
+    .describe('The refs (artifact:sha256:…) the answer relies on, exactly as the tools returned them.'),
+  output_fields: z
+    .record(z.string().max(100), z.unknown())
+    .default({})
+    .describe('Named structured outputs the task asks for.'),
+  unresolved_requirements: z
+    .array(z.string().trim().min(1).max(200))
+    .max(20)
+    .default([])
+    .describe('What is still missing, as short snake_case names.'),
   contradictions: z
     .array(z.strictObject({ description: z.string().trim().min(1).max(2_000), refs: z.array(ref).max(20).default([]) }))
     .max(10)
@@ -24,7 +39,10 @@ export const SubmitResult = z.strictObject({
   questions: z
     .array(
       z.strictObject({
-        question_id: z.string().regex(/^[a-z0-9_]{1,64}$/).optional(),
+        question_id: z
+          .string()
+          .regex(/^[a-z0-9_]{1,64}$/)
+          .optional(),
         prompt: z.string().trim().min(1).max(1_000),
         answer_hint: z.string().max(200).optional(),
       }),
@@ -39,7 +57,8 @@ export const resultToolSpec = (): ToolSpec => {
   const { $schema: _ignored, ...parameters } = z.toJSONSchema(SubmitResult, { io: 'input' }) as Record<string, unknown>;
   return {
     name: RESULT_TOOL_NAME,
-    description: 'Finish the turn: submit the answer (or what is missing), the refs it relies on, contradictions and questions. Call it exactly once, last.',
+    description:
+      'Finish the turn: submit the answer (or what is missing), the refs it relies on, contradictions and questions. Call it exactly once, last.',
     parameters,
   };
 };
@@ -56,10 +75,14 @@ export const parseSubmittedResult = (argumentsJson: string): ParsedResult => {
   }
   const parsed = SubmitResult.safeParse(value);
   if (!parsed.success) {
-    const paths = [...new Set(parsed.error.issues.map((i) => i.path.map(String).join('.') || '(arguments)'))].slice(0, 10);
+    const paths = [...new Set(parsed.error.issues.map((i) => i.path.map(String).join('.') || '(arguments)'))].slice(
+      0,
+      10,
+    );
     return { ok: false, error: `invalid fields: ${paths.join(', ')}` };
   }
-  if (JSON.stringify(parsed.data.output_fields).length > MAX_OUTPUT_FIELDS_JSON) return { ok: false, error: 'output_fields is too large' };
+  if (JSON.stringify(parsed.data.output_fields).length > MAX_OUTPUT_FIELDS_JSON)
+    return { ok: false, error: 'output_fields is too large' };
   return { ok: true, result: parsed.data };
 };
 
@@ -70,7 +93,8 @@ const withoutReserved = (fields: Record<string, unknown>): Record<string, unknow
 };
 
 /** A stable id from content, so asking the same thing again keeps the same question or contradiction. */
-const stableId = (prefix: string, value: unknown): string => `${prefix}_${sha256Hex(canonicalJson(value)).slice(0, 12)}`;
+const stableId = (prefix: string, value: unknown): string =>
+  `${prefix}_${sha256Hex(canonicalJson(value)).slice(0, 12)}`;
 
 const contradictionsOf = (result: SubmittedResult, retrieved: ReadonlySet<string>): Contradiction[] => {
   const seen = new Set<string>();
@@ -90,7 +114,9 @@ const questionsOf = (result: SubmittedResult): PendingQuestion[] => {
     const id = q.question_id ?? stableId('q', q.prompt);
     if (seen.has(id)) return [];
     seen.add(id);
-    return [{ question_id: id, prompt: q.prompt, ...(q.answer_hint !== undefined ? { answer_hint: q.answer_hint } : {}) }];
+    return [
+      { question_id: id, prompt: q.prompt, ...(q.answer_hint !== undefined ? { answer_hint: q.answer_hint } : {}) },
+    ];
   });
 };
 

@@ -7,7 +7,8 @@ const MAX_LOCATOR = 400;
 const MAX_DIGEST = 16_000;
 
 const clip = (text: string, limit: number): string => (text.length <= limit ? text : `${text.slice(0, limit - 1)}…`);
-const clipOrNull = (text: string | undefined, limit: number): string | null => (text === undefined ? null : clip(text, limit));
+const clipOrNull = (text: string | undefined, limit: number): string | null =>
+  text === undefined ? null : clip(text, limit);
 
 /**
  * What the model sees of a capability call: for each result its ref (the only thing it may
@@ -42,7 +43,10 @@ export const digestResult = (result: CapabilityResult): string => {
     if (size > MAX_DIGEST) break;
     kept.push(entry);
   }
-  return JSON.stringify({ results: kept, ...(kept.length < entries.length ? { omitted: entries.length - kept.length } : {}) });
+  return JSON.stringify({
+    results: kept,
+    ...(kept.length < entries.length ? { omitted: entries.length - kept.length } : {}),
+  });
 };
 
 /** A failed call as the model sees it: a stable code, never a stack, SQL or path. */

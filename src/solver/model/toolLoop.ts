@@ -1,5 +1,12 @@
 import type { TurnArtifact } from '../../domain/turn.js';
-import { generate, ModelError, MODEL_OUTPUT_LIMITS, type ModelItem, type ModelSelection, type ModelUsage } from '../../model/port.js';
+import {
+  generate,
+  ModelError,
+  MODEL_OUTPUT_LIMITS,
+  type ModelItem,
+  type ModelSelection,
+  type ModelUsage,
+} from '../../model/port.js';
 import type { TurnInput } from '../executor.js';
 import { MODEL_INSTRUCTIONS, SUBMIT_NOW, turnMessage } from './prompt.js';
 import type { ModelRequest, ModelResponse } from '../../model/port.js';
@@ -72,7 +79,11 @@ const checkTime = (input: TurnInput, now: () => number): void => {
 
 /** One model call in a span named by the provider's model (OpenTelemetry GenAI `chat {model}`); never the prompt. */
 const generateTraced = (selection: ModelSelection, request: ModelRequest): Promise<ModelResponse> =>
-  inSpan(`chat ${selection.model}`, { [ATTR.modelProvider]: selection.client.provider, [ATTR.modelName]: selection.model }, () => generate(selection.client, request));
+  inSpan(
+    `chat ${selection.model}`,
+    { [ATTR.modelProvider]: selection.client.provider, [ATTR.modelName]: selection.model },
+    () => generate(selection.client, request),
+  );
 
 /**
  * One turn's bounded conversation. Each tool call (a made-up name, a refused call, an invalid
@@ -81,7 +92,12 @@ const generateTraced = (selection: ModelSelection, request: ModelRequest): Promi
  * spends nothing: it is always accepted, which is what that last request is for. The conversation,
  * reasoning items included, lives in this function only and is dropped when it returns.
  */
-export const runToolLoop = async (input: TurnInput, selection: ModelSelection, limits: LoopLimits, now: () => number): Promise<LoopResult> => {
+export const runToolLoop = async (
+  input: TurnInput,
+  selection: ModelSelection,
+  limits: LoopLimits,
+  now: () => number,
+): Promise<LoopResult> => {
   const { maxToolCalls } = limits;
   const table = buildToolTable(input.capabilities.menu);
   const resultTool = resultToolSpec();
@@ -90,7 +106,12 @@ export const runToolLoop = async (input: TurnInput, selection: ModelSelection, l
   let toolCalls = 0;
   let outputChars = 0;
   let finalRequest = false;
-  const finish = (submitted: SubmittedResult | null): LoopResult => ({ submitted, artifacts: [...artifacts.values()], usage: input.usage.total, toolCalls });
+  const finish = (submitted: SubmittedResult | null): LoopResult => ({
+    submitted,
+    artifacts: [...artifacts.values()],
+    usage: input.usage.total,
+    toolCalls,
+  });
 
   for (;;) {
     checkTime(input, now);
@@ -114,7 +135,12 @@ export const runToolLoop = async (input: TurnInput, selection: ModelSelection, l
     // Every answer stays in the conversation and is sent back with the next call: bound the sum too.
     outputChars += response.output.reduce((sum, item) => sum + itemChars(item), 0);
     if (outputChars > limits.maxTurnOutputChars) {
-      throw new LoopFailure(new ModelError('output_limit', `the turn's model output exceeded ${limits.maxTurnOutputChars} characters`, { retryable: false }), input.usage.total);
+      throw new LoopFailure(
+        new ModelError('output_limit', `the turn's model output exceeded ${limits.maxTurnOutputChars} characters`, {
+          retryable: false,
+        }),
+        input.usage.total,
+      );
     }
     items.push(...response.output);
 
@@ -140,7 +166,9 @@ export const runToolLoop = async (input: TurnInput, selection: ModelSelection, l
         continue;
       }
       checkTime(input, now);
-      items.push(output(call.callId, await invokeTool(input, table.capabilityFor(call.name), call.arguments, artifacts)));
+      items.push(
+        output(call.callId, await invokeTool(input, table.capabilityFor(call.name), call.arguments, artifacts)),
+      );
     }
     if (submitted !== null) return finish(submitted);
     if (finalRequest) return finish(null);
@@ -152,7 +180,12 @@ export const runToolLoop = async (input: TurnInput, selection: ModelSelection, l
   }
 };
 
-const invokeTool = async (input: TurnInput, capabilityId: string | undefined, argumentsJson: string, artifacts: Map<string, TurnArtifact>): Promise<string> => {
+const invokeTool = async (
+  input: TurnInput,
+  capabilityId: string | undefined,
+  argumentsJson: string,
+  artifacts: Map<string, TurnArtifact>,
+): Promise<string> => {
   if (capabilityId === undefined) return JSON.stringify({ error: 'tool_not_found' });
   let args: unknown;
   try {

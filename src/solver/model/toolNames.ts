@@ -19,13 +19,19 @@ export interface ToolTable {
 
 /** `research-library.search` → `research-library__search`: dots are not allowed, so they become `__`. */
 export const functionNameFor = (capabilityId: string): string => {
-  const name = capabilityId.replace(/\./g, '__').replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, MAX_NAME);
+  const name = capabilityId
+    .replace(/\./g, '__')
+    .replace(/[^a-zA-Z0-9_-]/g, '_')
+    .slice(0, MAX_NAME);
   return name === '' ? 'tool' : name;
 };
 
 const parametersOf = (capability: Capability): Record<string, unknown> => {
   // The input view: fields with defaults are optional to the model, exactly as the capability parses them.
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(capability.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(capability.input, {
+    io: 'input',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
   return schema;
 };
 

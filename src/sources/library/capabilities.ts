@@ -18,7 +18,8 @@ const ReadInput = z.strictObject({
   to_passage: z.number().int().min(0).optional(),
 });
 
-const titleOf = (title: string, heading: string | null): string => (heading === null || heading === title ? title : `${title} — ${heading}`);
+const titleOf = (title: string, heading: string | null): string =>
+  heading === null || heading === title ? title : `${title} — ${heading}`;
 
 /** `research-library.search`: ranked passages as evidence, each citing its document and span. */
 const search = (store: Store): Capability<z.output<typeof SearchInput>> => ({
@@ -71,7 +72,10 @@ const readDocument = (store: Store): Capability<z.output<typeof ReadInput>> => (
   async execute(input, context) {
     const document = await store.read.library.getDocument(input.document_id);
     if (document === undefined) return { artifacts: [], hits: [] };
-    const last = Math.min(input.to_passage ?? input.from_passage + MAX_READ_PASSAGES - 1, input.from_passage + MAX_READ_PASSAGES - 1);
+    const last = Math.min(
+      input.to_passage ?? input.from_passage + MAX_READ_PASSAGES - 1,
+      input.from_passage + MAX_READ_PASSAGES - 1,
+    );
     const passages = await store.read.library.passages(document.docId, input.from_passage, last);
     if (passages.length === 0) return { artifacts: [], hits: [] };
     const artifact = makeArtifact({

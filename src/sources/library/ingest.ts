@@ -5,7 +5,12 @@ import { sha256Hex } from '../../domain/hashing.js';
 import type { LibraryPassageRecord, Store } from '../../store/port.js';
 import { extractDocument, type ExtractedDocument } from './extract/index.js';
 import { detectMediaType } from './extract/detect.js';
-import { DEFAULT_DOCUMENT_LIMITS, DocumentLimitError, type DocumentLimitName, type DocumentLimits } from './extract/limits.js';
+import {
+  DEFAULT_DOCUMENT_LIMITS,
+  DocumentLimitError,
+  type DocumentLimitName,
+  type DocumentLimits,
+} from './extract/limits.js';
 import { generatePassages } from './passages.js';
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', 'dist', 'coverage']);
@@ -101,11 +106,26 @@ const readDocumentBytes = async (path: string, maxBytes: number): Promise<Uint8A
 };
 
 /** Passages taken one at a time, so a document past the limit is refused without splitting the rest of it. */
-const passagesWithin = (fileName: string, docId: string, extracted: ExtractedDocument, maxPassages: number): LibraryPassageRecord[] => {
+const passagesWithin = (
+  fileName: string,
+  docId: string,
+  extracted: ExtractedDocument,
+  maxPassages: number,
+): LibraryPassageRecord[] => {
   const records: LibraryPassageRecord[] = [];
   for (const p of generatePassages(extracted)) {
-    if (records.length === maxPassages) throw new DocumentLimitError(fileName, 'passages', maxPassages, records.length + 1);
-    records.push({ passageId: `${docId}:${p.ordinal}`, docId, ordinal: p.ordinal, heading: p.heading, page: p.page, start: p.start, end: p.end, text: p.text });
+    if (records.length === maxPassages)
+      throw new DocumentLimitError(fileName, 'passages', maxPassages, records.length + 1);
+    records.push({
+      passageId: `${docId}:${p.ordinal}`,
+      docId,
+      ordinal: p.ordinal,
+      heading: p.heading,
+      page: p.page,
+      start: p.start,
+      end: p.end,
+      text: p.text,
+    });
   }
   return records;
 };
@@ -127,7 +147,9 @@ export const ingestPaths = async (
   const { files, missing } = await collectFiles(paths.map((p) => resolve(p)));
   const counts = { added: 0, updated: 0, unchanged: 0, refused: 0, failed: missing.length, passages: 0 };
   const total = files.length + missing.length;
-  missing.forEach((path, i) => onProgress({ path, outcome: 'failed', passages: 0, reason: 'no such file or directory', index: i + 1, total }));
+  missing.forEach((path, i) =>
+    onProgress({ path, outcome: 'failed', passages: 0, reason: 'no such file or directory', index: i + 1, total }),
+  );
 
   for (const [i, file] of files.entries()) {
     const index = missing.length + i + 1;
@@ -138,7 +160,13 @@ export const ingestPaths = async (
       const existing = await store.read.library.findByOrigin(origin);
       if (existing?.sha256 === sha256) {
         counts.unchanged++;
-        onProgress({ path: displayPathOf(origin), outcome: 'unchanged', passages: existing.passageCount, index, total });
+        onProgress({
+          path: displayPathOf(origin),
+          outcome: 'unchanged',
+          passages: existing.passageCount,
+          index,
+          total,
+        });
         continue;
       }
       const extracted = await extractDocument(origin, bytes, limits);

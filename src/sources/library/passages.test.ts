@@ -117,9 +117,11 @@ describe('splitPassages', () => {
       }));
       return plainDoc(text, sections);
     });
-  const sizes = fc.integer({ min: 1, max: 300 }).chain((targetChars) =>
-    fc.record({ targetChars: fc.constant(targetChars), maxChars: fc.integer({ min: targetChars, max: 600 }) }),
-  );
+  const sizes = fc
+    .integer({ min: 1, max: 300 })
+    .chain((targetChars) =>
+      fc.record({ targetChars: fc.constant(targetChars), maxChars: fc.integer({ min: targetChars, max: 600 }) }),
+    );
 
   it('keeps every passage an exact, bounded slice of one section (property)', () => {
     fc.assert(
@@ -144,7 +146,19 @@ describe('splitPassages', () => {
 
   it('holds the span invariant on extracted Markdown documents (property)', async () => {
     const line = fc.oneof(
-      fc.constantFrom('', '# Title', '## Sub *section*', '```', 'Setext', '====', '---', '| a | b |', '|---|---|', '> quote', '- item'),
+      fc.constantFrom(
+        '',
+        '# Title',
+        '## Sub *section*',
+        '```',
+        'Setext',
+        '====',
+        '---',
+        '| a | b |',
+        '|---|---|',
+        '> quote',
+        '- item',
+      ),
       fc.stringMatching(/^[A-Za-z ,.*_`[\]()]{1,200}$/),
     );
     await fc.assert(
@@ -158,11 +172,17 @@ describe('splitPassages', () => {
 
   it('finds the sentence breaks the former lookbehind regex found (property)', () => {
     const REFERENCE = /(?<=[.!?…]["'”’)\]]*)\s+|(?<=[。！？])\s*(?=\S)/gu;
-    const text = fc.array(fc.constantFrom('.', '!', '?', '…', '"', "'", '”', '’', ')', ']', '。', '！', '？', ' ', '\n', 'a'), { maxLength: 40 });
+    const text = fc.array(
+      fc.constantFrom('.', '!', '?', '…', '"', "'", '”', '’', ')', ']', '。', '！', '？', ' ', '\n', 'a'),
+      { maxLength: 40 },
+    );
     fc.assert(
       fc.property(text, (pieces) => {
         const sample = pieces.join('');
-        const expected = [...sample.matchAll(REFERENCE)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+        const expected = [...sample.matchAll(REFERENCE)].map((match) => ({
+          start: match.index,
+          end: match.index + match[0].length,
+        }));
         expect([...sentenceBreaks(sample)]).toEqual(expected);
       }),
       { numRuns: 3000 },
@@ -172,7 +192,12 @@ describe('splitPassages', () => {
   it('splits long runs of closing marks, blanks and CJK stops (300 KB each) into valid passages', () => {
     // Each shape used to take time quadratic in its length (a lookbehind re-reading the run of
     // closers from every position, or /\s*\n\s*/ re-reading a run of blanks).
-    for (const sample of [`End.${')'.repeat(300_000)} next`, `"${'"'.repeat(300_000)} next`, `a${' '.repeat(300_000)}b`, `a${'！]'.repeat(150_000)}`]) {
+    for (const sample of [
+      `End.${')'.repeat(300_000)} next`,
+      `"${'"'.repeat(300_000)} next`,
+      `a${' '.repeat(300_000)}b`,
+      `a${'！]'.repeat(150_000)}`,
+    ]) {
       const doc = plainDoc(sample);
       const passages = splitPassages(doc);
       expectValidPassages(doc, passages, 1200);

@@ -28,8 +28,7 @@ interface Span {
 /** Finds the separators in a piece of text, as spans relative to that text, in order. */
 type Separators = (text: string) => Iterable<Span>;
 
-const matchesOf =
-  (pattern: RegExp): Separators =>
+const matchesOf = (pattern: RegExp): Separators =>
   function* (text) {
     for (const match of text.matchAll(pattern)) yield { start: match.index, end: match.index + match[0].length };
   };
@@ -106,7 +105,8 @@ const splitOversized = (text: string, span: Span, maxChars: number, level = 0): 
 const resolveOptions = (options: SplitOptions): { targetChars: number; maxChars: number } => {
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   const targetChars = options.targetChars ?? Math.min(DEFAULT_TARGET_CHARS, maxChars);
-  if (!Number.isInteger(maxChars) || maxChars < 1) throw new RangeError(`maxChars must be a positive integer (got ${maxChars})`);
+  if (!Number.isInteger(maxChars) || maxChars < 1)
+    throw new RangeError(`maxChars must be a positive integer (got ${maxChars})`);
   if (!Number.isInteger(targetChars) || targetChars < 1 || targetChars > maxChars) {
     throw new RangeError(`targetChars must be an integer from 1 to maxChars (${maxChars}) (got ${targetChars})`);
   }
@@ -119,14 +119,19 @@ const resolveOptions = (options: SplitOptions): { targetChars: number; maxChars:
  * are those of everything in it. Passages come one at a time, so a caller that stops early (at a
  * limit) never splits the rest of the document.
  */
-export function* generatePassages(doc: ExtractedDocument, options: SplitOptions = {}): Generator<Passage, void, undefined> {
+export function* generatePassages(
+  doc: ExtractedDocument,
+  options: SplitOptions = {},
+): Generator<Passage, void, undefined> {
   const { targetChars, maxChars } = resolveOptions(options);
   const { text } = doc;
   let ordinal = 0;
   for (const section of doc.sections) {
     const start = Math.max(0, Math.min(section.start, text.length));
     const bounds = { start, end: Math.max(start, Math.min(section.end, text.length)) };
-    const pieces = cutAt(text, bounds, paragraphBreaks).flatMap((paragraph) => splitOversized(text, paragraph, maxChars));
+    const pieces = cutAt(text, bounds, paragraphBreaks).flatMap((paragraph) =>
+      splitOversized(text, paragraph, maxChars),
+    );
     const passageOf = (span: Span): Passage | undefined => {
       const passageText = text.slice(span.start, span.end);
       if (!SEARCHABLE.test(passageText)) return undefined;
@@ -147,4 +152,6 @@ export function* generatePassages(doc: ExtractedDocument, options: SplitOptions 
   }
 }
 
-export const splitPassages = (doc: ExtractedDocument, options: SplitOptions = {}): Passage[] => [...generatePassages(doc, options)];
+export const splitPassages = (doc: ExtractedDocument, options: SplitOptions = {}): Passage[] => [
+  ...generatePassages(doc, options),
+];

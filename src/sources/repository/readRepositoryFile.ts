@@ -58,7 +58,9 @@ export const readRepositoryFileCapability = (
     const start = input.start_line ?? 1;
     if (start > read.lines.length) {
       throw new HelixError('invalid_request', {
-        issues: [{ path: 'start_line', message: `start_line is past the end of the file (${read.lines.length} lines)` }],
+        issues: [
+          { path: 'start_line', message: `start_line is past the end of the file (${read.lines.length} lines)` },
+        ],
       });
     }
     const end = Math.min(input.end_line ?? start + MAX_READ_LINES - 1, read.lines.length);

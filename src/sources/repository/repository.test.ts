@@ -25,7 +25,27 @@ const SECRETS = [
 ];
 
 /** Names in the refused paths that no refusal message has reason to contain. */
-const DISTINCTIVE_NAMES = ['outside', 'secret', 'passwd', 'Windows', '.env', 'leak', 'alias', 'generated', 'debug', 'out.js', 'private', 'config', 'pkg', 'logo', 'big.txt', 'missing', 'README', 'server.ts', 'src'];
+const DISTINCTIVE_NAMES = [
+  'outside',
+  'secret',
+  'passwd',
+  'Windows',
+  '.env',
+  'leak',
+  'alias',
+  'generated',
+  'debug',
+  'out.js',
+  'private',
+  'config',
+  'pkg',
+  'logo',
+  'big.txt',
+  'missing',
+  'README',
+  'server.ts',
+  'src',
+];
 
 let base: string;
 let root: string;
@@ -74,7 +94,10 @@ beforeAll(async () => {
   await write('root/src/debug.log', 'DEBUG_LOG_SECRET checkpoint\n');
   await write('root/build/out.js', 'BUILD_SECRET checkpoint\n');
   await write('root/node_modules/pkg/index.js', 'NODE_MODULES_SECRET checkpoint\n');
-  await write('root/assets/logo.bin', Buffer.concat([Buffer.from('BINARY_SECRET checkpoint'), Buffer.from([0, 1, 2, 3])]));
+  await write(
+    'root/assets/logo.bin',
+    Buffer.concat([Buffer.from('BINARY_SECRET checkpoint'), Buffer.from([0, 1, 2, 3])]),
+  );
   await write('root/big.txt', `OVERSIZE_SECRET checkpoint\n${'x'.repeat(MAX_FILE_BYTES)}\n`);
   await mkdir(path.join(root, 'links'));
   await symlink(path.join(base, 'outside/secret.txt'), path.join(root, 'links/outside-file'));
@@ -135,7 +158,9 @@ describe('repositoryCapabilities', () => {
 
   it('refuses an empty root list and unusable limits', () => {
     expect(() => repositoryCapabilities({ roots: [] })).toThrow(TypeError);
-    expect(() => repositoryCapabilities({ roots: [root], maxFileBytes: -1 })).toThrow('maxFileBytes must be a positive integer.');
+    expect(() => repositoryCapabilities({ roots: [root], maxFileBytes: -1 })).toThrow(
+      'maxFileBytes must be a positive integer.',
+    );
   });
 });
 
@@ -262,10 +287,14 @@ describe('repository.read_file', () => {
   it('reads re-included files, in-root links (under their real name) and names starting with dots', async () => {
     const { read } = capabilities();
     expect((await run(read, { path: 'src/keep.log' })).artifacts[0]?.excerpt).toContain('kept log line');
-    expect((await run(read, { path: 'links/inside-file', end_line: 1 })).artifacts[0]?.provenance.locator).toBe('src/server.ts');
+    expect((await run(read, { path: 'links/inside-file', end_line: 1 })).artifacts[0]?.provenance.locator).toBe(
+      'src/server.ts',
+    );
     expect((await run(read, { path: '..notes.md' })).artifacts[0]?.excerpt).toContain('two dots');
     // A link back to the root stays inside it, however often it is taken.
-    expect((await run(read, { path: 'links/loop/links/loop/README.md' })).artifacts[0]?.provenance.locator).toBe('README.md');
+    expect((await run(read, { path: 'links/loop/links/loop/README.md' })).artifacts[0]?.provenance.locator).toBe(
+      'README.md',
+    );
   });
 
   it('reads from the root named by the prefix when several roots are configured', async () => {

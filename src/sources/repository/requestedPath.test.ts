@@ -5,8 +5,26 @@ import { parseRequestedPath } from './requestedPath.js';
 
 describe('parseRequestedPath', () => {
   it('either refuses a path or returns one that cannot leave the root', () => {
-    const piece = fc.constantFrom('..', '.', '', 'src', 'a.ts', '\\', '\0', '/', 'C:', '0:', '1:', '.git', 'node_modules', '..a');
-    const raw = fc.oneof(fc.string(), fc.array(piece, { maxLength: 8 }).map((parts) => parts.join('/')));
+    const piece = fc.constantFrom(
+      '..',
+      '.',
+      '',
+      'src',
+      'a.ts',
+      '\\',
+      '\0',
+      '/',
+      'C:',
+      '0:',
+      '1:',
+      '.git',
+      'node_modules',
+      '..a',
+    );
+    const raw = fc.oneof(
+      fc.string(),
+      fc.array(piece, { maxLength: 8 }).map((parts) => parts.join('/')),
+    );
     fc.assert(
       fc.property(raw, fc.integer({ min: 1, max: 3 }), (value, rootCount) => {
         let parsed;

@@ -26,7 +26,8 @@ export const parseRequestedPath = (raw: string, rootCount: number): RequestedPat
     if (rootIndex >= rootCount) throw pathRefusal('path names an unknown repository root');
   }
   if (rest.includes('\\')) throw pathRefusal('path must use forward slashes');
-  if (rest.startsWith('/') || /^[A-Za-z]:/.test(rest)) throw pathRefusal('path must be relative to the repository root');
+  if (rest.startsWith('/') || /^[A-Za-z]:/.test(rest))
+    throw pathRefusal('path must be relative to the repository root');
   const segments = rest.split('/').filter((segment) => segment !== '' && segment !== '.');
   if (segments.includes('..')) throw pathRefusal("path must not contain '..' segments");
   if (segments.length === 0) throw pathRefusal('path must name a file');

@@ -87,7 +87,9 @@ export const searchRepositoryCapability = (options: RepositorySearchOptions): Ca
     const terms = queryTerms(input.query);
     // A query of only short words or stopwords would match nearly every line; it finds nothing.
     if (terms.length === 0) return { artifacts: [], hits: [] };
-    const found = (await scanRoots(options, terms, input.limit, context.signal)).sort(byRelevance).slice(0, input.limit);
+    const found = (await scanRoots(options, terms, input.limit, context.signal))
+      .sort(byRelevance)
+      .slice(0, input.limit);
     const retrievedAt = new Date(context.now()).toISOString();
     const artifacts: TurnArtifact[] = [];
     const hits: CapabilityHit[] = [];

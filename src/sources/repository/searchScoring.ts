@@ -1,9 +1,61 @@
 /** Words too common in code and prose to say anything about what is searched for. */
 const STOPWORDS: ReadonlySet<string> = new Set([
-  'the', 'and', 'for', 'are', 'but', 'not', 'you', 'all', 'any', 'can', 'was', 'one', 'our', 'out', 'has', 'have',
-  'how', 'its', 'may', 'new', 'now', 'see', 'who', 'did', 'get', 'let', 'use', 'with', 'this', 'that', 'from',
-  'what', 'when', 'where', 'which', 'does', 'into', 'than', 'then', 'them', 'they', 'there', 'their', 'these',
-  'those', 'about', 'would', 'should', 'could', 'been', 'being', 'were', 'will', 'your', 'also', 'only',
+  'the',
+  'and',
+  'for',
+  'are',
+  'but',
+  'not',
+  'you',
+  'all',
+  'any',
+  'can',
+  'was',
+  'one',
+  'our',
+  'out',
+  'has',
+  'have',
+  'how',
+  'its',
+  'may',
+  'new',
+  'now',
+  'see',
+  'who',
+  'did',
+  'get',
+  'let',
+  'use',
+  'with',
+  'this',
+  'that',
+  'from',
+  'what',
+  'when',
+  'where',
+  'which',
+  'does',
+  'into',
+  'than',
+  'then',
+  'them',
+  'they',
+  'there',
+  'their',
+  'these',
+  'those',
+  'about',
+  'would',
+  'should',
+  'could',
+  'been',
+  'being',
+  'were',
+  'will',
+  'your',
+  'also',
+  'only',
 ]);
 
 const MIN_TERM_LENGTH = 3;
@@ -13,14 +65,15 @@ const MAX_TERMS = 16;
  * The lower-case words of a query worth matching: at least three characters, not stopwords,
  * each once. Terms match as substrings, so `parse` finds `parseConfig`.
  */
-export const queryTerms = (query: string): string[] => [
-  ...new Set(
-    query
-      .toLowerCase()
-      .split(/[^\p{L}\p{N}_]+/u)
-      .filter((word) => word.length >= MIN_TERM_LENGTH && !STOPWORDS.has(word)),
-  ),
-].slice(0, MAX_TERMS);
+export const queryTerms = (query: string): string[] =>
+  [
+    ...new Set(
+      query
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}_]+/u)
+        .filter((word) => word.length >= MIN_TERM_LENGTH && !STOPWORDS.has(word)),
+    ),
+  ].slice(0, MAX_TERMS);
 
 export interface LineWindow {
   /** 1-based, inclusive. */

@@ -23,7 +23,8 @@ export const extractNumbersCapability = (): Capability<ExtractNumbersInput> => (
   scope: 'scholarly_research',
   family: SCHOLARLY_FAMILY,
   kind: 'read',
-  description: 'Extract quantities (numbers with units or currencies) and the sentence stating each from up to 20,000 characters of text.',
+  description:
+    'Extract quantities (numbers with units or currencies) and the sentence stating each from up to 20,000 characters of text.',
   input: extractNumbersInput,
   async execute(input, context) {
     context.signal.throwIfAborted();

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSourceFixture, startReplayServer, type ReplayServer } from '../../../test/fixtures/sources/replayServer.js';
+import {
+  readSourceFixture,
+  startReplayServer,
+  type ReplayServer,
+} from '../../../test/fixtures/sources/replayServer.js';
 import { HelixError } from '../../domain/errors.js';
 import type { Capability, CapabilityContext } from '../capability.js';
 import { arxivIdFromLocator } from './arxivIds.js';

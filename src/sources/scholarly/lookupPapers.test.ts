@@ -17,7 +17,12 @@ const ATTENTION_ABSTRACT =
   'The dominant sequence transduction models are based on complex recurrent or convolutional neural networks in an encoder-decoder configuration. The best performing models also connect the encoder and decoder through an attention mechanism. We propose a new simple network architecture, the Transformer, based solely on attention mechanisms, dispensing with recurrence and convolutions entirely. Experiments on two machine translation tasks show these models to be superior in quality while being more parallelizable and requiring significantly less time to train. Our model achieves 28.4 BLEU on the WMT 2014 English-to-German translation task, improving over the existing best results, including ensembles by over 2 BLEU.';
 
 const NOW = Date.parse('2025-02-03T04:05:06.000Z');
-const context = (): CapabilityContext => ({ runId: 'run_test', turn: 2, signal: new AbortController().signal, now: () => NOW });
+const context = (): CapabilityContext => ({
+  runId: 'run_test',
+  turn: 2,
+  signal: new AbortController().signal,
+  now: () => NOW,
+});
 
 const servers: ReplayServer[] = [];
 afterEach(async () => {
@@ -95,7 +100,10 @@ describe('scholarlyCapabilities', () => {
 describe('scholarly.lookup_papers', () => {
   it('queries each configured API in its own dialect and sends no credentials', async () => {
     const server = await bibliographicServer();
-    await lookup(allSources(server.origin, { mailto: 'research@example.org' }), { query: 'transformer attention', limit: 3 });
+    await lookup(allSources(server.origin, { mailto: 'research@example.org' }), {
+      query: 'transformer attention',
+      limit: 3,
+    });
 
     const openalex = requestTo(server, '/openalex/');
     expect(openalex.pathname).toBe('/openalex/works');
@@ -106,7 +114,11 @@ describe('scholarly.lookup_papers', () => {
     });
     const crossref = requestTo(server, '/crossref/');
     expect(crossref.pathname).toBe('/crossref/works');
-    expect(Object.fromEntries(crossref.query)).toEqual({ query: 'transformer attention', rows: '3', mailto: 'research@example.org' });
+    expect(Object.fromEntries(crossref.query)).toEqual({
+      query: 'transformer attention',
+      rows: '3',
+      mailto: 'research@example.org',
+    });
     const arxiv = requestTo(server, '/arxiv/');
     expect(arxiv.pathname).toBe('/arxiv/api/query');
     expect(Object.fromEntries(arxiv.query)).toEqual({ search_query: 'all:transformer attention', max_results: '3' });
@@ -147,16 +159,23 @@ describe('scholarly.lookup_papers', () => {
       },
     });
     // The abstract came back from OpenAlex's inverted index in reading order.
-    expect(result.hits[0]?.text).toMatch(/^The dominant sequence transduction models are based on complex recurrent or convolutional/);
+    expect(result.hits[0]?.text).toMatch(
+      /^The dominant sequence transduction models are based on complex recurrent or convolutional/,
+    );
     expect(attention?.sha256).toBe(sha256Hex(`Attention Is All You Need\n\n${ATTENTION_ABSTRACT}`));
 
     // OpenAlex has no abstract for AlphaFold; Crossref's JATS one wins, without markup.
-    expect(alphafold?.provenance).toMatchObject({ source_id: 'crossref', locator: 'https://doi.org/10.1038/s41586-021-03819-2' });
+    expect(alphafold?.provenance).toMatchObject({
+      source_id: 'crossref',
+      locator: 'https://doi.org/10.1038/s41586-021-03819-2',
+    });
     expect(result.hits[1]?.text).toMatch(/^Proteins are essential to life/);
     expect(result.hits[1]?.text).toContain('effort 1–4 , the structures');
     expect(alphafold?.excerpt).not.toContain('jats');
 
-    expect(bert).toMatchObject({ title: 'BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding' });
+    expect(bert).toMatchObject({
+      title: 'BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding',
+    });
     expect(bert?.excerpt).toBe('BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding');
 
     expect(gpt3?.provenance).toMatchObject({ source_id: 'arxiv', locator: 'https://arxiv.org/abs/2005.14165v4' });

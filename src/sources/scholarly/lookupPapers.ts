@@ -40,7 +40,9 @@ const recordContent = (record: ScholarlyRecord): string =>
  * does not fail the lookup while another answered; only when all fail is the source unavailable.
  */
 const searchAll = async (options: LookupPapersOptions, query: ScholarlyQuery): Promise<ScholarlyRecord[][]> => {
-  const configured = Object.entries(options.endpoints).filter((entry): entry is [ScholarlySource, URL] => entry[1] !== undefined);
+  const configured = Object.entries(options.endpoints).filter(
+    (entry): entry is [ScholarlySource, URL] => entry[1] !== undefined,
+  );
   const settled = await Promise.allSettled(configured.map(([source, base]) => CLIENTS[source](base, query)));
   query.request.signal.throwIfAborted();
   const lists: ScholarlyRecord[][] = [];
@@ -59,7 +61,8 @@ export const lookupPapersCapability = (options: LookupPapersOptions): Capability
   scope: 'scholarly_research',
   family: SCHOLARLY_FAMILY,
   kind: 'search',
-  description: 'Look up papers (title and abstract) in the configured bibliographic sources: OpenAlex, Crossref, arXiv.',
+  description:
+    'Look up papers (title and abstract) in the configured bibliographic sources: OpenAlex, Crossref, arXiv.',
   input: lookupPapersInput,
   async execute(input, context) {
     const lists = await searchAll(options, {
@@ -77,7 +80,12 @@ export const lookupPapersCapability = (options: LookupPapersOptions): Capability
         capabilityId: LOOKUP_PAPERS_ID,
         content: recordContent(record),
         title: record.title,
-        provenance: { source_id: record.source, locator: record.locator, retrieved_at: retrievedAt, turn: context.turn },
+        provenance: {
+          source_id: record.source,
+          locator: record.locator,
+          retrieved_at: retrievedAt,
+          turn: context.turn,
+        },
       });
       const hit = {
         ref: artifact.ref,

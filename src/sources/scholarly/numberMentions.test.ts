@@ -70,7 +70,9 @@ describe('findNumberMentions', () => {
 
 describe('scholarly.extract_numbers', () => {
   const capability = (): Capability => {
-    const found = scholarlyCapabilities({ crossrefUrl: 'http://127.0.0.1:9' }).find((c) => c.id === 'scholarly.extract_numbers');
+    const found = scholarlyCapabilities({ crossrefUrl: 'http://127.0.0.1:9' }).find(
+      (c) => c.id === 'scholarly.extract_numbers',
+    );
     if (found === undefined) throw new Error('missing');
     return found;
   };

@@ -25,7 +25,9 @@ export const recordKeys = (record: ScholarlyRecord): string[] => {
   const keys = new Set<string>();
   if (record.doi !== undefined) {
     const fromDoi = arxivIdFromDoi(record.doi);
-    keys.add(fromDoi === undefined ? `doi:${normalizeDoi(record.doi)}` : `arxiv:${unversionedArxivId(fromDoi).toLowerCase()}`);
+    keys.add(
+      fromDoi === undefined ? `doi:${normalizeDoi(record.doi)}` : `arxiv:${unversionedArxivId(fromDoi).toLowerCase()}`,
+    );
   }
   if (record.arxivId !== undefined) keys.add(`arxiv:${unversionedArxivId(record.arxivId).toLowerCase()}`);
   if (keys.size === 0) keys.add(`${record.source}:${record.locator}`);

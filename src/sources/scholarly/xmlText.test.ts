@@ -25,7 +25,9 @@ describe('parseArxivFeed', () => {
     expect(entry).toEqual({
       id: '2303.08774v6',
       title: 'GPT-4 Technical Report',
-      summary: expect.stringMatching(/^We report the development of GPT-4, a large-scale, multimodal model which can accept/),
+      summary: expect.stringMatching(
+        /^We report the development of GPT-4, a large-scale, multimodal model which can accept/,
+      ),
       published: '2023-03-15T17:15:04Z',
       doi: '10.48550/arXiv.2303.08774',
     });

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { replyWith, startReplayServer, type Responder, type ReplayServer } from '../../../test/fixtures/sources/replayServer.js';
+import {
+  replyWith,
+  startReplayServer,
+  type Responder,
+  type ReplayServer,
+} from '../../../test/fixtures/sources/replayServer.js';
 import { fetchBoundedJson, fetchBoundedText } from './boundedFetch.js';
 import { SourceUnavailableError } from './sourceUnavailableError.js';
 
@@ -85,7 +90,9 @@ describe('fetchBoundedText', () => {
       for (let i = 0; i < 64; i += 1) response.write('x'.repeat(1024));
       response.end();
     });
-    expect((await failureOf(fetchBoundedJson(request(server.origin, { maxBytes: 8 * 1024 })))).failure).toBe('too_large');
+    expect((await failureOf(fetchBoundedJson(request(server.origin, { maxBytes: 8 * 1024 })))).failure).toBe(
+      'too_large',
+    );
   });
 
   it('refuses redirects and never contacts the redirect target', async () => {

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSourceFixture, replyWith, startReplayServer, type ReplayServer } from '../../../test/fixtures/sources/replayServer.js';
+import {
+  readSourceFixture,
+  replyWith,
+  startReplayServer,
+  type ReplayServer,
+} from '../../../test/fixtures/sources/replayServer.js';
 import { SCOPE_CATALOG } from '../../domain/scopeCatalog.js';
 import type { Capability, CapabilityContext } from '../capability.js';
 import { publicWebCapabilities } from './publicWebCapabilities.js';
@@ -107,7 +112,10 @@ describe('internet-search.search_web', () => {
     });
     const server = await searxng(body);
     const result = await run(searchWeb({ searchUrl: `${server.origin}/search` }), { query: 'anything' });
-    expect(result.artifacts.map((a) => a.provenance.locator)).toEqual(['https://example.org/a#one', 'https://example.org/b']);
+    expect(result.artifacts.map((a) => a.provenance.locator)).toEqual([
+      'https://example.org/a#one',
+      'https://example.org/b',
+    ]);
     expect(result.artifacts[1]?.title).toBe('example.org');
   });
 

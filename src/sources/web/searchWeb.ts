@@ -22,11 +22,7 @@ export interface SearchWebOptions {
 }
 
 const resultContent = (result: WebResult): string =>
-  [
-    result.title,
-    result.snippet,
-    result.publishedDate === undefined ? '' : `Published: ${result.publishedDate}`,
-  ]
+  [result.title, result.snippet, result.publishedDate === undefined ? '' : `Published: ${result.publishedDate}`]
     .filter((line) => line !== '')
     .join('\n');
 

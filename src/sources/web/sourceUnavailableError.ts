@@ -28,9 +28,7 @@ export class SourceUnavailableError extends Error {
     /** HTTP status when `failure` is 'http_status'. */
     readonly status?: number,
   ) {
-    super(
-      `Source for ${capabilityId} is unavailable (${failure}${status === undefined ? '' : ` ${status}`}).`,
-    );
+    super(`Source for ${capabilityId} is unavailable (${failure}${status === undefined ? '' : ` ${status}`}).`);
   }
 }
 

@@ -14,13 +14,23 @@ export interface PostgresOptions {
  * failover); with no listener that is an unhandled 'error' event and Node exits. The pool has
  * already discarded the client, so the next query simply opens a new connection: report and go on.
  */
-export const createResilientPool = (config: pg.PoolConfig, onConnectionError: (err: Error) => void = () => undefined): pg.Pool => {
+export const createResilientPool = (
+  config: pg.PoolConfig,
+  onConnectionError: (err: Error) => void = () => undefined,
+): pg.Pool => {
   const pool = new pg.Pool(config);
   pool.on('error', onConnectionError);
   return pool;
 };
 
-export const createPostgresDialect = ({ connectionString, maxConnections = 10, onConnectionError }: PostgresOptions): PostgresDialect =>
+export const createPostgresDialect = ({
+  connectionString,
+  maxConnections = 10,
+  onConnectionError,
+}: PostgresOptions): PostgresDialect =>
   new PostgresDialect({
-    pool: createResilientPool({ connectionString, max: maxConnections, connectionTimeoutMillis: 10_000 }, onConnectionError),
+    pool: createResilientPool(
+      { connectionString, max: maxConnections, connectionTimeoutMillis: 10_000 },
+      onConnectionError,
+    ),
   });

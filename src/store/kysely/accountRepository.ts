@@ -27,26 +27,46 @@ export const accountRepository = (db: Kysely<HelixDatabase>): AccountRepository 
       .execute();
   },
   async get(accountId) {
-    const row = await db.selectFrom('helix_accounts').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+    const row = await db
+      .selectFrom('helix_accounts')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return row === undefined ? undefined : fromRow(row);
   },
   async list() {
     return (await db.selectFrom('helix_accounts').selectAll().orderBy('created_at').execute()).map(fromRow);
   },
   async setPassword(accountId, passwordHash, at) {
-    const result = await db.updateTable('helix_accounts').set({ password_hash: passwordHash, updated_at: at }).where('account_id', '=', accountId).executeTakeFirst();
+    const result = await db
+      .updateTable('helix_accounts')
+      .set({ password_hash: passwordHash, updated_at: at })
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   },
   async setStatus(accountId, status, at) {
-    const result = await db.updateTable('helix_accounts').set({ status, updated_at: at }).where('account_id', '=', accountId).executeTakeFirst();
+    const result = await db
+      .updateTable('helix_accounts')
+      .set({ status, updated_at: at })
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   },
   async getPolicyOverrides(accountId) {
-    const row = await db.selectFrom('helix_account_policies').select('overrides').where('account_id', '=', accountId).executeTakeFirst();
+    const row = await db
+      .selectFrom('helix_account_policies')
+      .select('overrides')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return row?.overrides;
   },
   async setPolicyOverrides(accountId, overrides, at) {
-    const account = await db.selectFrom('helix_accounts').select('account_id').where('account_id', '=', accountId).executeTakeFirst();
+    const account = await db
+      .selectFrom('helix_accounts')
+      .select('account_id')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     if (account === undefined) return false;
     await db
       .insertInto('helix_account_policies')
@@ -63,7 +83,10 @@ export const accountRepository = (db: Kysely<HelixDatabase>): AccountRepository 
       .where('subject_hash', '=', subjectHash)
       .executeTakeFirst();
     if (existing !== undefined) return existing.account_id === accountId ? 'already_linked' : 'linked_elsewhere';
-    await db.insertInto('helix_account_linked_providers').values({ provider, subject_hash: subjectHash, account_id: accountId, created_at: at }).execute();
+    await db
+      .insertInto('helix_account_linked_providers')
+      .values({ provider, subject_hash: subjectHash, account_id: accountId, created_at: at })
+      .execute();
     return 'linked';
   },
   async findLinkedAccount(provider, subjectHash) {

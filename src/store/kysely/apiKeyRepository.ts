@@ -41,13 +41,27 @@ export const apiKeyRepository = (db: Kysely<HelixDatabase>): ApiKeyRepository =>
     return rows.map(fromRow);
   },
   async listForAccount(accountId) {
-    const rows = await db.selectFrom('helix_api_keys').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'asc').execute();
+    const rows = await db
+      .selectFrom('helix_api_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'asc')
+      .execute();
     return rows.map(fromRow);
   },
   async revoke(keyId, at) {
-    const existing = await db.selectFrom('helix_api_keys').select('key_id').where('key_id', '=', keyId).executeTakeFirst();
+    const existing = await db
+      .selectFrom('helix_api_keys')
+      .select('key_id')
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
     if (existing === undefined) return false;
-    await db.updateTable('helix_api_keys').set({ revoked_at: at }).where('key_id', '=', keyId).where('revoked_at', 'is', null).execute();
+    await db
+      .updateTable('helix_api_keys')
+      .set({ revoked_at: at })
+      .where('key_id', '=', keyId)
+      .where('revoked_at', 'is', null)
+      .execute();
     return true;
   },
 });

@@ -34,7 +34,13 @@ const fromRow = (row: Selectable<AgentRunArtifactsTable>): StoredArtifact => ({
 });
 
 export const artifactRepository = (db: Kysely<HelixDatabase>): ArtifactRepository => {
-  const insert = async (runId: string, turn: number, artifacts: readonly TurnArtifact[], at: number, status: 'retrieved' | 'admitted') => {
+  const insert = async (
+    runId: string,
+    turn: number,
+    artifacts: readonly TurnArtifact[],
+    at: number,
+    status: 'retrieved' | 'admitted',
+  ) => {
     if (artifacts.length === 0) return;
     await db
       .insertInto('helix_agent_run_artifacts')
@@ -61,14 +67,21 @@ export const artifactRepository = (db: Kysely<HelixDatabase>): ArtifactRepositor
         .updateTable('helix_agent_run_artifacts')
         .set({ status: 'admitted' })
         .where('run_id', '=', runId)
-        .where('ref', 'in', artifacts.map((a) => a.ref))
+        .where(
+          'ref',
+          'in',
+          artifacts.map((a) => a.ref),
+        )
         .execute();
     },
     async listAdmitted(runId) {
       return (await ordered(runId).where('status', '=', 'admitted').execute()).map(fromRow);
     },
     async listRecorded(runId) {
-      return (await ordered(runId).execute()).map((row) => ({ ...fromRow(row), status: row.status as 'retrieved' | 'admitted' }));
+      return (await ordered(runId).execute()).map((row) => ({
+        ...fromRow(row),
+        status: row.status as 'retrieved' | 'admitted',
+      }));
     },
   };
 };

@@ -47,7 +47,12 @@ export const bindingRepository = (db: Kysely<HelixDatabase>): BindingRepository 
     return row === undefined ? undefined : fromRow(row);
   },
   async listForAccount(accountId) {
-    const rows = await db.selectFrom('helix_agent_account_bindings').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute();
+    const rows = await db
+      .selectFrom('helix_agent_account_bindings')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at')
+      .execute();
     return rows.map(fromRow);
   },
   async revoke(accountId, bindingRef, at) {

@@ -28,13 +28,26 @@ const passageFromRow = (row: Omit<Selectable<LibraryPassagesTable>, 'rowkey'>): 
   text: row.text,
 });
 
-const PASSAGE_COLUMNS = ['p.passage_id', 'p.doc_id', 'p.ordinal', 'p.heading', 'p.page', 'p.start_offset', 'p.end_offset', 'p.text'] as const;
+const PASSAGE_COLUMNS = [
+  'p.passage_id',
+  'p.doc_id',
+  'p.ordinal',
+  'p.heading',
+  'p.page',
+  'p.start_offset',
+  'p.end_offset',
+  'p.text',
+] as const;
 
 /** Terms reach the engines only as quoted literals of [a-z0-9]: no query syntax can be injected. */
 const safeTerms = (terms: readonly string[]): string[] =>
   [...new Set(terms.flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((t) => t.length > 0))].slice(0, 32);
 
-type SearchRow = Omit<Selectable<LibraryPassagesTable>, 'rowkey'> & { title: string; display_path: string; score: number | string };
+type SearchRow = Omit<Selectable<LibraryPassagesTable>, 'rowkey'> & {
+  title: string;
+  display_path: string;
+  score: number | string;
+};
 
 const toHit = (row: SearchRow): LibrarySearchHit => ({
   passage: passageFromRow(row),
@@ -49,7 +62,12 @@ const searchSqlite = async (db: Kysely<HelixDatabase>, terms: string[], limit: n
     .selectFrom('helix_library_fts as f')
     .innerJoin('helix_library_passages as p', 'p.rowkey', 'f.rowid')
     .innerJoin('helix_library_documents as d', 'd.doc_id', 'p.doc_id')
-    .select([...PASSAGE_COLUMNS, 'd.title', 'd.display_path', sql<number>`-bm25(helix_library_fts, 2.0, 1.0)`.as('score')])
+    .select([
+      ...PASSAGE_COLUMNS,
+      'd.title',
+      'd.display_path',
+      sql<number>`-bm25(helix_library_fts, 2.0, 1.0)`.as('score'),
+    ])
     .where(sql<boolean>`helix_library_fts MATCH ${match}`)
     .orderBy('score', 'desc')
     .orderBy('p.passage_id')
@@ -59,7 +77,11 @@ const searchSqlite = async (db: Kysely<HelixDatabase>, terms: string[], limit: n
 };
 
 /** PostgreSQL: OR tsquery over the stored English tsvector, ranked by ts_rank (length-normalized). */
-const searchPostgres = async (db: Kysely<HelixDatabase>, terms: string[], limit: number): Promise<LibrarySearchHit[]> => {
+const searchPostgres = async (
+  db: Kysely<HelixDatabase>,
+  terms: string[],
+  limit: number,
+): Promise<LibrarySearchHit[]> => {
   const query = terms.join(' | ');
   const rows = await db
     .selectFrom(sql`to_tsquery('english', ${query})`.as('q'))
@@ -83,11 +105,19 @@ const deleteIndexRows = async (db: Kysely<HelixDatabase>, docId: string): Promis
 
 export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDialect): LibraryRepository => ({
   async findByOrigin(origin) {
-    const row = await db.selectFrom('helix_library_documents').selectAll().where('origin', '=', origin).executeTakeFirst();
+    const row = await db
+      .selectFrom('helix_library_documents')
+      .selectAll()
+      .where('origin', '=', origin)
+      .executeTakeFirst();
     return row === undefined ? undefined : documentFromRow(row);
   },
   async getDocument(docId) {
-    const row = await db.selectFrom('helix_library_documents').selectAll().where('doc_id', '=', docId).executeTakeFirst();
+    const row = await db
+      .selectFrom('helix_library_documents')
+      .selectAll()
+      .where('doc_id', '=', docId)
+      .executeTakeFirst();
     return row === undefined ? undefined : documentFromRow(row);
   },
   async replaceDocument(document, passages) {
@@ -141,7 +171,11 @@ export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDiale
     return rows.map(documentFromRow);
   },
   async remove(docId) {
-    const existing = await db.selectFrom('helix_library_documents').select('doc_id').where('doc_id', '=', docId).executeTakeFirst();
+    const existing = await db
+      .selectFrom('helix_library_documents')
+      .select('doc_id')
+      .where('doc_id', '=', docId)
+      .executeTakeFirst();
     if (existing === undefined) return false;
     if (dialect === 'sqlite') {
       await deleteIndexRows(db, docId);
@@ -167,7 +201,10 @@ export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDiale
     return dialect === 'sqlite' ? searchSqlite(db, safe, limit) : searchPostgres(db, safe, limit);
   },
   async countPassages() {
-    const row = await db.selectFrom('helix_library_passages').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('helix_library_passages')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   },
 });

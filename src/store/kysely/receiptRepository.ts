@@ -60,11 +60,20 @@ export const receiptRepository = (db: Kysely<HelixDatabase>): ReceiptRepository 
     },
     async complete(key, statusCode, responseBody, runId) {
       await byKey(key)
-        .set({ state: 'completed', status_code: statusCode, response_body: responseBody, run_id: runId, lease_expires_at: null })
+        .set({
+          state: 'completed',
+          status_code: statusCode,
+          response_body: responseBody,
+          run_id: runId,
+          lease_expires_at: null,
+        })
         .execute();
     },
     async markOutcomeUnknown(key) {
-      await byKey(key).set({ state: 'outcome_unknown', lease_expires_at: null }).where('state', '=', 'processing').execute();
+      await byKey(key)
+        .set({ state: 'outcome_unknown', lease_expires_at: null })
+        .where('state', '=', 'processing')
+        .execute();
     },
     async delete(key) {
       await db
@@ -84,7 +93,10 @@ export const receiptRepository = (db: Kysely<HelixDatabase>): ReceiptRepository 
       return rows.map(fromRow);
     },
     async deleteExpired(now) {
-      const result = await db.deleteFrom('helix_idempotency_receipts').where('expires_at', '<=', now).executeTakeFirst();
+      const result = await db
+        .deleteFrom('helix_idempotency_receipts')
+        .where('expires_at', '<=', now)
+        .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
   };

@@ -7,11 +7,21 @@ export const sessionRepository = (db: Kysely<HelixDatabase>): SessionRepository 
   async insert(s) {
     await db
       .insertInto('helix_sessions')
-      .values({ session_hash: s.sessionHash, account_id: s.accountId, created_at: s.createdAt, expires_at: s.expiresAt, revoked_at: s.revokedAt })
+      .values({
+        session_hash: s.sessionHash,
+        account_id: s.accountId,
+        created_at: s.createdAt,
+        expires_at: s.expiresAt,
+        revoked_at: s.revokedAt,
+      })
       .execute();
   },
   async get(sessionHash) {
-    const row = await db.selectFrom('helix_sessions').selectAll().where('session_hash', '=', sessionHash).executeTakeFirst();
+    const row = await db
+      .selectFrom('helix_sessions')
+      .selectAll()
+      .where('session_hash', '=', sessionHash)
+      .executeTakeFirst();
     if (row === undefined) return undefined;
     return {
       sessionHash: row.session_hash,
@@ -22,12 +32,24 @@ export const sessionRepository = (db: Kysely<HelixDatabase>): SessionRepository 
     };
   },
   async revoke(sessionHash, at) {
-    await db.updateTable('helix_sessions').set({ revoked_at: at }).where('session_hash', '=', sessionHash).where('revoked_at', 'is', null).execute();
+    await db
+      .updateTable('helix_sessions')
+      .set({ revoked_at: at })
+      .where('session_hash', '=', sessionHash)
+      .where('revoked_at', 'is', null)
+      .execute();
   },
   async issueOneTime(tokenHash, purpose, accountId, at, expiresAt) {
     await db
       .insertInto('helix_one_time_tokens')
-      .values({ token_hash: tokenHash, purpose, account_id: accountId, created_at: at, expires_at: expiresAt, consumed_at: null })
+      .values({
+        token_hash: tokenHash,
+        purpose,
+        account_id: accountId,
+        created_at: at,
+        expires_at: expiresAt,
+        consumed_at: null,
+      })
       .execute();
   },
   async consumeOneTime(tokenHash, purpose, at) {
@@ -41,7 +63,11 @@ export const sessionRepository = (db: Kysely<HelixDatabase>): SessionRepository 
       .where('expires_at', '>', at)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return undefined;
-    const row = await db.selectFrom('helix_one_time_tokens').select('account_id').where('token_hash', '=', tokenHash).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('helix_one_time_tokens')
+      .select('account_id')
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirstOrThrow();
     return row.account_id;
   },
 });

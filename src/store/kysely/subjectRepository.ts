@@ -24,7 +24,8 @@ const exportedRow = (table: SubjectTable, row: Record<string, unknown>): Record<
       const value = row[column];
       if (value === null || value === undefined) return [column, null];
       if (column.endsWith('_at')) return [column, new Date(toMillis(value as number | string)).toISOString()];
-      if ((table.json as readonly string[] | undefined)?.includes(column)) return [column, JSON.parse(value as string) as unknown];
+      if ((table.json as readonly string[] | undefined)?.includes(column))
+        return [column, JSON.parse(value as string) as unknown];
       return [column, value];
     }),
   );
@@ -47,11 +48,20 @@ export const subjectRepository = (db: Kysely<HelixDatabase>): SubjectRepository 
       .execute();
   },
   async registeredOwners(subjectKey) {
-    const rows = await db.selectFrom('helix_subject_owners').select('owner_hash').where('subject_key', '=', subjectKey).orderBy('owner_hash').execute();
+    const rows = await db
+      .selectFrom('helix_subject_owners')
+      .select('owner_hash')
+      .where('subject_key', '=', subjectKey)
+      .orderBy('owner_hash')
+      .execute();
     return rows.map((r) => r.owner_hash);
   },
   async releaseOwners(subjectKey) {
-    const rows = await db.deleteFrom('helix_subject_owners').where('subject_key', '=', subjectKey).returning('owner_hash').execute();
+    const rows = await db
+      .deleteFrom('helix_subject_owners')
+      .where('subject_key', '=', subjectKey)
+      .returning('owner_hash')
+      .execute();
     return rows.map((r) => r.owner_hash).sort();
   },
   async countTurnsInProgress(ownerHashes, now) {
@@ -69,7 +79,14 @@ export const subjectRepository = (db: Kysely<HelixDatabase>): SubjectRepository 
     const counts: Record<string, number> = {};
     for (const table of SUBJECT_TABLES) {
       const match = matchOf(table, scope);
-      const row = match === undefined ? undefined : (await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table.table)} where ${match}`.execute(db)).rows[0];
+      const row =
+        match === undefined
+          ? undefined
+          : (
+              await sql<{
+                n: number | string;
+              }>`select count(*) as n from ${sql.table(table.table)} where ${match}`.execute(db)
+            ).rows[0];
       counts[table.kind] = Number(row?.n ?? 0);
     }
     return counts;
@@ -84,7 +101,9 @@ export const subjectRepository = (db: Kysely<HelixDatabase>): SubjectRepository 
       }
       const columns = sql.join(table.exported.map((c) => sql.ref(c)));
       const order = sql.join(table.orderBy.map((c) => sql.ref(c)));
-      const { rows } = await sql<Record<string, unknown>>`select ${columns} from ${sql.table(table.table)} where ${match} order by ${order}`.execute(db);
+      const { rows } = await sql<
+        Record<string, unknown>
+      >`select ${columns} from ${sql.table(table.table)} where ${match} order by ${order}`.execute(db);
       records[table.kind] = rows.map((row) => exportedRow(table, row));
     }
     return records satisfies SubjectRecords;
@@ -93,7 +112,8 @@ export const subjectRepository = (db: Kysely<HelixDatabase>): SubjectRepository 
     const counts: Record<string, number> = {};
     for (const table of [...SUBJECT_TABLES].reverse()) {
       const match = matchOf(table, scope);
-      const result = match === undefined ? undefined : await sql`delete from ${sql.table(table.table)} where ${match}`.execute(db);
+      const result =
+        match === undefined ? undefined : await sql`delete from ${sql.table(table.table)} where ${match}`.execute(db);
       counts[table.kind] = Number(result?.numAffectedRows ?? 0n);
     }
     // Reported in the list's order, like count().

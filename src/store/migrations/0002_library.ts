@@ -25,9 +25,14 @@ export const library = (dialect: StoreDialect): Migration => ({
     // document deletes its index rows by rowid instead of scanning the index.
     const passages = db.schema.createTable('helix_library_passages');
     await (dialect === 'sqlite'
-      ? passages.addColumn('rowkey', 'integer', (c) => c.primaryKey()).addColumn('passage_id', 'varchar(80)', (c) => c.notNull().unique())
-      : passages.addColumn('passage_id', 'varchar(80)', (c) => c.primaryKey()))
-      .addColumn('doc_id', 'varchar(64)', (c) => c.notNull().references('helix_library_documents.doc_id').onDelete('cascade'))
+      ? passages
+          .addColumn('rowkey', 'integer', (c) => c.primaryKey())
+          .addColumn('passage_id', 'varchar(80)', (c) => c.notNull().unique())
+      : passages.addColumn('passage_id', 'varchar(80)', (c) => c.primaryKey())
+    )
+      .addColumn('doc_id', 'varchar(64)', (c) =>
+        c.notNull().references('helix_library_documents.doc_id').onDelete('cascade'),
+      )
       .addColumn('ordinal', 'integer', (c) => c.notNull())
       .addColumn('heading', 'text')
       .addColumn('page', 'integer')
@@ -35,12 +40,20 @@ export const library = (dialect: StoreDialect): Migration => ({
       .addColumn('end_offset', 'integer', (c) => c.notNull())
       .addColumn('text', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('helix_library_passages_doc').on('helix_library_passages').columns(['doc_id', 'ordinal']).execute();
+    await db.schema
+      .createIndex('helix_library_passages_doc')
+      .on('helix_library_passages')
+      .columns(['doc_id', 'ordinal'])
+      .execute();
 
     if (dialect === 'sqlite') {
-      await sql`CREATE VIRTUAL TABLE helix_library_fts USING fts5(heading, text, tokenize = 'porter unicode61')`.execute(db);
+      await sql`CREATE VIRTUAL TABLE helix_library_fts USING fts5(heading, text, tokenize = 'porter unicode61')`.execute(
+        db,
+      );
     } else {
-      await sql`ALTER TABLE helix_library_passages ADD COLUMN tsv tsvector GENERATED ALWAYS AS (setweight(to_tsvector('english', coalesce(heading, '')), 'A') || to_tsvector('english', text)) STORED`.execute(db);
+      await sql`ALTER TABLE helix_library_passages ADD COLUMN tsv tsvector GENERATED ALWAYS AS (setweight(to_tsvector('english', coalesce(heading, '')), 'A') || to_tsvector('english', text)) STORED`.execute(
+        db,
+      );
       await sql`CREATE INDEX helix_library_passages_tsv ON helix_library_passages USING GIN (tsv)`.execute(db);
     }
   },

@@ -44,7 +44,11 @@ export const accounts: Migration = {
       .on('helix_agent_account_bindings')
       .columns(['issuer', 'tenant_hash', 'provider', 'subject_hash', 'status'])
       .execute();
-    await db.schema.createIndex('helix_agent_account_bindings_account').on('helix_agent_account_bindings').column('account_id').execute();
+    await db.schema
+      .createIndex('helix_agent_account_bindings_account')
+      .on('helix_agent_account_bindings')
+      .column('account_id')
+      .execute();
 
     await db.schema
       .createTable('helix_sessions')

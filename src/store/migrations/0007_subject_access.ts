@@ -20,7 +20,11 @@ export const subjectAccess: Migration = {
       .addColumn('subject_key', 'varchar(64)', (c) => c.notNull())
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('helix_subject_owners_subject').on('helix_subject_owners').column('subject_key').execute();
+    await db.schema
+      .createIndex('helix_subject_owners_subject')
+      .on('helix_subject_owners')
+      .column('subject_key')
+      .execute();
 
     await db.schema
       .createTable('helix_subject_erasures')
@@ -37,6 +41,10 @@ export const subjectAccess: Migration = {
       .columns(['requested_by', 'idempotency_key_hash'])
       .unique()
       .execute();
-    await db.schema.createIndex('helix_subject_erasures_subject').on('helix_subject_erasures').columns(['subject_key', 'erased_at']).execute();
+    await db.schema
+      .createIndex('helix_subject_erasures_subject')
+      .on('helix_subject_erasures')
+      .columns(['subject_key', 'erased_at'])
+      .execute();
   },
 };

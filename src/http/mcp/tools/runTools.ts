@@ -10,7 +10,9 @@ import {
 } from '../../../api/schemas.js';
 import type { ToolDefinition } from '../toolDefinition.js';
 
-const key = IdempotencyKeySchema.describe('Caller-chosen key, 8-200 printable characters; reuse it only to retry the same request.');
+const key = IdempotencyKeySchema.describe(
+  'Caller-chosen key, 8-200 printable characters; reuse it only to retry the same request.',
+);
 const runId = RunIdSchema.describe('The run_id returned by helix_run_start.');
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -51,7 +53,8 @@ export const RUN_TOOLS: readonly ToolDefinition[] = [
   {
     name: 'helix_run_inspect',
     title: 'Inspect a Helix run',
-    description: 'The current run snapshot: statuses, version, budget, questions, evidence summary and recommended_next_action.',
+    description:
+      'The current run snapshot: statuses, version, budget, questions, evidence summary and recommended_next_action.',
     operation: 'run.inspect',
     mutation: false,
     input: z.strictObject({ run_id: runId }),
@@ -61,7 +64,8 @@ export const RUN_TOOLS: readonly ToolDefinition[] = [
   {
     name: 'helix_run_fetch_evidence',
     title: 'Fetch the evidence bundle of a Helix run',
-    description: 'Admitted observation, evidence and receipt artifacts with provenance; claims; terminal-authority status.',
+    description:
+      'Admitted observation, evidence and receipt artifacts with provenance; claims; terminal-authority status.',
     operation: 'run.evidence',
     mutation: false,
     input: z.strictObject({ run_id: runId }),

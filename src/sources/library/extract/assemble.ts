@@ -50,7 +50,12 @@ const fileNameTitle = (fileName: string): string => {
  * pages: a blank page keeps an empty range so page numbers stay addressable. Stops at the first
  * section that takes the text past `maxChars`.
  */
-export const assembleDocument = (fileName: string, mediaType: MediaType, draft: DraftDocument, maxChars: number): ExtractedDocument => {
+export const assembleDocument = (
+  fileName: string,
+  mediaType: MediaType,
+  draft: DraftDocument,
+  maxChars: number,
+): ExtractedDocument => {
   let text = '';
   const kept: { heading: string | null; page: number | null; contentStart: number }[] = [];
   const awaitingStart: { contentStart: number }[] = [];

@@ -22,7 +22,8 @@ const extensionOf = (fileName: string): string => {
 export const detectMediaType = (fileName: string): MediaType => {
   const extension = extensionOf(fileName);
   const mediaType = Object.hasOwn(MEDIA_TYPE_BY_EXTENSION, extension) ? MEDIA_TYPE_BY_EXTENSION[extension] : undefined;
-  if (mediaType === undefined) throw new UnsupportedDocumentError(fileName, extension, Object.keys(MEDIA_TYPE_BY_EXTENSION));
+  if (mediaType === undefined)
+    throw new UnsupportedDocumentError(fileName, extension, Object.keys(MEDIA_TYPE_BY_EXTENSION));
   return mediaType;
 };
 

@@ -47,7 +47,9 @@ describe('HTML extraction', () => {
   it('makes h1-h6 section boundaries with their text, not upper-cased', async () => {
     const doc = await extract(PAGE);
     expect(doc.sections.map((section) => section.heading)).toEqual([null, 'Getting started', 'Configuration']);
-    const [preamble, started, configuration] = doc.sections.map((section) => doc.text.slice(section.start, section.end).trim());
+    const [preamble, started, configuration] = doc.sections.map((section) =>
+      doc.text.slice(section.start, section.end).trim(),
+    );
     expect(preamble).toBe('Lead paragraph.');
     expect(started).toBe('Getting started\n\nInstall with the installer.');
     expect(configuration).toMatch(/^Configuration\n\nSet HELIX_PORT\./);
@@ -62,7 +64,9 @@ describe('HTML extraction', () => {
 describe('HTML extraction of adversarial pages', () => {
   it('reads the title the former regex read, without rescanning the head (property)', () => {
     const REFERENCE = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i;
-    const head = fc.array(fc.constantFrom('<title', '<TITLE', '</title', '>', ' ', '<body', 'a', 'b', '<', '/'), { maxLength: 30 });
+    const head = fc.array(fc.constantFrom('<title', '<TITLE', '</title', '>', ' ', '<body', 'a', 'b', '<', '/'), {
+      maxLength: 30,
+    });
     fc.assert(
       fc.property(head, (pieces) => {
         const source = pieces.join('');
@@ -76,20 +80,26 @@ describe('HTML extraction of adversarial pages', () => {
 
   it('a head of unclosed <title openers has no title', async () => {
     for (const opener of ['<title>', '<title ']) {
-      expect((await extract(`${opener.repeat(60_000)}<body><p>x</p></body>`, 'site/unclosed.html')).title).toBe('unclosed');
+      expect((await extract(`${opener.repeat(60_000)}<body><p>x</p></body>`, 'site/unclosed.html')).title).toBe(
+        'unclosed',
+      );
     }
   });
 
   it('refuses elements nested past the limit, and reads a page just inside it', async () => {
     const tooDeep = extract(`${'<div>'.repeat(160_000)}x`, 'deep.html');
     await expect(tooDeep).rejects.toThrow(ExtractionError);
-    await expect(tooDeep).rejects.toThrow(`Cannot extract text from "deep.html": elements are nested more than ${MAX_HTML_DEPTH} deep`);
+    await expect(tooDeep).rejects.toThrow(
+      `Cannot extract text from "deep.html": elements are nested more than ${MAX_HTML_DEPTH} deep`,
+    );
     const deepest = await extract(`<html><body>${'<div>'.repeat(MAX_HTML_DEPTH - 2)}inside</body></html>`);
     expect(deepest.text).toBe('inside');
   });
 
   it('reads tables, lists and quotes as plain lines whatever their spans and nesting', async () => {
-    const wide = await extract(`<table><tr>${'<td colspan="1000" rowspan="1000">cell</td>'.repeat(2_000)}</tr></table>`);
+    const wide = await extract(
+      `<table><tr>${'<td colspan="1000" rowspan="1000">cell</td>'.repeat(2_000)}</tr></table>`,
+    );
     expect(wide.text).toBe(Array.from({ length: 2_000 }, () => 'cell').join(' '));
     const nested = await extract(`${'<ul><li>'.repeat(200)}${'<p>line</p>'.repeat(10_000)}`);
     expect(nested.text).toBe(Array.from({ length: 10_000 }, () => 'line').join('\n\n'));
@@ -105,6 +115,8 @@ describe('HTML extraction of adversarial pages', () => {
   });
 
   it('a heading nested in a heading reads as one heading', async () => {
-    expect((await extract('<h1>Outer <h2>inner</h2></h1><p>x</p>')).sections.map((section) => section.heading)).toEqual(['Outer inner']);
+    expect((await extract('<h1>Outer <h2>inner</h2></h1><p>x</p>')).sections.map((section) => section.heading)).toEqual(
+      ['Outer inner'],
+    );
   });
 });

@@ -33,7 +33,8 @@ const assertShallow = (fileName: string, source: string): void => {
   try {
     parser.end(source);
   } catch (error) {
-    if (error instanceof TooDeep) throw new ExtractionError(fileName, `elements are nested more than ${MAX_HTML_DEPTH} deep`);
+    if (error instanceof TooDeep)
+      throw new ExtractionError(fileName, `elements are nested more than ${MAX_HTML_DEPTH} deep`);
     throw error;
   }
 };
@@ -92,10 +93,17 @@ const optionsFor = (markers: Markers): HtmlToTextOptions => {
     formatters: { markHeading, tableCell },
     selectors: [
       // Navigation, scripts and images carry no searchable prose of the page itself.
-      ...['img', 'script', 'style', 'nav', 'noscript', 'template', 'svg'].map((selector) => ({ selector, format: 'skip' })),
+      ...['img', 'script', 'style', 'nav', 'noscript', 'template', 'svg'].map((selector) => ({
+        selector,
+        format: 'skip',
+      })),
       { selector: 'a', options: { ignoreHref: true } },
       ...BLOCKS.map((selector) => ({ selector, format: 'block' })),
-      ...LINES.map((selector) => ({ selector, format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } })),
+      ...LINES.map((selector) => ({
+        selector,
+        format: 'block',
+        options: { leadingLineBreaks: 1, trailingLineBreaks: 1 },
+      })),
       ...['td', 'th'].map((selector) => ({ selector, format: 'tableCell' })),
       ...HEADING_TAGS.map((selector) => ({ selector, format: 'markHeading' })),
     ],

@@ -6,7 +6,10 @@ const extract = (source: string, fileName = 'guide.md'): Promise<ExtractedDocume
   extractDocument(fileName, new TextEncoder().encode(source));
 
 const sectionTexts = (doc: ExtractedDocument): { heading: string | null; text: string }[] =>
-  doc.sections.map((section) => ({ heading: section.heading, text: doc.text.slice(section.start, section.end).trim() }));
+  doc.sections.map((section) => ({
+    heading: section.heading,
+    text: doc.text.slice(section.start, section.end).trim(),
+  }));
 
 describe('Markdown extraction', () => {
   it('takes the title from front matter and drops the front matter from the text', async () => {
@@ -29,7 +32,9 @@ describe('Markdown extraction', () => {
   });
 
   it('makes one section per heading, each starting with its heading line', async () => {
-    const doc = await extract('Preamble.\n\n# One\n\nFirst body.\n\n## Two ##\n\nSecond body.\n\nThree\n-----\n\nThird body.');
+    const doc = await extract(
+      'Preamble.\n\n# One\n\nFirst body.\n\n## Two ##\n\nSecond body.\n\nThree\n-----\n\nThird body.',
+    );
     expect(sectionTexts(doc)).toEqual([
       { heading: null, text: 'Preamble.' },
       { heading: 'One', text: 'One\n\nFirst body.' },
@@ -62,7 +67,9 @@ describe('Markdown extraction', () => {
   });
 
   it('drops HTML comments, thematic breaks, blockquote markers and normalizes bullets', async () => {
-    const doc = await extract('Visible <!-- hidden -->text\n\n<!--\nhidden block\n-->\n\n***\n\n> quoted\n\n* one\n+ two\n1. three');
+    const doc = await extract(
+      'Visible <!-- hidden -->text\n\n<!--\nhidden block\n-->\n\n***\n\n> quoted\n\n* one\n+ two\n1. three',
+    );
     expect(doc.text).toBe('Visible text\n\nquoted\n\n- one\n- two\n1. three');
   });
 });

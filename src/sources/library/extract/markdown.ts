@@ -50,7 +50,10 @@ export const atxHeading = (line: string): { level: number; text: string } | null
 export const frontMatterTitle = (line: string): string | null => {
   const key = FRONT_MATTER_TITLE_KEY.exec(line);
   if (key === null) return null;
-  return line.slice(key[0].length).trim().replace(/^(["'])(.*)\1$/, '$2');
+  return line
+    .slice(key[0].length)
+    .trim()
+    .replace(/^(["'])(.*)\1$/, '$2');
 };
 
 /** Removes leading front matter; returns the remaining lines and the `title` it declared, if any. */
@@ -88,7 +91,12 @@ export const extractMarkdown = (source: string): DraftDocument => {
     const line = lines[index] ?? '';
     if (fence !== null) {
       const closing = FENCE_OPEN.exec(line)?.[1];
-      if (closing !== undefined && closing[0] === fence.marker && closing.length >= fence.length && line.trim() === closing) {
+      if (
+        closing !== undefined &&
+        closing[0] === fence.marker &&
+        closing.length >= fence.length &&
+        line.trim() === closing
+      ) {
         fence = null;
         current.lines.push('');
       } else {
@@ -105,7 +113,10 @@ export const extractMarkdown = (source: string): DraftDocument => {
       continue;
     }
     const opening = FENCE_OPEN.exec(line)?.[1];
-    if (opening !== undefined && !(opening[0] === '`' && line.slice(line.indexOf(opening) + opening.length).includes('`'))) {
+    if (
+      opening !== undefined &&
+      !(opening[0] === '`' && line.slice(line.indexOf(opening) + opening.length).includes('`'))
+    ) {
       fence = { marker: opening[0] ?? '`', length: opening.length };
       current.lines.push('');
       previousBlank = true;
@@ -118,7 +129,8 @@ export const extractMarkdown = (source: string): DraftDocument => {
       continue;
     }
     const underline = SETEXT_UNDERLINE.exec(lines[index + 1] ?? '');
-    const plainLine = line.trim() !== '' && !BULLET_MARKER.test(line) && !BLOCKQUOTE_MARKERS.test(line) && !THEMATIC_BREAK.test(line);
+    const plainLine =
+      line.trim() !== '' && !BULLET_MARKER.test(line) && !BLOCKQUOTE_MARKERS.test(line) && !THEMATIC_BREAK.test(line);
     // Only a one-line paragraph is taken as a setext heading; a longer one keeps its lines as prose.
     if (underline !== null && previousBlank && plainLine) {
       startSection(underline[1]?.startsWith('=') === true ? 1 : 2, line);

@@ -22,12 +22,20 @@ const AUTOLINK = /<((?:https?|ftp|mailto):[^<>\s]+|[^<>\s@]+@[^<>\s@]+)>/g;
 // Only known tag names, so prose like `List<String>` outside code survives.
 const HTML_TAG =
   /<\/?(?:a|abbr|b|br|center|code|del|details|div|em|figcaption|figure|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|s|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|th|thead|tr|u|ul|video)\b[^<>]*>/gi;
-const STRONG = /(?<![\p{L}\p{N}_])__(?=\S)((?:[^_]|_(?!_))+?)(?<=\S)__(?![\p{L}\p{N}_])|\*\*(?=\S)((?:[^*]|\*(?!\*))+?)(?<=\S)\*\*/gu;
+const STRONG =
+  /(?<![\p{L}\p{N}_])__(?=\S)((?:[^_]|_(?!_))+?)(?<=\S)__(?![\p{L}\p{N}_])|\*\*(?=\S)((?:[^*]|\*(?!\*))+?)(?<=\S)\*\*/gu;
 const STRIKETHROUGH = /~~(?=\S)((?:[^~]|~(?!~))+?)(?<=\S)~~/g;
 // Underscore emphasis never applies inside a word, so snake_case identifiers are left alone.
 const EMPHASIS = /(?<![\p{L}\p{N}_])_(?=\S)([^_]+?)(?<=\S)_(?![\p{L}\p{N}_])|\*(?=\S)([^*]+?)(?<=\S)\*/gu;
 const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos|nbsp));/g;
-const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
 
 const decodeEntity = (match: string, decimal?: string, hex?: string, name?: string): string => {
   if (name !== undefined) return NAMED_ENTITIES[name] ?? match;
@@ -94,7 +102,11 @@ export const findCodeSpans = (line: string): CodeSpan[] => {
       if (closerIndex === undefined) continue;
       const closer = runs[closerIndex]!;
       const contentStart = opener.start + opener.length;
-      spans.push({ start: contentStart - length, end: closer.start + closer.length, code: line.slice(contentStart, closer.start) });
+      spans.push({
+        start: contentStart - length,
+        end: closer.start + closer.length,
+        code: line.slice(contentStart, closer.start),
+      });
       index = closerIndex;
       break;
     }
@@ -137,7 +149,9 @@ export const renderInline = (line: string): string => {
     text += line.slice(cursor, span.start) + protect(codeText(span.code));
     cursor = span.end;
   }
-  text = stripInlineComments((text + line.slice(cursor)).replace(BACKSLASH_ESCAPE, (_match, character: string) => protect(character)));
+  text = stripInlineComments(
+    (text + line.slice(cursor)).replace(BACKSLASH_ESCAPE, (_match, character: string) => protect(character)),
+  );
   if (text.trimStart().startsWith('|')) text = splitTableRow(text).join(' | ');
   text = text
     .replace(IMAGE, '$1')

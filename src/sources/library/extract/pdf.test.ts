@@ -21,17 +21,28 @@ const refusal = async (attempt: Promise<unknown>): Promise<DocumentLimitError> =
 
 describe('PDF extraction', () => {
   it('reads every page into its own section with its page number', async () => {
-    const doc = await extractDocument('paper.pdf', await buildPdf(['Abstract\nWe study recall.', 'Results   are good.'], 'On Recall'));
+    const doc = await extractDocument(
+      'paper.pdf',
+      await buildPdf(['Abstract\nWe study recall.', 'Results   are good.'], 'On Recall'),
+    );
     expect(doc.mediaType).toBe('application/pdf');
     expect(doc.text).toBe('Abstract\nWe study recall.\n\nResults are good.');
-    expect(doc.sections.map((section) => ({ page: section.page, heading: section.heading, text: doc.text.slice(section.start, section.end).trim() }))).toEqual([
+    expect(
+      doc.sections.map((section) => ({
+        page: section.page,
+        heading: section.heading,
+        text: doc.text.slice(section.start, section.end).trim(),
+      })),
+    ).toEqual([
       { page: 1, heading: null, text: 'Abstract\nWe study recall.' },
       { page: 2, heading: null, text: 'Results are good.' },
     ]);
   });
 
   it('takes the title from the metadata, then the first line, then the file name', async () => {
-    expect((await extractDocument('a.pdf', await buildPdf(['First line'], 'Metadata Title'))).title).toBe('Metadata Title');
+    expect((await extractDocument('a.pdf', await buildPdf(['First line'], 'Metadata Title'))).title).toBe(
+      'Metadata Title',
+    );
     expect((await extractDocument('a.pdf', await buildPdf(['First line\nmore'], '  '))).title).toBe('First line');
     expect((await extractDocument('scans/blank-form.pdf', await buildPdf(['']))).title).toBe('blank-form');
   });
@@ -68,15 +79,23 @@ describe('PDF extraction', () => {
     const bomb = await buildFlateBombPdf(64 * MIB);
     expect(bomb.length).toBeLessThan(MIB);
     const error = await refusal(extractDocument('bomb.pdf', bomb, limited({ pdfExpandedBytes: 4 * MIB })));
-    expect(error).toMatchObject({ code: 'document_limit_exceeded', limit: 'pdfExpandedBytes', maximum: 4 * MIB, fileName: 'bomb.pdf' });
+    expect(error).toMatchObject({
+      code: 'document_limit_exceeded',
+      limit: 'pdfExpandedBytes',
+      maximum: 4 * MIB,
+      fileName: 'bomb.pdf',
+    });
     // Stopped within one decompressor chunk of the limit: a sixteenth of the stream was ever inflated.
     expect(error.reached).toBeGreaterThan(4 * MIB);
     expect(error.reached).toBeLessThan(4 * MIB + 64 * 1024);
-    expect(error.message).toBe(`Refused "bomb.pdf": more than ${4 * MIB} bytes of decompressed PDF streams (the pdfExpandedBytes limit; stopped at ${error.reached})`);
+    expect(error.message).toBe(
+      `Refused "bomb.pdf": more than ${4 * MIB} bytes of decompressed PDF streams (the pdfExpandedBytes limit; stopped at ${error.reached})`,
+    );
   });
 
   it('counts text across pages as the assembled document will, refusing within a page of the limit', async () => {
-    const page = (number: number): string => Array.from({ length: 10 }, () => `Page ${number} has a line of prose about thermal drift.`).join('\n');
+    const page = (number: number): string =>
+      Array.from({ length: 10 }, () => `Page ${number} has a line of prose about thermal drift.`).join('\n');
     const pdf = await buildPdf(Array.from({ length: 30 }, (_, index) => page(index + 1)));
     const whole = await extractDocument('long.pdf', pdf);
     expect(whole.text.length).toBeGreaterThan(14_000);
@@ -88,14 +107,18 @@ describe('PDF extraction', () => {
   });
 
   it('stops a single page that expands to megabytes of text at the character limit', async () => {
-    const error = await refusal(extractDocument('page-bomb.pdf', await buildFlateBombPdf(8 * MIB), limited({ textChars: 20_000 })));
+    const error = await refusal(
+      extractDocument('page-bomb.pdf', await buildFlateBombPdf(8 * MIB), limited({ textChars: 20_000 })),
+    );
     expect(error.limit).toBe('textChars');
     // pdf.js hands text over in chunks of a few thousand characters; the page holds about 5 million.
     expect(error.reached).toBeLessThan(200_000);
   });
 
   it('refuses a PDF with more pages than the limit before reading any of them', async () => {
-    const error = await refusal(extractDocument('three.pdf', await buildPdf(['One', 'Two', 'Three']), limited({ pdfPages: 2 })));
+    const error = await refusal(
+      extractDocument('three.pdf', await buildPdf(['One', 'Two', 'Three']), limited({ pdfPages: 2 })),
+    );
     expect(error).toMatchObject({ limit: 'pdfPages', maximum: 2, reached: 3 });
   });
 
@@ -114,7 +137,10 @@ describe('PDF extraction', () => {
     const content = `BT ${fontName} 12 Tf 50 700 Td (Encoded in two stages) Tj ET`;
     const hexOfDeflated = `${Buffer.from(deflateSync(content)).toString('hex')}>`;
     const dict = pdf.context.obj({ Filter: ['ASCIIHexDecode', 'FlateDecode'] }) as PDFDict;
-    page.node.set(PDFName.of('Contents'), pdf.context.register(PDFRawStream.of(dict, new TextEncoder().encode(hexOfDeflated))));
+    page.node.set(
+      PDFName.of('Contents'),
+      pdf.context.register(PDFRawStream.of(dict, new TextEncoder().encode(hexOfDeflated))),
+    );
     expect((await extractDocument('chained.pdf', await pdf.save())).text).toBe('Encoded in two stages');
   });
 
@@ -124,6 +150,8 @@ describe('PDF extraction', () => {
     pdf.context.trailerInfo.Encrypt = pdf.context.register(pdf.context.obj({ Filter: 'Standard', V: 1, R: 2 }));
     const attempt = extractDocument('locked.pdf', await pdf.save({ useObjectStreams: false }));
     await expect(attempt).rejects.toThrow(ExtractionError);
-    await expect(attempt).rejects.toThrow('Cannot extract text from "locked.pdf": the PDF is encrypted, so how far its compressed streams expand cannot be measured');
+    await expect(attempt).rejects.toThrow(
+      'Cannot extract text from "locked.pdf": the PDF is encrypted, so how far its compressed streams expand cannot be measured',
+    );
   });
 });

@@ -36,7 +36,8 @@ const readPageText = async (page: PdfPage, budget: TextBudget): Promise<string> 
     const chunk = (await reader.read()) as { done: true } | { done: false; value: { items: readonly object[] } };
     if (chunk.done) return text;
     // The same text unpdf's extractText built: each item's string, a newline where a line ends.
-    for (const item of chunk.value.items) if ('str' in item) text += `${String(item.str)}${'hasEOL' in item && item.hasEOL === true ? '\n' : ''}`;
+    for (const item of chunk.value.items)
+      if ('str' in item) text += `${String(item.str)}${'hasEOL' in item && item.hasEOL === true ? '\n' : ''}`;
     // Whitespace of the page in progress still counts; it is collapsed once the page is complete.
     if (budget.used + text.length > budget.maximum) {
       // pdf.js's stream rejects a cancel without an Error as its reason.
@@ -65,9 +66,13 @@ const readPages = async (pdf: PdfDocument, budget: TextBudget): Promise<string[]
  */
 export const extractPdf = async (fileName: string, bytes: Uint8Array, limits: PdfLimits): Promise<DraftDocument> => {
   const expansion = await measurePdfExpansion(bytes, limits.pdfExpandedBytes);
-  if (expansion.outcome === 'exceeded') throw new DocumentLimitError(fileName, 'pdfExpandedBytes', limits.pdfExpandedBytes, expansion.reached);
+  if (expansion.outcome === 'exceeded')
+    throw new DocumentLimitError(fileName, 'pdfExpandedBytes', limits.pdfExpandedBytes, expansion.reached);
   if (expansion.outcome === 'unmeasurable') {
-    throw new ExtractionError(fileName, `${expansion.reason}, so how far its compressed streams expand cannot be measured`);
+    throw new ExtractionError(
+      fileName,
+      `${expansion.reason}, so how far its compressed streams expand cannot be measured`,
+    );
   }
   let pdf: PdfDocument;
   try {
@@ -77,11 +82,15 @@ export const extractPdf = async (fileName: string, bytes: Uint8Array, limits: Pd
     throw new ExtractionError(fileName, readFailure(error), { cause: error });
   }
   try {
-    if (pdf.numPages > limits.pdfPages) throw new DocumentLimitError(fileName, 'pdfPages', limits.pdfPages, pdf.numPages);
+    if (pdf.numPages > limits.pdfPages)
+      throw new DocumentLimitError(fileName, 'pdfPages', limits.pdfPages, pdf.numPages);
     const pages = await readPages(pdf, { fileName, maximum: limits.textChars, used: 0 });
     const { info } = await pdf.getMetadata();
-    const metadataTitle: unknown = (info as Record<string, unknown> | undefined)?.['Title'];
-    const title = typeof metadataTitle === 'string' && metadataTitle.trim() !== '' ? metadataTitle : firstLineTitle(pages.join('\n'));
+    const metadataTitle: unknown = (info as Record<string, unknown> | undefined)?.Title;
+    const title =
+      typeof metadataTitle === 'string' && metadataTitle.trim() !== ''
+        ? metadataTitle
+        : firstLineTitle(pages.join('\n'));
     return { title, sections: pages.map((body, index) => ({ heading: null, page: index + 1, body })) };
   } catch (error) {
     if (error instanceof DocumentLimitError) throw error;

@@ -63,7 +63,8 @@ const encodeRunLength = (data: Uint8Array): Uint8Array => {
       continue;
     }
     const start = index;
-    while (index < data.length && index - start < 128 && (index + 1 >= data.length || data[index + 1] !== data[index])) index += 1;
+    while (index < data.length && index - start < 128 && (index + 1 >= data.length || data[index + 1] !== data[index]))
+      index += 1;
     out.push(index - start - 1, ...data.subarray(start, index));
   }
   out.push(128);
@@ -100,37 +101,53 @@ const ENCODERS: Record<MeasuredFilter, (data: Uint8Array) => Uint8Array> = {
   ASCIIHexDecode: (data) => new TextEncoder().encode(`${Buffer.from(data).toString('hex')}>`),
 };
 
-const decode = (filter: MeasuredFilter, input: Uint8Array, limit = 1 << 30) => decodeFilter(filter, input, { limit, keep: true, earlyChange: 1 });
+const decode = (filter: MeasuredFilter, input: Uint8Array, limit = 1 << 30) =>
+  decodeFilter(filter, input, { limit, keep: true, earlyChange: 1 });
 
 describe('decodeFilter', () => {
-  const data = fc.oneof(fc.uint8Array({ maxLength: 3000 }), fc.array(fc.constantFrom(0, 32, 65, 66), { maxLength: 5000 }).map((bytes) => new Uint8Array(bytes)));
+  const data = fc.oneof(
+    fc.uint8Array({ maxLength: 3000 }),
+    fc.array(fc.constantFrom(0, 32, 65, 66), { maxLength: 5000 }).map((bytes) => new Uint8Array(bytes)),
+  );
 
-  it.each(Object.keys(ENCODERS) as MeasuredFilter[])('%s decodes what its encoder wrote, and counts it (property)', async (filter) => {
-    await fc.assert(
-      fc.asyncProperty(data, async (bytes) => {
-        // Bytes after the end marker are the rest of the file: a decoder must stop at its own end.
-        const encoded = new Uint8Array([...ENCODERS[filter](bytes), ...new TextEncoder().encode('\nendstream\nendobj\n')]);
-        const decoded = await decode(filter, encoded);
-        expect(Buffer.from(decoded.bytes).equals(Buffer.from(bytes))).toBe(true);
-        expect(decoded).toMatchObject({ size: bytes.length, exceeded: false });
-      }),
-      { numRuns: 150 },
-    );
-  });
+  it.each(Object.keys(ENCODERS) as MeasuredFilter[])(
+    '%s decodes what its encoder wrote, and counts it (property)',
+    async (filter) => {
+      await fc.assert(
+        fc.asyncProperty(data, async (bytes) => {
+          // Bytes after the end marker are the rest of the file: a decoder must stop at its own end.
+          const encoded = new Uint8Array([
+            ...ENCODERS[filter](bytes),
+            ...new TextEncoder().encode('\nendstream\nendobj\n'),
+          ]);
+          const decoded = await decode(filter, encoded);
+          expect(Buffer.from(decoded.bytes).equals(Buffer.from(bytes))).toBe(true);
+          expect(decoded).toMatchObject({ size: bytes.length, exceeded: false });
+        }),
+        { numRuns: 150 },
+      );
+    },
+  );
 
-  it.each(Object.keys(ENCODERS) as MeasuredFilter[])('%s stops just past the limit, long before the end of a bomb', async (filter) => {
-    const bomb = ENCODERS[filter](new Uint8Array(1024 * 1024));
-    const decoded = await decodeFilter(filter, bomb, { limit: 100_000, keep: false, earlyChange: 1 });
-    expect(decoded.exceeded).toBe(true);
-    expect(decoded.size).toBeGreaterThan(100_000);
-    // Streaming decompressors hand over output in chunks of at most 64 KiB.
-    expect(decoded.size).toBeLessThan(100_000 + 64 * 1024);
-    expect(decoded.bytes).toHaveLength(0);
-  });
+  it.each(Object.keys(ENCODERS) as MeasuredFilter[])(
+    '%s stops just past the limit, long before the end of a bomb',
+    async (filter) => {
+      const bomb = ENCODERS[filter](new Uint8Array(1024 * 1024));
+      const decoded = await decodeFilter(filter, bomb, { limit: 100_000, keep: false, earlyChange: 1 });
+      expect(decoded.exceeded).toBe(true);
+      expect(decoded.size).toBeGreaterThan(100_000);
+      // Streaming decompressors hand over output in chunks of at most 64 KiB.
+      expect(decoded.size).toBeLessThan(100_000 + 64 * 1024);
+      expect(decoded.bytes).toHaveLength(0);
+    },
+  );
 
   it('counts what a damaged zlib stream yields before the damage, as pdf.js keeps it', async () => {
     const intact = deflateSync(new Uint8Array(1_000_000));
-    const damaged = new Uint8Array([...intact.subarray(0, Math.floor(intact.length * 0.7)), ...new TextEncoder().encode('garbage!garbage!')]);
+    const damaged = new Uint8Array([
+      ...intact.subarray(0, Math.floor(intact.length * 0.7)),
+      ...new TextEncoder().encode('garbage!garbage!'),
+    ]);
     const decoded = await decodeFilter('FlateDecode', damaged, { limit: 1 << 30, keep: false, earlyChange: 1 });
     expect(decoded.size).toBeGreaterThan(500_000);
   });
@@ -140,7 +157,9 @@ describe('decodeFilter', () => {
     const codes = [65, 258];
     let bits = '';
     for (const code of codes) bits += code.toString(2).padStart(9, '0');
-    const bytes = new Uint8Array(Math.ceil(bits.length / 8)).map((_, index) => Number.parseInt(bits.slice(index * 8, index * 8 + 8).padEnd(8, '0'), 2));
+    const bytes = new Uint8Array(Math.ceil(bits.length / 8)).map((_, index) =>
+      Number.parseInt(bits.slice(index * 8, index * 8 + 8).padEnd(8, '0'), 2),
+    );
     const decoded = await decode('LZWDecode', bytes);
     expect(Array.from(decoded.bytes.subarray(0, 3))).toEqual([65, 65, 65]);
     // Two codes read, 510 left in pdf.js's block of 512, each read as a zero byte.

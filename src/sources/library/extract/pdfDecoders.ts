@@ -8,7 +8,14 @@ import { constants, createBrotliDecompress, createInflate } from 'node:zlib';
  * because what is measured has to be what pdf.js will decode.
  */
 
-export const MEASURED_FILTERS = ['FlateDecode', 'BrotliDecode', 'LZWDecode', 'RunLengthDecode', 'ASCII85Decode', 'ASCIIHexDecode'] as const;
+export const MEASURED_FILTERS = [
+  'FlateDecode',
+  'BrotliDecode',
+  'LZWDecode',
+  'RunLengthDecode',
+  'ASCII85Decode',
+  'ASCIIHexDecode',
+] as const;
 export type MeasuredFilter = (typeof MEASURED_FILTERS)[number];
 
 export interface DecodeOptions {
@@ -60,7 +67,11 @@ class Output {
   }
 
   result(): Decoded {
-    return { size: this.size, exceeded: this.exceeded, bytes: this.options.keep && !this.exceeded ? this.buffer.subarray(0, this.size) : NOTHING };
+    return {
+      size: this.size,
+      exceeded: this.exceeded,
+      bytes: this.options.keep && !this.exceeded ? this.buffer.subarray(0, this.size) : NOTHING,
+    };
   }
 
   private grow(): void {
@@ -139,7 +150,8 @@ const decodeAscii85 = (input: Uint8Array, output: Output): void => {
     for (let pad = length; pad < 5; pad += 1) group[pad] = 0x21 + 84;
     let value = 0;
     for (const digit of group) value = value * 85 + (digit - 0x21);
-    for (let shift = 24, written = 0; written < (length < 5 ? length - 1 : 4); shift -= 8, written += 1) output.push((value >>> shift) & 0xff);
+    for (let shift = 24, written = 0; written < (length < 5 ? length - 1 : 4); shift -= 8, written += 1)
+      output.push((value >>> shift) & 0xff);
     if (length < 5) return;
   }
 };
@@ -243,8 +255,13 @@ const decodeLzw = (input: Uint8Array, output: Output, earlyChange: number): void
   }
 };
 
-export const decodeFilter = async (filter: MeasuredFilter, input: Uint8Array, options: DecodeOptions): Promise<Decoded> => {
-  if (filter === 'FlateDecode' || filter === 'BrotliDecode') return decompress(filter === 'BrotliDecode', input, options);
+export const decodeFilter = async (
+  filter: MeasuredFilter,
+  input: Uint8Array,
+  options: DecodeOptions,
+): Promise<Decoded> => {
+  if (filter === 'FlateDecode' || filter === 'BrotliDecode')
+    return decompress(filter === 'BrotliDecode', input, options);
   const output = new Output(options);
   switch (filter) {
     case 'LZWDecode':

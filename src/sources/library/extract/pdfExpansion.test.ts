@@ -11,17 +11,26 @@ const CONTENT = new TextEncoder().encode('BT /F1 12 Tf 72 700 Td (measured) Tj E
 const SIZE = CONTENT.length;
 const MIB = 1024 * 1024;
 
-const bytesOf = (...parts: (string | Uint8Array)[]): Uint8Array => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : part)));
+const bytesOf = (...parts: (string | Uint8Array)[]): Uint8Array =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : part)));
 
 /** `%PDF` header, one stream object with the given dictionary text, and the usual tail. */
-const fileWith = (dictionary: string, data: Uint8Array = deflateSync(CONTENT), header = '1 0 obj\n', keyword = '\nstream\n'): Uint8Array =>
+const fileWith = (
+  dictionary: string,
+  data: Uint8Array = deflateSync(CONTENT),
+  header = '1 0 obj\n',
+  keyword = '\nstream\n',
+): Uint8Array =>
   bytesOf('%PDF-1.7\n', header, dictionary, keyword, data, '\nendstream\nendobj\ntrailer\n<< /Root 2 0 R >>\n%%EOF\n');
 
 const measure = (bytes: Uint8Array, budget = 64 * MIB) => measurePdfExpansion(bytes, budget);
 
 describe('measurePdfExpansion', () => {
   it('counts what a FlateDecode stream inflates to', async () => {
-    expect(await measure(fileWith(`<< /Length 99 /Filter /FlateDecode >>`))).toEqual({ outcome: 'within', bytes: SIZE });
+    expect(await measure(fileWith(`<< /Length 99 /Filter /FlateDecode >>`))).toEqual({
+      outcome: 'within',
+      bytes: SIZE,
+    });
   });
 
   it.each([
@@ -30,7 +39,10 @@ describe('measurePdfExpansion', () => {
     ['an abbreviated filter name', `<< /Filter /Fl >>`],
     ['comments between every token', `<< %a\n/Filter %b\n/FlateDecode %c\n>> %d`],
     ['junk where a key belongs, skipped token by token', `<< 5 (junk) [ /Filter /FlateDecode ] >>`],
-    ['a decoy /Filter inside a nested dictionary', `<< /DecodeParms << /Filter /ASCIIHexDecode >> /Filter /FlateDecode >>`],
+    [
+      'a decoy /Filter inside a nested dictionary',
+      `<< /DecodeParms << /Filter /ASCIIHexDecode >> /Filter /FlateDecode >>`,
+    ],
     ['a decoy /Filter inside a string', `<< /Note (/Filter /ASCIIHexDecode) /Filter /FlateDecode >>`],
     ['a later duplicate key, which wins', `<< /Filter /ASCIIHexDecode /Filter /FlateDecode >>`],
     ['an unknown filter first, which passes data through', `<< /Filter [ /Identity /FlateDecode ] >>`],
@@ -43,7 +55,10 @@ describe('measurePdfExpansion', () => {
     ['a number run into "obj"', '1 0obj'],
     ['no object number at all', 'obj '],
   ])('finds a stream object behind %s', async (_form, header) => {
-    expect(await measure(fileWith(`<< /Filter /FlateDecode >>`, undefined, header))).toEqual({ outcome: 'within', bytes: SIZE });
+    expect(await measure(fileWith(`<< /Filter /FlateDecode >>`, undefined, header))).toEqual({
+      outcome: 'within',
+      bytes: SIZE,
+    });
   });
 
   it('decodes to the end of the compressed data, whatever /Length claims', async () => {
@@ -51,7 +66,10 @@ describe('measurePdfExpansion', () => {
   });
 
   it('takes the data from the line after "stream", as pdf.js does', async () => {
-    expect(await measure(fileWith(`<< /Filter /FlateDecode >>`, undefined, '1 0 obj\n', ' %c\nstream  \r\n'))).toEqual({ outcome: 'within', bytes: SIZE });
+    expect(await measure(fileWith(`<< /Filter /FlateDecode >>`, undefined, '1 0 obj\n', ' %c\nstream  \r\n'))).toEqual({
+      outcome: 'within',
+      bytes: SIZE,
+    });
   });
 
   it('counts every decoding stage of a chain', async () => {
@@ -61,11 +79,16 @@ describe('measurePdfExpansion', () => {
   });
 
   it('stops an image codec chain at the codec: text extraction never decodes images', async () => {
-    expect(await measure(fileWith(`<< /Subtype /Image /Filter /DCTDecode >>`, bytesOf('\xff\xd8 not really a jpeg')))).toEqual({ outcome: 'within', bytes: 0 });
+    expect(
+      await measure(fileWith(`<< /Subtype /Image /Filter /DCTDecode >>`, bytesOf('\xff\xd8 not really a jpeg'))),
+    ).toEqual({ outcome: 'within', bytes: 0 });
   });
 
   it('counts the row pdf.js allocates for a predictor, however little data there is', async () => {
-    const result = await measure(fileWith(`<< /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 100000000 >> >>`), 8 * MIB);
+    const result = await measure(
+      fileWith(`<< /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 100000000 >> >>`),
+      8 * MIB,
+    );
     expect(result.outcome).toBe('exceeded');
   });
 
@@ -78,17 +101,38 @@ describe('measurePdfExpansion', () => {
 
   it('adds up every stream, so many small bombs are one large one', async () => {
     const piece = deflateSync(Buffer.alloc(300 * 1024, 'x'));
-    const objects = Array.from({ length: 8 }, (_, index) => bytesOf(`${index + 1} 0 obj\n<< /Filter /FlateDecode >>\nstream\n`, piece, '\nendstream\nendobj\n'));
+    const objects = Array.from({ length: 8 }, (_, index) =>
+      bytesOf(`${index + 1} 0 obj\n<< /Filter /FlateDecode >>\nstream\n`, piece, '\nendstream\nendobj\n'),
+    );
     expect((await measure(bytesOf('%PDF-1.7\n', ...objects), MIB)).outcome).toBe('exceeded');
-    expect(await measure(bytesOf('%PDF-1.7\n', ...objects), 8 * MIB)).toEqual({ outcome: 'within', bytes: 8 * 300 * 1024 });
+    expect(await measure(bytesOf('%PDF-1.7\n', ...objects), 8 * MIB)).toEqual({
+      outcome: 'within',
+      bytes: 8 * 300 * 1024,
+    });
   });
 
   it.each([
     ['an indirect /Filter', `<< /Filter 5 0 R >>`, "a stream's /Filter is an indirect reference"],
-    ['an indirect filter name in a chain', `<< /Filter [ 5 0 R ] >>`, "a stream's filter name is an indirect reference"],
-    ['indirect /DecodeParms', `<< /Filter /FlateDecode /DecodeParms 6 0 R >>`, "a stream's /DecodeParms is an indirect reference"],
-    ['an LZW /EarlyChange that is not a number', `<< /Filter /LZWDecode /DecodeParms << /EarlyChange /One >> >>`, 'an LZWDecode /EarlyChange is not a number'],
-    ['a predictor feeding another filter', `<< /Filter [ /FlateDecode /FlateDecode ] /DecodeParms [ << /Predictor 12 >> null ] >>`, 'a predictor feeds another filter'],
+    [
+      'an indirect filter name in a chain',
+      `<< /Filter [ 5 0 R ] >>`,
+      "a stream's filter name is an indirect reference",
+    ],
+    [
+      'indirect /DecodeParms',
+      `<< /Filter /FlateDecode /DecodeParms 6 0 R >>`,
+      "a stream's /DecodeParms is an indirect reference",
+    ],
+    [
+      'an LZW /EarlyChange that is not a number',
+      `<< /Filter /LZWDecode /DecodeParms << /EarlyChange /One >> >>`,
+      'an LZWDecode /EarlyChange is not a number',
+    ],
+    [
+      'a predictor feeding another filter',
+      `<< /Filter [ /FlateDecode /FlateDecode ] /DecodeParms [ << /Predictor 12 >> null ] >>`,
+      'a predictor feeds another filter',
+    ],
     ['an inline image inside the dictionary', `<< /X BI /Filter /FlateDecode >>`, 'an object holds an inline image'],
     ['a stream inside an array', `[ << /Filter /FlateDecode >>`, 'a stream sits inside another object'],
   ])('refuses %s rather than guess', async (_case, dictionary, reason) => {

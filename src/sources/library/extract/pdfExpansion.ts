@@ -1,5 +1,14 @@
 import { decodeFilter, MEASURED_FILTERS, type MeasuredFilter } from './pdfDecoders.js';
-import { endOfKeyword, PdfDict, PdfName, PdfRef, readObject, Unmeasurable, type PdfValue, type ReadMeter } from './pdfSyntax.js';
+import {
+  endOfKeyword,
+  PdfDict,
+  PdfName,
+  PdfRef,
+  readObject,
+  Unmeasurable,
+  type PdfValue,
+  type ReadMeter,
+} from './pdfSyntax.js';
 
 /*
  * pdf.js decompresses a stream whole before it reads any of it (content streams through
@@ -26,7 +35,9 @@ const FILTER_NAMES: ReadonlyMap<string, MeasuredFilter | 'image'> = new Map([
   ['A85', 'ASCII85Decode'],
   ['AHx', 'ASCIIHexDecode'],
   // Image codecs: text extraction never decodes an image, and the chain stops there.
-  ...['DCTDecode', 'DCT', 'JPXDecode', 'JPX', 'JBIG2Decode', 'CCITTFaxDecode', 'CCF'].map((name) => [name, 'image'] as const),
+  ...['DCTDecode', 'DCT', 'JPXDecode', 'JPX', 'JBIG2Decode', 'CCITTFaxDecode', 'CCF'].map(
+    (name) => [name, 'image'] as const,
+  ),
 ]);
 
 interface Stage {
@@ -51,15 +62,22 @@ const numberIn = (params: PdfDict, ...keys: string[]): number | undefined => {
 
 const stageOf = (filter: MeasuredFilter, params: PdfValue | undefined): Stage => {
   const dict = params instanceof PdfDict ? params : undefined;
-  if (dict === undefined || (filter !== 'FlateDecode' && filter !== 'LZWDecode')) return { filter, earlyChange: 1, predictorRow: 0 };
+  if (dict === undefined || (filter !== 'FlateDecode' && filter !== 'LZWDecode'))
+    return { filter, earlyChange: 1, predictorRow: 0 };
   const predictor = numberIn(dict, 'Predictor') || 1;
   const usesPredictor = predictor === 2 || (predictor >= 10 && predictor <= 15);
   // The same int32 arithmetic pdf.js does, so a huge /Columns wraps here exactly as it does there.
-  const row = ((numberIn(dict, 'Columns') || 1) * (numberIn(dict, 'Colors') || 1) * (numberIn(dict, 'BPC', 'BitsPerComponent') || 8) + 7) >> 3;
+  const row =
+    ((numberIn(dict, 'Columns') || 1) *
+      (numberIn(dict, 'Colors') || 1) *
+      (numberIn(dict, 'BPC', 'BitsPerComponent') || 8) +
+      7) >>
+    3;
   // pdf.js does arithmetic on /EarlyChange as given; anything but a number can make its LZW decoder
   // read zero-bit codes forever, which no measurement can mirror.
   const earlyChange = dict.entries.has('EarlyChange') ? numberIn(dict, 'EarlyChange') : 1;
-  if (filter === 'LZWDecode' && earlyChange === undefined) throw new Unmeasurable('an LZWDecode /EarlyChange is not a number');
+  if (filter === 'LZWDecode' && earlyChange === undefined)
+    throw new Unmeasurable('an LZWDecode /EarlyChange is not a number');
   return { filter, earlyChange: earlyChange ?? 1, predictorRow: usesPredictor ? Math.max(0, row) : 0 };
 };
 
@@ -77,10 +95,16 @@ const stagesOf = (dict: PdfDict): Stage[] => {
     if (known === 'image') break;
     // An unknown filter passes its data through unchanged, as pdf.js does.
     if (known === undefined) continue;
-    const stageParams = filter instanceof PdfName ? params : Array.isArray(params) ? direct(params[index], '/DecodeParms entry') : undefined;
+    const stageParams =
+      filter instanceof PdfName
+        ? params
+        : Array.isArray(params)
+          ? direct(params[index], '/DecodeParms entry')
+          : undefined;
     stages.push(stageOf(known, stageParams));
   }
-  if (stages.slice(0, -1).some((stage) => stage.predictorRow > 0)) throw new Unmeasurable('a predictor feeds another filter');
+  if (stages.slice(0, -1).some((stage) => stage.predictorRow > 0))
+    throw new Unmeasurable('a predictor feeds another filter');
   return stages;
 };
 
@@ -98,11 +122,20 @@ function* keywordEnds(bytes: Uint8Array, keyword: string): Generator<number> {
 const isEncryptionDictionary = (dict: PdfDict): boolean => dict.entries.has('Encrypt');
 
 /** Decodes one stream's filters in turn, counting every decoded byte; stops at the budget. */
-const measureStream = async (bytes: Uint8Array, dataStart: number, stages: readonly Stage[], remaining: number): Promise<{ size: number; exceeded: boolean }> => {
+const measureStream = async (
+  bytes: Uint8Array,
+  dataStart: number,
+  stages: readonly Stage[],
+  remaining: number,
+): Promise<{ size: number; exceeded: boolean }> => {
   let input = bytes.subarray(dataStart);
   let size = 0;
   for (const [index, stage] of stages.entries()) {
-    const decoded = await decodeFilter(stage.filter, input, { limit: remaining - size, keep: index < stages.length - 1, earlyChange: stage.earlyChange });
+    const decoded = await decodeFilter(stage.filter, input, {
+      limit: remaining - size,
+      keep: index < stages.length - 1,
+      earlyChange: stage.earlyChange,
+    });
     size += decoded.size + stage.predictorRow;
     if (decoded.exceeded || size > remaining) return { size, exceeded: true };
     input = decoded.bytes;

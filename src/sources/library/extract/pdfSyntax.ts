@@ -341,7 +341,11 @@ class Parser {
  * dictionary or pdf.js could not parse it. Throws Unmeasurable when pdf.js would build something
  * this reader does not follow.
  */
-export const readObject = (bytes: Uint8Array, start: number, meter: ReadMeter): { dict: PdfDict; dataStart: number | null } | null => {
+export const readObject = (
+  bytes: Uint8Array,
+  start: number,
+  meter: ReadMeter,
+): { dict: PdfDict; dataStart: number | null } | null => {
   try {
     const value = new Parser(new Lexer(bytes, start, meter)).value(true);
     if (value instanceof PdfDict) return { dict: value, dataStart: null };

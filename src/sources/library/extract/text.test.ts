@@ -5,7 +5,10 @@ const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 describe('plain text extraction', () => {
   it('takes the first non-blank line as the title and keeps the text as one section', async () => {
-    const doc = await extractDocument('notes/meeting.txt', encode('\n\n  Quarterly   review \r\nWe met.\r\n\r\nWe decided.\r\n'));
+    const doc = await extractDocument(
+      'notes/meeting.txt',
+      encode('\n\n  Quarterly   review \r\nWe met.\r\n\r\nWe decided.\r\n'),
+    );
     expect(doc.title).toBe('Quarterly review');
     expect(doc.mediaType).toBe('text/plain');
     expect(doc.text).toBe('Quarterly review\nWe met.\n\nWe decided.');
