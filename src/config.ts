@@ -1,7 +1,7 @@
 import { ConfigError, endpoint, integer, list, value, type Env } from './config/env.js';
 import type { OAuthConfig } from './auth/oauthJwt.js';
 import { accountPolicyDefaults } from './config/accountPolicyConfig.js';
-import type { TurnLimits } from './service/turnSlots.js';
+import type { TurnLimits } from './service/runs/turnSlots.js';
 import { libraryLimits } from './config/libraryLimits.js';
 import { modelConfig, type ModelConfig } from './config/modelConfig.js';
 import type { AccountPolicy } from './domain/accountPolicy.js';
@@ -23,7 +23,7 @@ export interface HelixConfig {
   readonly port: number;
   readonly publicBaseUrl: string | undefined;
   readonly turnTimeoutMs: number;
-  /** Concurrent turns per process and per owner, and how many may wait for a slot (src/service/turnSlots.ts). */
+  /** Concurrent turns per process and per owner, and how many may wait for a slot (src/service/runs/turnSlots.ts). */
   readonly turnLimits: TurnLimits;
   readonly enabledScopes: ReadonlySet<string>;
   readonly bodyLimitBytes: number;

@@ -9,14 +9,12 @@ const writePdf = async (path: string): Promise<void> => {
   const doc = await PDFDocument.create();
   doc.setTitle('Thermal report');
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  doc
-    .addPage()
-    .drawText('The thermal expansion coefficient of the bracket is twelve parts per million.', {
-      x: 40,
-      y: 700,
-      size: 11,
-      font,
-    });
+  doc.addPage().drawText('The thermal expansion coefficient of the bracket is twelve parts per million.', {
+    x: 40,
+    y: 700,
+    size: 11,
+    font,
+  });
   writeFileSync(path, await doc.save());
 };
 

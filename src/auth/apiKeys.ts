@@ -6,7 +6,7 @@ import type { ApiKeyRecord, Store } from '../store/port.js';
 /** ADR-0004: Helix scoped static keys carry the `hlx_` prefix. */
 export const API_KEY_PREFIX = 'hlx_';
 const API_KEY_PATTERN = /^hlx_[A-Za-z0-9_-]{43}$/;
-/** Tenant and account ids of keys; also the shape of a subject's account id (src/subjects/). */
+/** Tenant and account ids of keys; also the shape of a subject's account id (src/service/subjects/). */
 export const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,199}$/;
 
 export const looksLikeApiKey = (token: string): boolean => token.startsWith(API_KEY_PREFIX);

@@ -5,10 +5,10 @@ import { Command } from 'commander';
 import { loadInstanceSecret } from '../auth/instanceSecret.js';
 import { isHelixError } from '../domain/errors.js';
 import type { Store } from '../store/port.js';
-import { eraseSubject } from '../subjects/eraseSubject.js';
-import { exportSubject } from '../subjects/exportSubject.js';
-import type { SubjectDeps } from '../subjects/subjectScope.js';
-import { summarizeSubject } from '../subjects/summarizeSubject.js';
+import { eraseSubject } from '../service/subjects/eraseSubject.js';
+import { exportSubject } from '../service/subjects/exportSubject.js';
+import type { SubjectDeps } from '../service/subjects/subjectScope.js';
+import { summarizeSubject } from '../service/subjects/summarizeSubject.js';
 import { addDatabaseOption, CliError, withStore } from './options.js';
 
 /** The audit names the command line as the requester: whoever runs it has the database itself. */

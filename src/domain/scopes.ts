@@ -102,7 +102,7 @@ export const MODEL_PROVIDER_OPERATIONS = [
 ] as const;
 export type ModelProviderOperation = (typeof MODEL_PROVIDER_OPERATIONS)[number];
 
-/** ADR-0004 subject access (src/subjects/): operator-only, see OperatorGrant. */
+/** ADR-0004 subject access (src/service/subjects/): operator-only, see OperatorGrant. */
 export const SUBJECT_OPERATIONS = ['subject.read', 'subject.export', 'subject.erase'] as const;
 export type SubjectOperation = (typeof SUBJECT_OPERATIONS)[number];
 

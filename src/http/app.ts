@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Authenticator } from '../auth/authenticate.js';
 import { HelixError } from '../domain/errors.js';
-import type { RunService } from '../service/runService.js';
+import type { RunService } from '../service/runs/runService.js';
 import { resourceMetadataUrl, sendError, toHelixError } from './errors.js';
 import { parseJsonBody } from './jsonBody.js';
 import { pickRequestId } from './requestId.js';
@@ -22,7 +22,7 @@ import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
 import { PROVIDER_ROUTES, registerProviderRoutes } from './rest/providerRoutes.js';
 import type { ProviderService } from '../providers/providerService.js';
 import { registerSubjectRoutes, SUBJECT_ROUTES, SUBJECTS_PATH } from './rest/subjectRoutes.js';
-import type { SubjectService } from '../subjects/subjectService.js';
+import type { SubjectService } from '../service/subjects/subjectService.js';
 import { registerDiscovery } from './wellKnown.js';
 import { registerHealth } from './health.js';
 import { registerOpenApiRoute } from './openapi/route.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createResilientPool } from '../store/dialects/postgres.js';
-import { LocalRunNotifier, RUN_SIGNALS, type RunNotifier, type RunSignal } from '../service/runNotifier.js';
+import { LocalRunNotifier, RUN_SIGNALS, type RunNotifier, type RunSignal } from '../service/runs/runNotifier.js';
 
 const CHANNEL = 'helix_runs';
 const RELISTEN_FIRST_DELAY_MS = 500;

@@ -74,7 +74,7 @@ export const api = async <T = any>(
   if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
   const text = await response.text();
-  let parsed: unknown ;
+  let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {

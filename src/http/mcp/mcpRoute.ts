@@ -10,7 +10,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { Authenticator } from '../../auth/authenticate.js';
 import type { Principal } from '../../auth/principal.js';
 import { ADR_ERROR_NUMBERS, HelixError } from '../../domain/errors.js';
-import type { RunService } from '../../service/runService.js';
+import type { RunService } from '../../service/runs/runService.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
 import { MCP_PATH, publicOrigin, type ResourceIdentity } from '../resourceIdentity.js';

@@ -5,7 +5,7 @@ import { ErrorBodySchema } from '../../api/outputSchemas.js';
 import type { Principal } from '../../auth/principal.js';
 import { HelixError, isHelixError } from '../../domain/errors.js';
 import { OPERATION_SCOPES } from '../../domain/scopes.js';
-import type { RunService } from '../../service/runService.js';
+import type { RunService } from '../../service/runs/runService.js';
 import { ATTR, inSpan, recordErrorResponse } from '../../telemetry/instruments.js';
 import type { ToolDefinition } from './toolDefinition.js';
 import { errorResult, successResult } from './toolResult.js';

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { Principal } from '../../auth/principal.js';
 import type { RunOperation } from '../../domain/scopes.js';
-import type { ServiceResult } from '../../service/deps.js';
-import type { RunService } from '../../service/runService.js';
+import type { ServiceResult } from '../../service/runs/deps.js';
+import type { RunService } from '../../service/runs/runService.js';
 
 /**
  * One MCP tool: its published contract (input and output schemas, scope) and the use case it calls.

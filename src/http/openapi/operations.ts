@@ -9,7 +9,7 @@ import {
   SubjectErasureViewSchema,
   SubjectExportViewSchema,
   SubjectSummaryViewSchema,
-} from '../../subjects/subjectViews.js';
+} from '../../service/subjects/subjectViews.js';
 import { BindingListViewSchema, BindingRevocationViewSchema } from '../account/bindingViews.js';
 import { ProtectedResourceMetadataSchema } from '../wellKnown.js';
 import { HealthSchema } from '../health.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Authenticator } from '../../auth/authenticate.js';
-import type { RunService } from '../../service/runService.js';
+import type { RunService } from '../../service/runs/runService.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
 import { RUNS_PATH } from './runRoutes.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../../auth/authenticate.js';
 import type { Principal } from '../../auth/principal.js';
 import { HelixError } from '../../domain/errors.js';
-import type { SubjectService } from '../../subjects/subjectService.js';
+import type { SubjectService } from '../../service/subjects/subjectService.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
 
@@ -31,7 +31,7 @@ const assertNoInput = (body: unknown): void => {
     throw new HelixError('invalid_request', { issues: [{ path: '(body)', message: 'the erase takes no body' }] });
 };
 
-/** ADR-0004 subject access (src/subjects/), as a table; each row calls one SubjectService operation. */
+/** ADR-0004 subject access (src/service/subjects/), as a table; each row calls one SubjectService operation. */
 export const SUBJECT_ROUTES: readonly SubjectRoute[] = [
   { method: 'GET', url: `${SUBJECTS_PATH}/:account_id`, handler: (s, p, r) => s.show(p, r.params.account_id) },
   // Cache-Control: no-store is on every response (src/http/app.ts); an export must never be cached.

@@ -1,9 +1,9 @@
-import type { Principal } from '../auth/principal.js';
-import { ownershipOf, type Ownership } from '../auth/principal.js';
-import { HelixError } from '../domain/errors.js';
-import { RUN_ID_PATTERN, type RunRecord } from '../domain/run.js';
-import { OPERATION_SCOPES, type RunOperation } from '../domain/scopes.js';
-import type { UnitOfWork } from '../store/port.js';
+import type { Principal } from '../../auth/principal.js';
+import { ownershipOf, type Ownership } from '../../auth/principal.js';
+import { HelixError } from '../../domain/errors.js';
+import { RUN_ID_PATTERN, type RunRecord } from '../../domain/run.js';
+import { OPERATION_SCOPES, type RunOperation } from '../../domain/scopes.js';
+import type { UnitOfWork } from '../../store/port.js';
 import type { RunServiceDeps } from './deps.js';
 import { needsSettling, settleRun } from './recovery.js';
 

@@ -1,7 +1,7 @@
-import type { TurnArtifact } from '../domain/turn.js';
-import type { TurnCapabilities } from '../solver/executor.js';
-import type { CapabilityRegistry } from '../sources/registry.js';
-import type { Store } from '../store/port.js';
+import type { TurnArtifact } from '../../domain/turn.js';
+import type { TurnCapabilities } from '../../solver/executor.js';
+import type { CapabilityRegistry } from '../../sources/registry.js';
+import type { Store } from '../../store/port.js';
 
 export interface TurnScope {
   readonly runId: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal, PrincipalKind } from '../auth/principal.js';
-import type { HelixError } from '../domain/errors.js';
-import { ScopeSet } from '../domain/scopes.js';
+import type { Principal, PrincipalKind } from '../../auth/principal.js';
+import type { HelixError } from '../../domain/errors.js';
+import { ScopeSet } from '../../domain/scopes.js';
 import { requireSubjectOperation } from './subjectService.js';
 
 const principal = (kind: PrincipalKind, scopes: string): Principal => ({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ErasureRecord } from '../store/port.js';
+import type { ErasureRecord } from '../../store/port.js';
 
 export const SUBJECT_SCHEMA = 'helix.subject.v1';
 export const SUBJECT_EXPORT_SCHEMA = 'helix.subject_export.v1';

@@ -1,12 +1,12 @@
-import { CancelRunRequestSchema } from '../api/schemas.js';
-import { projectRun, type RunView } from '../api/runView.js';
-import type { Principal } from '../auth/principal.js';
-import { HelixError } from '../domain/errors.js';
-import { isRunTerminal, type RunRecord } from '../domain/run.js';
+import { CancelRunRequestSchema } from '../../api/schemas.js';
+import { projectRun, type RunView } from '../../api/runView.js';
+import type { Principal } from '../../auth/principal.js';
+import { HelixError } from '../../domain/errors.js';
+import { isRunTerminal, type RunRecord } from '../../domain/run.js';
 import { loadOwnedRunIn } from './access.js';
 import { acceptMutation } from './acceptMutation.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
-import { completeReceipt, reserveKey } from './idempotency.js';
+import { completeReceipt, reserveKey } from '../idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
 import { commitRunChange } from './runChange.js';
 

@@ -1,7 +1,7 @@
-import { HelixError } from '../domain/errors.js';
-import type { NewRunEvent } from '../domain/events.js';
-import { isExpired, isRunTerminal, stepsRemaining, type RunRecord } from '../domain/run.js';
-import type { UnitOfWork } from '../store/port.js';
+import { HelixError } from '../../domain/errors.js';
+import type { NewRunEvent } from '../../domain/events.js';
+import { isExpired, isRunTerminal, stepsRemaining, type RunRecord } from '../../domain/run.js';
+import type { UnitOfWork } from '../../store/port.js';
 import type { RunServiceDeps } from './deps.js';
 import { commitRunChange, exhaustBudget } from './runChange.js';
 

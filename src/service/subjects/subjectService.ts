@@ -1,6 +1,6 @@
-import type { Principal } from '../auth/principal.js';
-import { HelixError } from '../domain/errors.js';
-import { requiredScopeOf, type SubjectOperation } from '../domain/scopes.js';
+import type { Principal } from '../../auth/principal.js';
+import { HelixError } from '../../domain/errors.js';
+import { requiredScopeOf, type SubjectOperation } from '../../domain/scopes.js';
 import { eraseSubject } from './eraseSubject.js';
 import { exportSubject } from './exportSubject.js';
 import type { SubjectDeps } from './subjectScope.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { HelixError } from '../domain/errors.js';
-import { sha256Hex } from '../domain/hashing.js';
-import { requireIdempotencyKey } from '../service/idempotency.js';
-import type { ErasureRecord, UnitOfWork } from '../store/port.js';
+import { HelixError } from '../../domain/errors.js';
+import { sha256Hex } from '../../domain/hashing.js';
+import { requireIdempotencyKey } from '../idempotency.js';
+import type { ErasureRecord, UnitOfWork } from '../../store/port.js';
 import {
   OWNER_REGISTRATIONS,
   requireAccountId,

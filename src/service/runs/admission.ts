@@ -1,7 +1,7 @@
-import type { Principal } from '../auth/principal.js';
-import { admitsCapability, hasFeature, type AccountPolicy } from '../domain/accountPolicy.js';
-import { HelixError } from '../domain/errors.js';
-import { SCOPE_CATALOG } from '../domain/scopeCatalog.js';
+import type { Principal } from '../../auth/principal.js';
+import { admitsCapability, hasFeature, type AccountPolicy } from '../../domain/accountPolicy.js';
+import { HelixError } from '../../domain/errors.js';
+import { SCOPE_CATALOG } from '../../domain/scopeCatalog.js';
 
 export interface Admission {
   readonly admittedCapabilities: ReadonlySet<string>;

@@ -1,11 +1,11 @@
-import { ListEventsQuerySchema } from '../api/schemas.js';
-import { EVENT_SCHEMA, projectEvent } from '../api/runView.js';
-import { NON_AUTHORITY_FLAGS } from '../api/flags.js';
-import type { Principal } from '../auth/principal.js';
+import { ListEventsQuerySchema } from '../../api/schemas.js';
+import { EVENT_SCHEMA, projectEvent } from '../../api/runView.js';
+import { NON_AUTHORITY_FLAGS } from '../../api/flags.js';
+import type { Principal } from '../../auth/principal.js';
 import { loadOwnedRun, ownerOf, requireOperation, requireRunId } from './access.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
-import { parseInput } from './validate.js';
-import { isRunTerminal } from '../domain/run.js';
+import { parseInput } from '../validate.js';
+import { isRunTerminal } from '../../domain/run.js';
 import { waitForSignal } from './runNotifier.js';
 
 /** GET /api/v1/agent-runs/{run_id}/events?after_seq&limit: one ordered page of the run's events. */

@@ -1,14 +1,14 @@
-import type { Store } from '../store/port.js';
-import type { TurnExecutor } from '../solver/executor.js';
-import type { CapabilityRegistry } from '../sources/registry.js';
+import type { Store } from '../../store/port.js';
+import type { TurnExecutor } from '../../solver/executor.js';
+import type { CapabilityRegistry } from '../../sources/registry.js';
 import type { PolicySource, ScopeAvailability } from './admission.js';
 import type { ActiveTurns } from './activeTurns.js';
 import type { TurnSlots } from './turnSlots.js';
 import type { WorkerLiveness } from './liveness.js';
 import type { RunNotifier } from './runNotifier.js';
 
-export { systemClock, type Clock } from '../domain/clock.js';
-import type { Clock } from '../domain/clock.js';
+export { systemClock, type Clock } from '../../domain/clock.js';
+import type { Clock } from '../../domain/clock.js';
 
 export interface ServiceConfig {
   /** Per-continuation watchdog, already clamped to 1,000-900,000 ms. */

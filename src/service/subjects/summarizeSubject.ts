@@ -1,4 +1,4 @@
-import { HelixError } from '../domain/errors.js';
+import { HelixError } from '../../domain/errors.js';
 import {
   OWNER_REGISTRATIONS,
   requireAccountId,

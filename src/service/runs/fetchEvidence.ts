@@ -1,5 +1,5 @@
-import { projectEvidence, type EvidenceBundle } from '../api/evidenceView.js';
-import type { Principal } from '../auth/principal.js';
+import { projectEvidence, type EvidenceBundle } from '../../api/evidenceView.js';
+import type { Principal } from '../../auth/principal.js';
 import { loadOwnedRun, ownerOf, requireOperation, requireRunId } from './access.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
 

@@ -1,5 +1,5 @@
-import { projectRun, type RunView } from '../api/runView.js';
-import type { Principal } from '../auth/principal.js';
+import { projectRun, type RunView } from '../../api/runView.js';
+import type { Principal } from '../../auth/principal.js';
 import { loadOwnedRun, ownerOf, requireOperation, requireRunId } from './access.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
 

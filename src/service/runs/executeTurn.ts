@@ -1,9 +1,9 @@
 import type { Admission } from './admission.js';
 import type { RunServiceDeps } from './deps.js';
-import { emptyOutcome, UsageMeter, type TurnOutcome } from '../domain/turn.js';
-import type { RunRecord } from '../domain/run.js';
+import { emptyOutcome, UsageMeter, type TurnOutcome } from '../../domain/turn.js';
+import type { RunRecord } from '../../domain/run.js';
 import { turnCapabilities } from './turnCapabilities.js';
-import { ATTR, inSpan, recordTurn } from '../telemetry/instruments.js';
+import { ATTR, inSpan, recordTurn } from '../../telemetry/instruments.js';
 
 export class TurnTimeout extends Error {
   override readonly name = 'TurnTimeout';

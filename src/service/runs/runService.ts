@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../auth/principal.js';
 import { cancelRun } from './cancelRun.js';
 import { continueRun } from './continueRun.js';
 import type { RunServiceDeps } from './deps.js';

@@ -1,12 +1,12 @@
-import { StreamEventsQuerySchema } from '../api/schemas.js';
-import { projectEvent, type EventView } from '../api/runView.js';
-import type { Principal } from '../auth/principal.js';
-import { HelixError } from '../domain/errors.js';
-import { isRunTerminal } from '../domain/run.js';
+import { StreamEventsQuerySchema } from '../../api/schemas.js';
+import { projectEvent, type EventView } from '../../api/runView.js';
+import type { Principal } from '../../auth/principal.js';
+import { HelixError } from '../../domain/errors.js';
+import { isRunTerminal } from '../../domain/run.js';
 import { loadOwnedRun, ownerOf, requireOperation, requireRunId } from './access.js';
 import type { RunServiceDeps } from './deps.js';
 import { waitForSignal } from './runNotifier.js';
-import { parseInput } from './validate.js';
+import { parseInput } from '../validate.js';
 
 export const STREAM_HEARTBEAT_MS = 15_000;
 const PAGE = 200;

@@ -1,9 +1,9 @@
-import { dataSubjectKey } from '../domain/identityHashes.js';
-import { IDENTIFIER_PATTERN } from '../auth/apiKeys.js';
-import { API_KEY_ISSUER } from '../auth/authenticate.js';
-import { ownerHashOf } from '../auth/principal.js';
-import { HelixError } from '../domain/errors.js';
-import type { Store, SubjectScope, UnitOfWork } from '../store/port.js';
+import { dataSubjectKey } from '../../domain/identityHashes.js';
+import { IDENTIFIER_PATTERN } from '../../auth/apiKeys.js';
+import { API_KEY_ISSUER } from '../../auth/authenticate.js';
+import { ownerHashOf } from '../../auth/principal.js';
+import { HelixError } from '../../domain/errors.js';
+import type { Store, SubjectScope, UnitOfWork } from '../../store/port.js';
 
 /** What every subject use case needs; the REST facade and the CLI build the same. */
 export interface SubjectDeps {

@@ -1,14 +1,14 @@
-import type { ContinueRunRequest } from '../api/schemas.js';
-import type { Ownership } from '../auth/principal.js';
-import { HelixError } from '../domain/errors.js';
-import { isRunTerminal, type RunRecord } from '../domain/run.js';
+import type { ContinueRunRequest } from '../../api/schemas.js';
+import type { Ownership } from '../../auth/principal.js';
+import { HelixError } from '../../domain/errors.js';
+import { isRunTerminal, type RunRecord } from '../../domain/run.js';
 import { loadOwnedRunIn } from './access.js';
 import type { RunServiceDeps } from './deps.js';
-import { reserveKey, type IdempotentRequest, type Reservation } from './idempotency.js';
+import { reserveKey, type IdempotentRequest, type Reservation } from '../idempotency.js';
 import { commitRunChange } from './runChange.js';
 import type { TurnSlot } from './turnSlots.js';
-import type { UnitOfWork } from '../store/port.js';
-import { traced } from '../telemetry/instruments.js';
+import type { UnitOfWork } from '../../store/port.js';
+import { traced } from '../../telemetry/instruments.js';
 
 export interface TurnClaim {
   readonly runId: string;
@@ -22,7 +22,7 @@ export interface TurnClaim {
 
 /**
  * One transaction: reserve the Idempotency-Key with a processing lease, check the run can take a
- * turn, take a turn slot (src/service/turnSlots.ts) and compare-and-set the run to `running`, or
+ * turn, take a turn slot (src/service/runs/turnSlots.ts) and compare-and-set the run to `running`, or
  * `queued` when the process has no free slot (version v -> v+1, one step consumed, answers
  * recorded). Any refusal rolls the reservation back, so a rejected request is never stored, and
  * gives the slot back.

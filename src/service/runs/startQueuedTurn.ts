@@ -1,5 +1,5 @@
-import type { RunRecord } from '../domain/run.js';
-import { emptyOutcome, type TurnOutcome } from '../domain/turn.js';
+import type { RunRecord } from '../../domain/run.js';
+import { emptyOutcome, type TurnOutcome } from '../../domain/turn.js';
 import type { RunServiceDeps } from './deps.js';
 import { TurnTimeout } from './executeTurn.js';
 import { commitRunChange } from './runChange.js';

@@ -1,6 +1,6 @@
-import { HelixError } from '../domain/errors.js';
+import { HelixError } from '../../domain/errors.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
-import type { Reservation } from './idempotency.js';
+import type { Reservation } from '../idempotency.js';
 import { settleRun } from './recovery.js';
 
 /**

@@ -1,16 +1,16 @@
-import { errorBody } from '../api/errorBody.js';
-import { projectRun, type RunView } from '../api/runView.js';
-import { HelixError } from '../domain/errors.js';
-import { isTerminalLifecycle } from '../domain/statuses.js';
-import type { RunRecord } from '../domain/run.js';
-import type { NewRunEvent } from '../domain/events.js';
-import { usageEventData, type TurnOutcome } from '../domain/turn.js';
-import { judgeTurn } from '../domain/verdict.js';
+import { errorBody } from '../../api/errorBody.js';
+import { projectRun, type RunView } from '../../api/runView.js';
+import { HelixError } from '../../domain/errors.js';
+import { isTerminalLifecycle } from '../../domain/statuses.js';
+import type { RunRecord } from '../../domain/run.js';
+import type { NewRunEvent } from '../../domain/events.js';
+import { usageEventData, type TurnOutcome } from '../../domain/turn.js';
+import { judgeTurn } from '../../domain/verdict.js';
 import type { Admission } from './admission.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
-import { completeReceipt, type IdempotentRequest } from './idempotency.js';
+import { completeReceipt, type IdempotentRequest } from '../idempotency.js';
 import { commitRunChange } from './runChange.js';
-import { recordRunOutcome, traced } from '../telemetry/instruments.js';
+import { recordRunOutcome, traced } from '../../telemetry/instruments.js';
 
 type Finalized = { kind: 'finalized'; view: RunView } | { kind: 'discarded'; error: HelixError };
 

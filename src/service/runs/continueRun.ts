@@ -1,6 +1,6 @@
-import { ContinueRunRequestSchema } from '../api/schemas.js';
-import type { RunView } from '../api/runView.js';
-import type { Principal } from '../auth/principal.js';
+import { ContinueRunRequestSchema } from '../../api/schemas.js';
+import type { RunView } from '../../api/runView.js';
+import type { Principal } from '../../auth/principal.js';
 import { loadOwnedRun } from './access.js';
 import { acceptMutation } from './acceptMutation.js';
 import { admitScopes } from './admission.js';
@@ -10,7 +10,7 @@ import { executeTurn } from './executeTurn.js';
 import { finalizeTurn } from './finalizeTurn.js';
 import { answerReservation } from './reservationOutcome.js';
 import { startQueuedTurn } from './startQueuedTurn.js';
-import { ATTR, inSpan } from '../telemetry/instruments.js';
+import { ATTR, inSpan } from '../../telemetry/instruments.js';
 
 /**
  * POST /api/v1/agent-runs/{run_id}/continue: claim the turn (v -> v+1), execute exactly one

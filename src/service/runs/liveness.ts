@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
-import type { ActiveTurn } from '../domain/run.js';
-import type { UnitOfWork } from '../store/port.js';
+import type { ActiveTurn } from '../../domain/run.js';
+import type { UnitOfWork } from '../../store/port.js';
 import type { ActiveTurns } from './activeTurns.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../../domain/clock.js';
 
 /** A worker whose heartbeat is older than this is presumed dead, wherever it ran. */
 export const HEARTBEAT_STALE_MS = 30_000;

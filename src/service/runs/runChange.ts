@@ -1,6 +1,6 @@
-import type { NewRunEvent } from '../domain/events.js';
-import type { RunRecord } from '../domain/run.js';
-import type { UnitOfWork } from '../store/port.js';
+import type { NewRunEvent } from '../../domain/events.js';
+import type { RunRecord } from '../../domain/run.js';
+import type { UnitOfWork } from '../../store/port.js';
 
 /**
  * Writes a run transition and the events that describe it, in the caller's transaction. The

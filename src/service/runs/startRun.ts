@@ -1,12 +1,12 @@
-import { StartRunRequestSchema } from '../api/schemas.js';
-import { projectRun, type RunView } from '../api/runView.js';
-import type { Principal } from '../auth/principal.js';
-import { sha256Hex } from '../domain/hashing.js';
-import type { RunRecord } from '../domain/run.js';
+import { StartRunRequestSchema } from '../../api/schemas.js';
+import { projectRun, type RunView } from '../../api/runView.js';
+import type { Principal } from '../../auth/principal.js';
+import { sha256Hex } from '../../domain/hashing.js';
+import type { RunRecord } from '../../domain/run.js';
 import { acceptMutation } from './acceptMutation.js';
 import { admitScopes } from './admission.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
-import { completeReceipt, reserveKey } from './idempotency.js';
+import { completeReceipt, reserveKey } from '../idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
 
 /**

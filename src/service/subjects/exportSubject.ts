@@ -1,4 +1,4 @@
-import { HelixError } from '../domain/errors.js';
+import { HelixError } from '../../domain/errors.js';
 import { requireAccountId, scopeOf, subjectKeyOf, type SubjectDeps } from './subjectScope.js';
 import { SUBJECT_EXPORT_SCHEMA, type SubjectExportView } from './subjectViews.js';
 

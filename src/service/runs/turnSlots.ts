@@ -1,4 +1,4 @@
-import { HelixError } from '../domain/errors.js';
+import { HelixError } from '../../domain/errors.js';
 
 export interface TurnLimits {
   /** Turns this process runs at once (HELIX_MAX_CONCURRENT_TURNS). */

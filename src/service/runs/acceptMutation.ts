@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Ownership, Principal } from '../auth/principal.js';
+import type { Ownership, Principal } from '../../auth/principal.js';
 import { ownerOf, requireOperation, requireRunId } from './access.js';
 import type { RunServiceDeps } from './deps.js';
 import {
@@ -7,8 +7,8 @@ import {
   requireIdempotencyKey,
   type IdempotentRequest,
   type MutatingOperation,
-} from './idempotency.js';
-import { parseInput } from './validate.js';
+} from '../idempotency.js';
+import { parseInput } from '../validate.js';
 
 export interface AcceptedMutation<R> {
   readonly request: R;
