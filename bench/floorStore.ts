@@ -295,9 +295,9 @@ export const floorStore = (db: Database.Database): FloorStore => {
     };
     const state = floorState(next.stepsUsed);
     changeRun(before, next, state, null, now);
-    events.forEach(([kind, data], index) =>
-      insertEvent.run(before.runId, before.lastEventSeq + 1 + index, kind, next.version, JSON.stringify(data), now),
-    );
+    events.forEach(([kind, data], index) => {
+      insertEvent.run(before.runId, before.lastEventSeq + 1 + index, kind, next.version, JSON.stringify(data), now);
+    });
     const body = render(next, state);
     completeReceipt.run({ ...receiptColumns(input.receipt), status_code: 200, response_body: body });
     return body;

@@ -92,7 +92,10 @@ const buildVocabulary = (random: () => number): string[] => {
 const zipfRanks = (size: number, from = 0): ((random: () => number) => number) => {
   const cumulative: number[] = [];
   let total = 0;
-  for (let rank = from; rank < size; rank++) cumulative.push((total += 1 / (rank + 1) ** ZIPF_EXPONENT));
+  for (let rank = from; rank < size; rank++) {
+    total += 1 / (rank + 1) ** ZIPF_EXPONENT;
+    cumulative.push(total);
+  }
   return (random) => {
     const target = random() * total;
     let lo = 0;

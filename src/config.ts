@@ -191,12 +191,21 @@ const sources = (env: Env): SourcesConfig => ({
   repositoryRoots: list(env, 'HELIX_REPOSITORY_ROOTS'),
   searchUrl: endpoint(env, 'HELIX_SEARXNG_URL'),
   scholarly: {
-    ...(endpoint(env, 'HELIX_OPENALEX_URL') === undefined ? {} : { openAlexUrl: endpoint(env, 'HELIX_OPENALEX_URL')! }),
-    ...(endpoint(env, 'HELIX_CROSSREF_URL') === undefined ? {} : { crossrefUrl: endpoint(env, 'HELIX_CROSSREF_URL')! }),
-    ...(endpoint(env, 'HELIX_ARXIV_URL') === undefined ? {} : { arxivUrl: endpoint(env, 'HELIX_ARXIV_URL')! }),
-    ...(value(env, 'HELIX_SCHOLARLY_MAILTO') === undefined ? {} : { mailto: value(env, 'HELIX_SCHOLARLY_MAILTO')! }),
+    ...present('openAlexUrl', endpoint(env, 'HELIX_OPENALEX_URL')),
+    ...present('crossrefUrl', endpoint(env, 'HELIX_CROSSREF_URL')),
+    ...present('arxivUrl', endpoint(env, 'HELIX_ARXIV_URL')),
+    ...present('mailto', value(env, 'HELIX_SCHOLARLY_MAILTO')),
   },
 });
+
+/** `{ [key]: value }` when the variable is set, `{}` otherwise (optional properties stay absent, never undefined). */
+const present = <K extends string>(key: K, setting: string | undefined): { [P in K]?: string } =>
+  setting === undefined ? {} : ({ [key]: setting } as { [P in K]: string });
+
+const required = (setting: string | undefined): string => {
+  if (setting === undefined) throw new ConfigError('the OAuth configuration is incomplete');
+  return setting;
+};
 
 const OAUTH_VARIABLES = [
   'HELIX_AGENT_OAUTH_ISSUER',
@@ -228,15 +237,16 @@ const oauth = (env: Env, production: boolean): OAuthConfig | undefined => {
       `HELIX_AGENT_OAUTH_ALGORITHMS admits only asymmetric algorithms (${ASYMMETRIC_ALGORITHMS.join(', ')}); refused: ${refused.join(', ')}`,
     );
   }
-  const jwksUrl = endpoint(env, 'HELIX_AGENT_OAUTH_JWKS_URL')!;
+  // Every OAuth variable is set (checked above), so these readers cannot answer undefined.
+  const jwksUrl = required(endpoint(env, 'HELIX_AGENT_OAUTH_JWKS_URL'));
   if (production && !jwksUrl.startsWith('https:'))
     throw new ConfigError('HELIX_AGENT_OAUTH_JWKS_URL must be https in production');
-  const audience = value(env, 'HELIX_AGENT_OAUTH_AUDIENCE')!;
+  const audience = required(value(env, 'HELIX_AGENT_OAUTH_AUDIENCE'));
   if (production) canonicalAudience(audience);
-  const provider = value(env, 'HELIX_AGENT_OAUTH_PROVIDER')!;
+  const provider = required(value(env, 'HELIX_AGENT_OAUTH_PROVIDER'));
   if (!/^[A-Za-z0-9._-]{1,100}$/.test(provider))
     throw new ConfigError('HELIX_AGENT_OAUTH_PROVIDER must be 1-100 characters of [A-Za-z0-9._-]');
-  return { issuer: value(env, 'HELIX_AGENT_OAUTH_ISSUER')!, audience, jwksUrl, provider, algorithms };
+  return { issuer: required(value(env, 'HELIX_AGENT_OAUTH_ISSUER')), audience, jwksUrl, provider, algorithms };
 };
 
 /**

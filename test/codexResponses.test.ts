@@ -317,7 +317,12 @@ describe('Codex transport: a cancel stops everything', () => {
       endpoints: { issuer: server.origin, api: server.origin },
       version: '0.1.0',
       // A real abortable wait, far longer than the test: only the abort can end it.
-      retry: { sleep: (_ms, signal) => (entered(), abortableSleep(3_600_000, signal)) },
+      retry: {
+        sleep: (_ms, signal) => {
+          entered();
+          return abortableSleep(3_600_000, signal);
+        },
+      },
     });
     const controller = new AbortController();
     const pending = rejectsWithModelError(generate(patient, request({ signal: controller.signal })));

@@ -19,8 +19,7 @@ const readFrames = async (
     const { value, done } = await reader.read();
     if (done) break;
     buffer += decoder.decode(value, { stream: true });
-    let cut: number;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+    for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
       const block = buffer.slice(0, cut);
       buffer = buffer.slice(cut + 2);
       const frame: { id?: string; event?: string; data?: string; comment?: boolean } = {};

@@ -310,7 +310,7 @@ describe('helix serve with model providers', () => {
         reasoning: { effort: 'medium', summary: 'auto' },
       });
       // The second request pairs the call with its output, by call id, after the resume.
-      const input = (second?.body as { input: { type: string; call_id?: string; id?: string }[] }).input;
+      const input = (second!.body as { input: { type: string; call_id?: string; id?: string }[] }).input;
       expect(
         input
           .filter((i) => i.type === 'function_call' || i.type === 'function_call_output')

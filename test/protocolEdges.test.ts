@@ -149,6 +149,8 @@ describe('configuration and snippets', () => {
 
   it('the Claude Code command quotes the header in single quotes, so the shell never expands the key into ~/.claude.json', () => {
     const hint = mcpSnippet('claude', { url: 'http://127.0.0.1:1522/mcp', tokenEnv: 'HELIX_TOKEN' }).note;
+    // The shell, not Helix, expands the variable: the snippet holds it literally.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the expected text is a shell variable reference.
     expect(hint).toContain("--header 'Authorization: Bearer ${HELIX_TOKEN}'");
     expect(hint).not.toContain('"Authorization');
   });

@@ -29,7 +29,7 @@ const storedBytes = async (t: TestStore): Promise<Buffer> => {
     const dump = Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer());
     return Buffer.concat([Buffer.from(JSON.stringify(rows.rows)), dump]);
   }
-  if (t.location !== undefined && t.location.startsWith('postgres')) {
+  if (t.location?.startsWith('postgres')) {
     const client = new pg.Client({ connectionString: t.location });
     await client.connect();
     const rows = await client.query('SELECT row_to_json(p)::text AS row FROM helix_model_providers p');

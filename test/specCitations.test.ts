@@ -29,7 +29,9 @@ describe('spec citations in the repository', () => {
 
 describe('the citation check', () => {
   const roots: string[] = [];
-  afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+  afterAll(() => {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
 
   /** The problems found in a fresh scratch repository holding a small docs/spec and `files`. */
   const problemsWith = (files: Record<string, string>): ReturnType<typeof findSpecCitationProblems> => {

@@ -66,7 +66,8 @@ export const setting = (env: Env, names: readonly string[]): string | undefined 
       'ambiguous_setting',
       `${present.join(' and ')} are both set to different values; set only one`,
     );
-  return present.length > 0 ? env[present[0]!] : undefined;
+  const [first] = present;
+  return first === undefined ? undefined : env[first];
 };
 
 /** 127.0.0.0/8, ::1 and the name localhost. The WHATWG URL parser has already normalized the IPv4 form. */

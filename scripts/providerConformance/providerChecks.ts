@@ -12,25 +12,34 @@ const KEY_SETTING: Readonly<Record<ProviderName, string>> = {
   gemini: SETTINGS.geminiKey[0],
 };
 
-/** Why a configured provider is not called, or undefined when it is. */
-const reasonNotToCall = (config: ProbeConfig, name: ProviderName, tokenPassed: boolean): Check | undefined => {
+type ProviderSettings = NonNullable<ProbeConfig['providers'][ProviderName]>;
+type CallDecision =
+  | { readonly call: false; readonly reason: Check }
+  | { readonly call: true; readonly provider: ProviderSettings; readonly token: string };
+
+/** Why a configured provider is not called, or what to call it with. */
+const decideCall = (config: ProbeConfig, name: ProviderName, tokenPassed: boolean): CallDecision => {
+  const skip = (reason: Check): CallDecision => ({ call: false, reason });
   const id = `provider.${name}`;
   const provider = config.providers[name];
   if (provider === undefined)
-    return check(id, 'not_configured', `set ${KEY_SETTING[name]} to request a provider invocation`);
-  if (config.accessToken === undefined) {
-    return check(id, 'not_configured', `the provider invocation also needs ${SETTINGS.accessToken.join(' or ')}`);
+    return skip(check(id, 'not_configured', `set ${KEY_SETTING[name]} to request a provider invocation`));
+  const token = config.accessToken;
+  if (token === undefined) {
+    return skip(check(id, 'not_configured', `the provider invocation also needs ${SETTINGS.accessToken.join(' or ')}`));
   }
   if (!tokenPassed)
-    return check(id, 'skipped', 'the access token did not pass initialize, so no provider call was made');
+    return skip(check(id, 'skipped', 'the access token did not pass initialize, so no provider call was made'));
   if (config.targetIsLoopback && !provider.originOverridden) {
-    return check(
-      id,
-      'skipped',
-      `${WIRES[name].label} reaches server_url from its own network and cannot reach a loopback target; no provider call was made`,
+    return skip(
+      check(
+        id,
+        'skipped',
+        `${WIRES[name].label} reaches server_url from its own network and cannot reach a loopback target; no provider call was made`,
+      ),
     );
   }
-  return undefined;
+  return { call: true, provider, token };
 };
 
 /** The invocation, then a cancel of every run it started; a failed cancel is a warning (the run expires after 60 s). */
@@ -38,10 +47,10 @@ const invokeAndCancel = async (
   ctx: ProbeContext,
   config: ProbeConfig,
   name: ProviderName,
+  provider: ProviderSettings,
   token: string,
 ): Promise<Check[]> => {
   const id = `provider.${name}`;
-  const provider = config.providers[name]!;
   const plan = planInvocation(name, config.target, token, provider.model);
   const outcome = await invokeProvider(WIRES[name], plan, provider, config.providerTimeoutMs);
   const cancelId = `${id}.run_cancelled`;
@@ -77,8 +86,12 @@ export const providerChecks = async (
 ): Promise<Check[]> => {
   const checks: Check[] = [];
   for (const name of PROVIDER_NAMES) {
-    const skipped = reasonNotToCall(config, name, tokenPassed);
-    checks.push(...(skipped !== undefined ? [skipped] : await invokeAndCancel(ctx, config, name, config.accessToken!)));
+    const decision = decideCall(config, name, tokenPassed);
+    checks.push(
+      ...(decision.call
+        ? await invokeAndCancel(ctx, config, name, decision.provider, decision.token)
+        : [decision.reason]),
+    );
   }
   return checks;
 };

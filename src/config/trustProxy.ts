@@ -14,12 +14,15 @@ export type TrustProxySetting =
 
 export const MAX_TRUSTED_HOPS = 5;
 
+const LOOPBACK = ['127.0.0.0/8', '::1/128'];
+const LINK_LOCAL = ['169.254.0.0/16', 'fe80::/10'];
+const UNIQUE_LOCAL = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'];
 const KEYWORDS: Readonly<Record<string, readonly string[]>> = {
-  loopback: ['127.0.0.0/8', '::1/128'],
-  linklocal: ['169.254.0.0/16', 'fe80::/10'],
-  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+  loopback: LOOPBACK,
+  linklocal: LINK_LOCAL,
+  uniquelocal: UNIQUE_LOCAL,
 };
-const PRIVATE_RANGES = [...KEYWORDS.loopback!, ...KEYWORDS.linklocal!, ...KEYWORDS.uniquelocal!];
+const PRIVATE_RANGES = [...LOOPBACK, ...LINK_LOCAL, ...UNIQUE_LOCAL];
 
 export class TrustProxyError extends Error {
   override readonly name = 'TrustProxyError';
@@ -30,7 +33,10 @@ const addRange = (list: BlockList, entry: string): void => {
   const family = isIP(address);
   if (family === 0) throw new TrustProxyError(`not an address or CIDR: ${entry.slice(0, 60)}`);
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (prefix === undefined) return list.addAddress(address, type);
+  if (prefix === undefined) {
+    list.addAddress(address, type);
+    return;
+  }
   const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : Number.NaN;
   if (!(bits >= 0 && bits <= (family === 4 ? 32 : 128)))
     throw new TrustProxyError(`bad prefix length in ${entry.slice(0, 60)}`);

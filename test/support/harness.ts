@@ -99,7 +99,12 @@ export const waitFor = async (predicate: () => Promise<boolean>, timeoutMs = 10_
 /** A clock tests move by hand; the service reads time only through it. */
 export const manualClock = (start = Date.now()) => {
   let offset = 0;
-  return { now: () => start + offset, advance: (ms: number) => void (offset += ms) };
+  return {
+    now: () => start + offset,
+    advance: (ms: number) => {
+      offset += ms;
+    },
+  };
 };
 
 /** An executor whose turns wait until released, so a request can be observed mid-flight. */

@@ -19,7 +19,9 @@ export const startJwksServer = async (jwks: unknown) => {
   return {
     url: `http://127.0.0.1:${port}/jwks`,
     hits: () => hits,
-    hang: (value: boolean) => void (hang = value),
+    hang: (value: boolean) => {
+      hang = value;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

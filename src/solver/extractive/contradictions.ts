@@ -30,8 +30,8 @@ const jaccard = (a: Set<string>, b: Set<string>): number => {
 
 const quantities = (sentence: string): Map<string, string> => {
   const found = new Map<string, string>();
-  for (const [, value, unit] of sentence.matchAll(QUANTITY)) {
-    found.set(unit!.toLowerCase().replace(/s$/, ''), value!.replace(',', '.'));
+  for (const [, value = '', unit = ''] of sentence.matchAll(QUANTITY)) {
+    found.set(unit.toLowerCase().replace(/s$/, ''), value.replace(',', '.'));
   }
   return found;
 };
@@ -54,17 +54,18 @@ const conflictKind = (a: string, b: string): 'numeric' | 'polarity' | null => {
 
 export const detectContradictions = (passages: readonly RankedHit[]): DetectedContradiction[] => {
   const found: DetectedContradiction[] = [];
-  for (let i = 0; i < passages.length; i++) {
-    for (let j = i + 1; j < passages.length; j++) {
+  for (const [i, first] of passages.entries()) {
+    for (const second of passages.slice(i + 1)) {
       // Sides in ref order, so the same disagreement keeps its id and its "1"/"2" across turns.
-      const [a, b] = [passages[i]!, passages[j]!].sort((x, y) => x.ref.localeCompare(y.ref)) as [RankedHit, RankedHit];
+      const [a, b] = first.ref.localeCompare(second.ref) <= 0 ? [first, second] : [second, first];
       if (a.documentId === b.documentId) continue;
       for (const sa of splitSentences(a.text).sort()) {
-        const sb = splitSentences(b.text)
+        const conflict = splitSentences(b.text)
           .sort()
-          .find((s) => conflictKind(sa, s) !== null);
-        if (sb === undefined) continue;
-        const kind = conflictKind(sa, sb)!;
+          .map((sb) => ({ sb, kind: conflictKind(sa, sb) }))
+          .find((candidate) => candidate.kind !== null);
+        if (conflict?.kind == null) continue;
+        const { sb, kind } = conflict;
         found.push({
           contradiction_id: `conflict_${sha256Hex(`${a.ref}|${b.ref}|${sa}|${sb}`).slice(0, 12)}`,
           description: `${kind === 'numeric' ? 'Different values' : 'Opposite statements'}: "${sa}" (${a.title}) vs "${sb}" (${b.title})`,

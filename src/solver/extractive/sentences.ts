@@ -6,8 +6,10 @@ const isStructural = (line: string): boolean =>
   /^\s*(\||```|---|===)/.test(line) || (line.match(/\|/g)?.length ?? 0) >= 3;
 
 /** A heading: a paragraph of one short line without sentence punctuation at its end. */
-const isHeading = (lines: readonly string[]): boolean =>
-  lines.length === 1 && lines[0]!.trim().length < 80 && !/[.!?:;,)]$/.test(lines[0]!.trim());
+const isHeading = (lines: readonly string[]): boolean => {
+  const only = lines.length === 1 ? lines[0]?.trim() : undefined;
+  return only !== undefined && only.length < 80 && !/[.!?:;,)]$/.test(only);
+};
 
 /**
  * Sentences of a passage for extractive answers: paragraphs first (headings and table rows are

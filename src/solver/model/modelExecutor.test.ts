@@ -146,7 +146,7 @@ describe('ModelExecutor', () => {
     const [first, second] = model.requests;
     expect(first?.cacheKey).toBe('run_1');
     expect(first?.tools.map((t) => t.name)).toEqual(['research-library__search', 'submit_result']);
-    const prompt = (first?.input[0] as { text: string }).text;
+    const prompt = (first!.input[0] as { text: string }).text;
     for (const part of ['How does damping work?', 'Cite sources', 'Answer briefly.', 'q_scope: panels only'])
       expect(prompt).toContain(part);
     expect(JSON.parse(outputsOf(second)[0]!)).toMatchObject({

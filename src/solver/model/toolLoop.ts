@@ -115,7 +115,7 @@ export const runToolLoop = async (
 
   for (;;) {
     checkTime(input, now);
-    let response;
+    let response: Awaited<ReturnType<typeof generateTraced>>;
     try {
       response = await generateTraced(selection, {
         model: selection.model,

@@ -32,8 +32,8 @@ const search = (store: Store): Capability<z.output<typeof SearchInput>> => ({
   async execute(input, context) {
     const hits = await store.read.library.search(contentTerms(input.query), input.limit);
     const retrievedAt = new Date(context.now()).toISOString();
-    const artifacts = hits.map((hit) =>
-      makeArtifact({
+    const found = hits.map((hit) => {
+      const artifact = makeArtifact({
         kind: 'evidence',
         family: FAMILY,
         capabilityId: 'research-library.search',
@@ -46,18 +46,17 @@ const search = (store: Store): Capability<z.output<typeof SearchInput>> => ({
           retrieved_at: retrievedAt,
           turn: context.turn,
         },
-      }),
-    );
-    return {
-      artifacts,
-      hits: hits.map((hit, i) => ({
-        ref: artifacts[i]!.ref,
+      });
+      const ranked = {
+        ref: artifact.ref,
         title: titleOf(hit.document.title, hit.passage.heading),
         text: hit.passage.text,
         score: hit.score,
         documentId: hit.document.docId,
-      })),
-    };
+      };
+      return { artifact, ranked };
+    });
+    return { artifacts: found.map((f) => f.artifact), hits: found.map((f) => f.ranked) };
   },
 });
 
@@ -77,7 +76,9 @@ const readDocument = (store: Store): Capability<z.output<typeof ReadInput>> => (
       input.from_passage + MAX_READ_PASSAGES - 1,
     );
     const passages = await store.read.library.passages(document.docId, input.from_passage, last);
-    if (passages.length === 0) return { artifacts: [], hits: [] };
+    const [first] = passages;
+    const final = passages.at(-1);
+    if (first === undefined || final === undefined) return { artifacts: [], hits: [] };
     const artifact = makeArtifact({
       kind: 'observation',
       family: FAMILY,
@@ -87,7 +88,7 @@ const readDocument = (store: Store): Capability<z.output<typeof ReadInput>> => (
       provenance: {
         source_id: document.docId,
         locator: document.displayPath,
-        span: { start: passages[0]!.start, end: passages.at(-1)!.end },
+        span: { start: first.start, end: final.end },
         retrieved_at: new Date(context.now()).toISOString(),
         turn: context.turn,
       },

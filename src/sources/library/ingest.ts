@@ -147,9 +147,9 @@ export const ingestPaths = async (
   const { files, missing } = await collectFiles(paths.map((p) => resolve(p)));
   const counts = { added: 0, updated: 0, unchanged: 0, refused: 0, failed: missing.length, passages: 0 };
   const total = files.length + missing.length;
-  missing.forEach((path, i) =>
-    onProgress({ path, outcome: 'failed', passages: 0, reason: 'no such file or directory', index: i + 1, total }),
-  );
+  for (const [i, path] of missing.entries()) {
+    onProgress({ path, outcome: 'failed', passages: 0, reason: 'no such file or directory', index: i + 1, total });
+  }
 
   for (const [i, file] of files.entries()) {
     const index = missing.length + i + 1;

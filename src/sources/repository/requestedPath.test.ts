@@ -27,7 +27,7 @@ describe('parseRequestedPath', () => {
     );
     fc.assert(
       fc.property(raw, fc.integer({ min: 1, max: 3 }), (value, rootCount) => {
-        let parsed;
+        let parsed: ReturnType<typeof parseRequestedPath>;
         try {
           parsed = parseRequestedPath(value, rootCount);
         } catch (error) {

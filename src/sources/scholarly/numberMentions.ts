@@ -260,7 +260,7 @@ const SCALES: Readonly<Record<string, number>> = { thousand: 1e3, million: 1e6, 
 const MENTION = new RegExp(
   String.raw`(?<![\p{L}\p{N}_.,$€£¥])` +
     String.raw`(?:(?<currency>[$€£¥])\s?)?` +
-    String.raw`(?<sign>[-−+])?` +
+    '(?<sign>[-−+])?' +
     `(?<number>${NUMBER})` +
     String.raw`(?<exponent>\s?[×*]\s?10\^?[-−]?\d{1,3}|[eE][-+−]?\d{1,3})?` +
     String.raw`(?:\s?(?:±|\+/-)\s?(?:${NUMBER}))?` +

@@ -19,7 +19,7 @@ export const createPgliteDialect = (pglite: PgliteLike): PostgresDialect => {
       const command = sqlText.trimStart().split(/\s+/, 1)[0]?.toUpperCase() ?? '';
       return { command, rowCount: result.affectedRows ?? 0, rows: result.rows };
     },
-    release: () => undefined as void,
+    release: (): void => undefined,
   };
   const pool = {
     async connect() {

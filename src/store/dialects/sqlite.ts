@@ -40,7 +40,10 @@ const cachePreparedStatements = (database: Database.Database): void => {
     let statement = cache.get(source);
     if (statement === undefined) {
       statement = prepare(source);
-      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      if (cache.size >= STATEMENT_CACHE_SIZE) {
+        const oldest = cache.keys().next();
+        if (oldest.done !== true) cache.delete(oldest.value);
+      }
       cache.set(source, statement);
     }
     return statement;

@@ -19,6 +19,7 @@ const PARAGRAPH_BREAK = '\n\n';
 
 // C0 controls other than tab, LF, VT, FF, CR (those are whitespace and handled below), and DEL:
 // they carry no text and would otherwise end up in search snippets.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's purpose.
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000E-\u001F\u007F]/g;
 
 /**

@@ -96,11 +96,13 @@ export const findCodeSpans = (line: string): CodeSpan[] => {
 
   const spans: CodeSpan[] = [];
   for (let index = 0; index < runs.length; index += 1) {
-    const opener = runs[index]!;
+    const opener = runs[index];
+    if (opener === undefined) break;
     for (let length = opener.length; length >= 1; length -= 1) {
       const closerIndex = nextRunOfLength(length, index);
       if (closerIndex === undefined) continue;
-      const closer = runs[closerIndex]!;
+      const closer = runs[closerIndex];
+      if (closer === undefined) continue;
       const contentStart = opener.start + opener.length;
       spans.push({
         start: contentStart - length,
