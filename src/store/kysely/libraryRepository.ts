@@ -103,6 +103,62 @@ const deleteIndexRows = async (db: Kysely<HelixDatabase>, docId: string): Promis
     .execute();
 };
 
+/** A document's search-index rows (SQLite), passages and document row, in that order. */
+const deleteDocumentRows = async (db: Kysely<HelixDatabase>, dialect: StoreDialect, docId: string): Promise<void> => {
+  if (dialect === 'sqlite') await deleteIndexRows(db, docId);
+  await db.deleteFrom('helix_library_passages').where('doc_id', '=', docId).execute();
+  await db.deleteFrom('helix_library_documents').where('doc_id', '=', docId).execute();
+};
+
+const insertDocument = async (db: Kysely<HelixDatabase>, document: LibraryDocumentRecord): Promise<void> => {
+  await db
+    .insertInto('helix_library_documents')
+    .values({
+      doc_id: document.docId,
+      origin: document.origin,
+      display_path: document.displayPath,
+      title: document.title,
+      media_type: document.mediaType,
+      sha256: document.sha256,
+      bytes: document.bytes,
+      passage_count: document.passageCount,
+      added_at: document.addedAt,
+      updated_at: document.updatedAt,
+    })
+    .execute();
+};
+
+/** Passages in chunks (SQLite caps bound parameters per statement), each chunk indexed on SQLite as it lands. */
+const insertPassages = async (
+  db: Kysely<HelixDatabase>,
+  dialect: StoreDialect,
+  passages: readonly LibraryPassageRecord[],
+): Promise<void> => {
+  for (let i = 0; i < passages.length; i += 100) {
+    const chunk = passages.slice(i, i + 100);
+    await db
+      .insertInto('helix_library_passages')
+      .values(
+        chunk.map((p) => ({
+          passage_id: p.passageId,
+          doc_id: p.docId,
+          ordinal: p.ordinal,
+          heading: p.heading,
+          page: p.page,
+          start_offset: p.start,
+          end_offset: p.end,
+          text: p.text,
+        })),
+      )
+      .execute();
+    if (dialect === 'sqlite') {
+      await sql`INSERT INTO helix_library_fts (rowid, heading, text)
+        SELECT rowkey, coalesce(heading, ''), text FROM helix_library_passages
+        WHERE passage_id IN (${sql.join(chunk.map((p) => p.passageId))})`.execute(db);
+    }
+  }
+};
+
 export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDialect): LibraryRepository => ({
   async findByOrigin(origin) {
     const row = await db
@@ -121,50 +177,9 @@ export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDiale
     return row === undefined ? undefined : documentFromRow(row);
   },
   async replaceDocument(document, passages) {
-    if (dialect === 'sqlite') {
-      await deleteIndexRows(db, document.docId);
-    }
-    await db.deleteFrom('helix_library_passages').where('doc_id', '=', document.docId).execute();
-    await db.deleteFrom('helix_library_documents').where('doc_id', '=', document.docId).execute();
-    await db
-      .insertInto('helix_library_documents')
-      .values({
-        doc_id: document.docId,
-        origin: document.origin,
-        display_path: document.displayPath,
-        title: document.title,
-        media_type: document.mediaType,
-        sha256: document.sha256,
-        bytes: document.bytes,
-        passage_count: document.passageCount,
-        added_at: document.addedAt,
-        updated_at: document.updatedAt,
-      })
-      .execute();
-    // Chunked: SQLite caps bound parameters per statement.
-    for (let i = 0; i < passages.length; i += 100) {
-      const chunk = passages.slice(i, i + 100);
-      await db
-        .insertInto('helix_library_passages')
-        .values(
-          chunk.map((p) => ({
-            passage_id: p.passageId,
-            doc_id: p.docId,
-            ordinal: p.ordinal,
-            heading: p.heading,
-            page: p.page,
-            start_offset: p.start,
-            end_offset: p.end,
-            text: p.text,
-          })),
-        )
-        .execute();
-      if (dialect === 'sqlite') {
-        await sql`INSERT INTO helix_library_fts (rowid, heading, text)
-          SELECT rowkey, coalesce(heading, ''), text FROM helix_library_passages
-          WHERE passage_id IN (${sql.join(chunk.map((p) => p.passageId))})`.execute(db);
-      }
-    }
+    await deleteDocumentRows(db, dialect, document.docId);
+    await insertDocument(db, document);
+    await insertPassages(db, dialect, passages);
   },
   async list() {
     const rows = await db.selectFrom('helix_library_documents').selectAll().orderBy('display_path').execute();
@@ -177,11 +192,7 @@ export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDiale
       .where('doc_id', '=', docId)
       .executeTakeFirst();
     if (existing === undefined) return false;
-    if (dialect === 'sqlite') {
-      await deleteIndexRows(db, docId);
-    }
-    await db.deleteFrom('helix_library_passages').where('doc_id', '=', docId).execute();
-    await db.deleteFrom('helix_library_documents').where('doc_id', '=', docId).execute();
+    await deleteDocumentRows(db, dialect, docId);
     return true;
   },
   async passages(docId, fromOrdinal, toOrdinal) {

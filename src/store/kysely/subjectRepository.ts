@@ -39,7 +39,12 @@ const erasureFromRow = (row: Selectable<SubjectErasuresTable>): ErasureRecord =>
   erasedAt: toMillis(row.erased_at),
 });
 
-export const subjectRepository = (db: Kysely<HelixDatabase>): SubjectRepository => ({
+type Part<K extends keyof SubjectRepository> = Pick<SubjectRepository, K>;
+
+/** Which owner hashes belong to a subject, and whether any of them has a turn in progress. */
+const ownerRegistry = (
+  db: Kysely<HelixDatabase>,
+): Part<'registerOwner' | 'registeredOwners' | 'releaseOwners' | 'countTurnsInProgress'> => ({
   async registerOwner(ownerHash, subjectKey, at) {
     await db
       .insertInto('helix_subject_owners')
@@ -75,6 +80,10 @@ export const subjectRepository = (db: Kysely<HelixDatabase>): SubjectRepository 
       .executeTakeFirstOrThrow();
     return Number(row.n);
   },
+});
+
+/** Count, export and erase the subject's rows in every table of SUBJECT_TABLES. */
+const subjectRows = (db: Kysely<HelixDatabase>): Part<'count' | 'exportRecords' | 'erase'> => ({
   async count(scope) {
     const counts: Record<string, number> = {};
     for (const table of SUBJECT_TABLES) {
@@ -119,6 +128,10 @@ export const subjectRepository = (db: Kysely<HelixDatabase>): SubjectRepository 
     // Reported in the list's order, like count().
     return Object.fromEntries(SUBJECT_TABLES.map((t) => [t.kind, counts[t.kind] ?? 0]));
   },
+});
+
+/** The audit log of erasures (also the erase operation's idempotency record). */
+const erasureLog = (db: Kysely<HelixDatabase>): Part<'recordErasure' | 'findErasure' | 'latestErasure'> => ({
   async recordErasure(e) {
     await db
       .insertInto('helix_subject_erasures')
@@ -152,4 +165,10 @@ export const subjectRepository = (db: Kysely<HelixDatabase>): SubjectRepository 
       .executeTakeFirst();
     return row === undefined ? undefined : erasureFromRow(row);
   },
+});
+
+export const subjectRepository = (db: Kysely<HelixDatabase>): SubjectRepository => ({
+  ...ownerRegistry(db),
+  ...subjectRows(db),
+  ...erasureLog(db),
 });
