@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { isHelixError } from '../domain/errors.js';
 import { eraseSubject } from '../service/subjects/eraseSubject.js';
 import { exportSubject } from '../service/subjects/exportSubject.js';
-import type { SubjectDeps } from '../service/subjects/subjectScope.js';
+import type { SubjectDeps } from '../service/subjects/deps.js';
 import { summarizeSubject } from '../service/subjects/summarizeSubject.js';
 import { addDatabaseOption, CliError, withDatabase } from './options.js';
 

@@ -1,7 +1,7 @@
 import { loadInstanceSecret } from '../auth/instanceSecret.js';
 import type { AccountDeps } from '../service/accounts/deps.js';
 import type { LibraryDeps } from '../service/library/deps.js';
-import type { SubjectDeps } from '../service/subjects/subjectScope.js';
+import type { SubjectDeps } from '../service/subjects/deps.js';
 import { MIGRATION_NAMES } from '../store/migrations/index.js';
 import { DEFAULT_DATABASE, describeLocation, openStore } from '../store/openStore.js';
 
