@@ -60,7 +60,10 @@ export const BindingRevocationViewSchema = z.looseObject({
 
 export type BindingRevocationView = z.output<typeof BindingRevocationViewSchema>;
 
-export const revocationReceipt = (bindingRef: string, outcome: 'revoked' | 'already_revoked'): BindingRevocationView => ({
+export const revocationReceipt = (
+  bindingRef: string,
+  outcome: 'revoked' | 'already_revoked',
+): BindingRevocationView => ({
   schema: 'helix.agent_account_binding_revocation.v1',
   binding_ref: bindingRef,
   binding_status: 'revoked',
