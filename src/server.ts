@@ -22,7 +22,6 @@ import { modelClientFor } from './providers/providerClients.js';
 import { systemResolver, type HostResolver } from './outbound/resolveDestination.js';
 import { OwnerModelResolver } from './providers/ownerModelResolver.js';
 import { ownerTransport } from './providers/ownerTransport.js';
-import { ProviderService } from './providers/providerService.js';
 import { SubjectService } from './service/subjects/subjectService.js';
 import { buildRegistry } from './sources/configuredSources.js';
 import { openStore, describeLocation, isPostgresUrl } from './store/openStore.js';
@@ -240,8 +239,8 @@ const appOptions = (
       allowLoopbackOrigins: !config.production,
     },
     authorizationServers: config.oauth === undefined ? [] : [config.oauth.issuer],
-    accounts: { store, now: () => clock.now(), secureCookies: config.production },
-    providers: new ProviderService({
+    accounts: { deps: { store, instanceSecret, now: () => clock.now() }, secureCookies: config.production },
+    providers: {
       store,
       secretBox: config.model.secretBox,
       instanceSecret,
@@ -249,7 +248,7 @@ const appOptions = (
       baseUrlPolicy: config.model.ownerProviderPolicy,
       resolveHost,
       policies: run.policies,
-    }),
+    },
     subjects: new SubjectService({ store, instanceSecret, now: () => clock.now() }),
     hardening: {
       rateLimits: config.rateLimits,

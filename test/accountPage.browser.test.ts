@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeLink, createAccount, issueLinkIntent } from '../src/accounts/accountService.js';
-import { issueSignInLink } from '../src/accounts/sessions.js';
-import { loadInstanceSecret } from '../src/auth/instanceSecret.js';
+import { createAccount } from '../src/service/accounts/createAccount.js';
+import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
+import { linkIdentity } from '../src/service/accounts/linkIdentity.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
+import { accountDeps } from './support/accounts.js';
 import { storeFlavours } from './support/stores.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -25,16 +26,14 @@ describe.skipIf(!existsSync(CHROMIUM))('the account page in a real browser', () 
   beforeAll(async () => {
     h = await startTestHelix(storeFlavours()[0]!);
     const store = h.testStore.store;
-    accountId = (await createAccount(store, 'Alice <script>', Date.now())).accountId;
-    const secret = await loadInstanceSecret(store);
+    accountId = (await createAccount(await accountDeps(store), { displayName: 'Alice <script>' })).accountId;
     for (const subject of ['user-1', 'user-2']) {
-      await completeLink(
-        store,
-        secret,
-        await issueLinkIntent(store, accountId, Date.now()),
-        { issuer: 'https://login.example.com', tenantId: 'acme', provider: 'idp', subject },
-        Date.now(),
-      );
+      await linkIdentity(await accountDeps(store), accountId, {
+        issuer: 'https://login.example.com',
+        tenantId: 'acme',
+        provider: 'idp',
+        subject,
+      });
     }
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   });
@@ -47,7 +46,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the account page in a real browser', () 
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
-    await page.goto(`${h.url}/account/sign-in?code=${await issueSignInLink(h.testStore.store, accountId, Date.now())}`);
+    await page.goto(
+      `${h.url}/account/sign-in?code=${await issueSignInLink(await accountDeps(h.testStore.store), accountId)}`,
+    );
     await expect.poll(() => page.url()).toBe(`${h.url}/account`);
     await expect.poll(async () => page.locator('#bindings tr').count()).toBe(2);
     expect(await page.locator('h1').textContent()).toBe('Agent bindings of Alice <script>');

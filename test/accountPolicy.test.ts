@@ -1,12 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AccountPolicies } from '../src/accounts/accountPolicies.js';
-import { createAccount } from '../src/accounts/accountService.js';
+import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
+import { createAccount } from '../src/service/accounts/createAccount.js';
 import { policyChangeFrom } from '../src/cli/accountPolicy.js';
-import { featuresFrom } from '../src/domain/accountPolicy.js';
+import { featuresFrom, type PolicyChange } from '../src/domain/accountPolicy.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
 import { tableResolver, PUBLIC_DNS } from './support/fakeDns.js';
 import { runCli } from './support/processes.js';
 import { PRODUCTION_ENV, VIA_HTTPS_PROXY } from './support/productionEnv.js';
+import { accountDeps } from './support/accounts.js';
 import { storeFlavours } from './support/stores.js';
 
 const RUNS = '/api/v1/agent-runs';
@@ -32,25 +34,22 @@ describe.each(storeFlavours())('account state and policy on $name', (flavour) =>
   let h: TestHelix;
   let accountId: string;
   let token: string;
-  let policies: AccountPolicies;
+  let changePolicy: (change: PolicyChange) => Promise<unknown>;
   beforeAll(async () => {
     h = await startTestHelix(flavour, { env: ENV, resolveHost: tableResolver(PUBLIC_DNS) });
-    accountId = (await createAccount(h.testStore.store, 'Operator Bot', Date.now())).accountId;
+    const deps = await accountDeps(h.testStore.store);
+    accountId = (await createAccount(deps, { displayName: 'Operator Bot' })).accountId;
     token = await h.key(SCOPES, 'tenant-a', accountId);
-    policies = new AccountPolicies(h.testStore.store, DEFAULTS);
+    changePolicy = (change) => changeAccountPolicy(deps, DEFAULTS, accountId, change);
   });
   afterAll(() => h.close());
   afterEach(async () => {
     await h.testStore.store.read.accounts.setStatus(accountId, 'active', Date.now());
-    await policies.change(
-      accountId,
-      {
-        defaultCapability: null,
-        capabilities: { 'research-library.search': null },
-        features: { model_providers: null },
-      },
-      Date.now(),
-    );
+    await changePolicy({
+      defaultCapability: null,
+      capabilities: { 'research-library.search': null },
+      features: { model_providers: null },
+    });
   });
 
   it("disabling the key's account stops the key at the next request; enabling it restores it", async () => {
@@ -66,7 +65,7 @@ describe.each(storeFlavours())('account state and policy on $name', (flavour) =>
   it('a denied capability refuses the scope at start, and at the next continuation of a run started before', async () => {
     const started = await startWithLibrary(h, token);
     expect(started.status).toBe(201);
-    await policies.change(accountId, { capabilities: { 'research-library.search': 'deny' } }, Date.now());
+    await changePolicy({ capabilities: { 'research-library.search': 'deny' } });
     const refused = await startWithLibrary(h, token);
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'scope_not_admitted', scope: 'research_library' });
@@ -82,21 +81,19 @@ describe.each(storeFlavours())('account state and policy on $name', (flavour) =>
   });
 
   it('a closed default admits a run without data scopes but no data scope', async () => {
-    await policies.change(accountId, { defaultCapability: 'deny' }, Date.now());
+    await changePolicy({ defaultCapability: 'deny' });
     expect((await startWithLibrary(h, token)).body.code).toBe('scope_not_admitted');
     expect(
       (await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'no data' } })).status,
     ).toBe(201);
-    await policies.change(
-      accountId,
-      { capabilities: { 'research-library.search': 'admit', 'research-library.read_document': 'admit' } },
-      Date.now(),
-    );
+    await changePolicy({
+      capabilities: { 'research-library.search': 'admit', 'research-library.read_document': 'admit' },
+    });
     expect((await startWithLibrary(h, token)).status).toBe(201);
   });
 
   it('registering a model provider needs the model_providers feature', async () => {
-    await policies.change(accountId, { features: { model_providers: false } }, Date.now());
+    await changePolicy({ features: { model_providers: false } });
     const refused = await api(h.url, 'POST', '/api/v1/model-providers', {
       token,
       idempotencyKey: idemKey(),
@@ -104,7 +101,7 @@ describe.each(storeFlavours())('account state and policy on $name', (flavour) =>
     });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'feature_not_enabled', feature: 'model_providers', adr_code: -32002 });
-    await policies.change(accountId, { features: { model_providers: null } }, Date.now());
+    await changePolicy({ features: { model_providers: null } });
     expect(
       (await api(h.url, 'POST', '/api/v1/model-providers', { token, idempotencyKey: idemKey(), body: PROVIDER }))
         .status,
@@ -140,7 +137,7 @@ describe('hlx_ keys in production', () => {
     });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('account_not_linked');
-    const account = await createAccount(h.testStore.store, 'Service', Date.now());
+    const account = await createAccount(await accountDeps(h.testStore.store), { displayName: 'Service' });
     const linked = await h.key(SCOPES, 'tenant-a', account.accountId);
     expect(
       (
@@ -171,7 +168,7 @@ describe('deployment default and the CLI', () => {
   it('helix accounts policy set/show and enable/disable round-trip, with clear errors for bad input', async () => {
     const t = await storeFlavours()[0]!.create();
     try {
-      const account = await createAccount(t.store, 'Alice', Date.now());
+      const account = await createAccount(await accountDeps(t.store), { displayName: 'Alice' });
       const db = ['--database', t.location!];
       const set = await runCli([
         'accounts',

@@ -10,14 +10,15 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeLink, createAccount, issueLinkIntent } from '../src/accounts/accountService.js';
-import { loadInstanceSecret } from '../src/auth/instanceSecret.js';
+import { createAccount } from '../src/service/accounts/createAccount.js';
+import { linkIdentity } from '../src/service/accounts/linkIdentity.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { openStore } from '../src/store/openStore.js';
 import { startForwardingProxy } from './support/forwardingProxy.js';
 import { api, startTestHelix } from './support/harness.js';
 import { startCliServer, type ServerProcess } from './support/processes.js';
 import { OAUTH_ENV } from './support/productionEnv.js';
+import { accountDeps } from './support/accounts.js';
 import { storeFlavours } from './support/stores.js';
 
 const PUBLIC_HOST = 'helix.example';
@@ -131,15 +132,14 @@ describe('production: the advertised resource is the audience tokens are checked
     dir = mkdtempSync(join(tmpdir(), 'helix-resource-'));
     const database = join(dir, 'helix.db');
     const store = await openStore(database);
-    const account = await createAccount(store, 'Alice', Date.now());
-    const intent = await issueLinkIntent(store, account.accountId, Date.now());
-    await completeLink(
-      store,
-      await loadInstanceSecret(store),
-      intent,
-      { issuer: idp.issuer.url!, tenantId: 'acme', provider: PROVIDER, subject: 'user-1' },
-      Date.now(),
-    );
+    const deps = await accountDeps(store);
+    const account = await createAccount(deps, { displayName: 'Alice' });
+    await linkIdentity(deps, account.accountId, {
+      issuer: idp.issuer.url!,
+      tenantId: 'acme',
+      provider: PROVIDER,
+      subject: 'user-1',
+    });
     await store.close();
     helix = await startCliServer(database, {
       NODE_ENV: 'production',

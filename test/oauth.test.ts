@@ -2,13 +2,14 @@ import { createPublicKey } from 'node:crypto';
 import { SignJWT, UnsecuredJWT, exportJWK, generateKeyPair } from 'jose';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeLink, createAccount, issueLinkIntent } from '../src/accounts/accountService.js';
-import { issueSignInLink } from '../src/accounts/sessions.js';
-import { loadInstanceSecret } from '../src/auth/instanceSecret.js';
+import { createAccount } from '../src/service/accounts/createAccount.js';
+import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
+import { linkIdentity } from '../src/service/accounts/linkIdentity.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
 import { startJwksServer } from './support/jwksServer.js';
 import { OAUTH_ENV } from './support/productionEnv.js';
+import { accountDeps } from './support/accounts.js';
 import { storeFlavours } from './support/stores.js';
 
 const RUNS = '/api/v1/agent-runs';
@@ -54,15 +55,17 @@ describe('production OAuth resource server against a real authorization server',
       },
     });
     const store = h.testStore.store;
-    const account = await createAccount(store, 'Alice', Date.now(), 'correct horse battery staple');
+    const account = await createAccount(await accountDeps(store), {
+      displayName: 'Alice',
+      password: 'correct horse battery staple',
+    });
     accountId = account.accountId;
-    await completeLink(
-      store,
-      await loadInstanceSecret(store),
-      await issueLinkIntent(store, accountId, Date.now()),
-      { issuer, tenantId: 'acme', provider: PROVIDER, subject: 'user-1' },
-      Date.now(),
-    );
+    await linkIdentity(await accountDeps(store), accountId, {
+      issuer,
+      tenantId: 'acme',
+      provider: PROVIDER,
+      subject: 'user-1',
+    });
   });
   afterAll(async () => {
     await h.close();
@@ -181,13 +184,12 @@ describe('production OAuth resource server against a real authorization server',
   it("runs belong to the account's owner tuple: the same subject in another tenant cannot see them", async () => {
     const created = await inspect(await token());
     const store = h.testStore.store;
-    await completeLink(
-      store,
-      await loadInstanceSecret(store),
-      await issueLinkIntent(store, accountId, Date.now()),
-      { issuer, tenantId: 'globex', provider: PROVIDER, subject: 'user-1' },
-      Date.now(),
-    );
+    await linkIdentity(await accountDeps(store), accountId, {
+      issuer,
+      tenantId: 'globex',
+      provider: PROVIDER,
+      subject: 'user-1',
+    });
     const other = await api(h.url, 'GET', `${RUNS}/${created.body.run_id}`, {
       token: await token({ tenant_id: 'globex' }),
     });
@@ -195,7 +197,7 @@ describe('production OAuth resource server against a real authorization server',
   });
 
   it('browser session: sign in with a one-time link, list sanitized bindings, revoke one, and the next bearer request fails', async () => {
-    const code = await issueSignInLink(h.testStore.store, accountId, Date.now());
+    const code = await issueSignInLink(await accountDeps(h.testStore.store), accountId);
     const signIn = await fetch(`${h.url}/account/sign-in?code=${code}`, { redirect: 'manual' });
     expect(signIn.status).toBe(303);
     const setCookie = signIn.headers.get('set-cookie') ?? '';
@@ -246,15 +248,14 @@ describe('production OAuth resource server against a real authorization server',
       ).status,
     ).toBe(401);
     const store = h.testStore.store;
-    const bob = await createAccount(store, 'Bob', Date.now());
-    const bobBinding = await completeLink(
-      store,
-      await loadInstanceSecret(store),
-      await issueLinkIntent(store, bob.accountId, Date.now()),
-      { issuer, tenantId: 'acme', provider: PROVIDER, subject: 'bob' },
-      Date.now(),
-    );
-    const code = await issueSignInLink(store, accountId, Date.now());
+    const bob = await createAccount(await accountDeps(store), { displayName: 'Bob' });
+    const bobBinding = await linkIdentity(await accountDeps(store), bob.accountId, {
+      issuer,
+      tenantId: 'acme',
+      provider: PROVIDER,
+      subject: 'bob',
+    });
+    const code = await issueSignInLink(await accountDeps(store), accountId);
     const cookie = (await fetch(`${h.url}/account/sign-in?code=${code}`, { redirect: 'manual' })).headers
       .get('set-cookie')!
       .split(';')[0]!;

@@ -5,7 +5,7 @@ import { SUBJECT_FREE_TABLES, SUBJECT_TABLES } from '../src/store/kysely/subject
 import type { ModelProviderRecord } from '../src/store/port.js';
 import { eraseSubject } from '../src/service/subjects/eraseSubject.js';
 import { summarizeSubject } from '../src/service/subjects/summarizeSubject.js';
-import type { SubjectDeps } from '../src/service/subjects/subjectScope.js';
+import type { SubjectDeps } from '../src/service/subjects/deps.js';
 import { gate, waitFor } from './support/harness.js';
 import { storeFlavours, type TestStore } from './support/stores.js';
 import { dumpTables, inspectable } from './support/tableDump.js';

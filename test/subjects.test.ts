@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeLink, createAccount, issueLinkIntent } from '../src/accounts/accountService.js';
+import { createAccount } from '../src/service/accounts/createAccount.js';
+import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
+import { linkIdentity } from '../src/service/accounts/linkIdentity.js';
 import { dataSubjectKey } from '../src/domain/identityHashes.js';
 import { secretHash } from '../src/accounts/secrets.js';
-import { issueSignInLink, startSession } from '../src/accounts/sessions.js';
+import { startSession } from '../src/accounts/sessions.js';
 import { findActiveApiKey, hashApiKey } from '../src/auth/apiKeys.js';
 import { API_KEY_ISSUER } from '../src/auth/authenticate.js';
 import { loadInstanceSecret } from '../src/auth/instanceSecret.js';
@@ -14,6 +16,7 @@ import type { TurnInput } from '../src/solver/executor.js';
 import { ScriptedExecutor, scriptedArtifact, scriptedCandidate } from '../src/solver/scriptedExecutor.js';
 import { PUBLIC_DNS, tableResolver } from './support/fakeDns.js';
 import { api, gate, idemKey, startTestHelix, waitFor, type ApiResponse, type TestHelix } from './support/harness.js';
+import { accountDeps } from './support/accounts.js';
 import { storeFlavours } from './support/stores.js';
 import { dumpTables, inspectable, sqliteFileBytes, type TableDump } from './support/tableDump.js';
 
@@ -57,18 +60,18 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
   const populate = async (label: string) => {
     const store = h.testStore.store;
     const now = Date.now();
-    const account = await createAccount(store, `Person ${label}`, now, `a password for ${label}`);
+    const deps = await accountDeps(store, () => now);
+    const account = await createAccount(deps, { displayName: `Person ${label}`, password: `a password for ${label}` });
     const accountId = account.accountId;
     const tenant = `tenant-${label}`;
-    await completeLink(
-      store,
-      secret,
-      await issueLinkIntent(store, accountId, now),
-      { issuer: 'https://login.example.com', tenantId: tenant, provider: 'idp', subject: `idp-${label}` },
-      now,
-    );
+    await linkIdentity(deps, accountId, {
+      issuer: 'https://login.example.com',
+      tenantId: tenant,
+      provider: 'idp',
+      subject: `idp-${label}`,
+    });
     const session = await startSession(store, accountId, now);
-    await issueSignInLink(store, accountId, now);
+    await issueSignInLink(deps, accountId);
     await store.read.accounts.setPolicyOverrides(accountId, '{"features":{"developer":true},"capabilities":{}}', now);
     const key = await h.key(OWNER_SCOPES, tenant, accountId);
     const keyRecord = (await findActiveApiKey(store, key))!;

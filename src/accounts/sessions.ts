@@ -1,25 +1,21 @@
 import type { Store } from '../store/port.js';
-import { AccountInputError } from './accountService.js';
 import { newSecret, secretHash } from './secrets.js';
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 export const SIGN_IN_LINK_TTL_MS = 15 * 60 * 1000;
 export const SESSION_COOKIE = 'helix_session';
 
-export const issueSignInLink = async (store: Store, accountId: string, now: number): Promise<string> => {
-  const account = await store.read.accounts.get(accountId);
-  if (account?.status !== 'active') throw new AccountInputError(`no active account ${accountId.slice(0, 80)}`);
-  const code = newSecret();
-  await store.read.sessions.issueOneTime(code.hash, 'sign_in', accountId, now, now + SIGN_IN_LINK_TTL_MS);
-  return code.value;
-};
+/** Session cookies and sign-in codes are 256-bit base64url secrets (src/accounts/secrets.ts). */
+export const SESSION_SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export interface StartedSession {
+  /** The cookie value, returned once; only its hash is stored. */
+  readonly cookie: string;
+  readonly expiresAt: number;
+}
 
 /** Starts a session: the cookie value is returned once; only its hash is stored, with a server-side expiry. */
-export const startSession = async (
-  store: Store,
-  accountId: string,
-  now: number,
-): Promise<{ cookie: string; expiresAt: number }> => {
+export const startSession = async (store: Store, accountId: string, now: number): Promise<StartedSession> => {
   const session = newSecret();
   const expiresAt = now + SESSION_TTL_MS;
   await store.read.sessions.insert({
@@ -32,15 +28,16 @@ export const startSession = async (
   return { cookie: session.value, expiresAt };
 };
 
-/** Consumes a sign-in code once and starts a session for its account. */
-export const signInWithCode = async (
+/** Rotation: signing in always ends the browser's previous session and issues a new cookie, never a reused one. */
+export const startRotatedSession = async (
   store: Store,
-  code: string,
+  accountId: string,
+  previousCookie: string | undefined,
   now: number,
-): Promise<{ cookie: string; expiresAt: number } | undefined> => {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(code)) return undefined;
-  const accountId = await store.transaction((uow) => uow.sessions.consumeOneTime(secretHash(code), 'sign_in', now));
-  return accountId === undefined ? undefined : startSession(store, accountId, now);
+): Promise<StartedSession> => {
+  const session = await startSession(store, accountId, now);
+  if (previousCookie !== undefined) await endSession(store, previousCookie, now);
+  return session;
 };
 
 /** The account behind a session cookie, re-resolved on every request: unexpired, unrevoked, account active. */
@@ -49,7 +46,7 @@ export const resolveSession = async (
   cookie: string | undefined,
   now: number,
 ): Promise<string | undefined> => {
-  if (cookie === undefined || !/^[A-Za-z0-9_-]{43}$/.test(cookie)) return undefined;
+  if (cookie === undefined || !SESSION_SECRET_SHAPE.test(cookie)) return undefined;
   const session = await store.read.sessions.get(secretHash(cookie));
   if (session === undefined || session.revokedAt !== null || session.expiresAt <= now) return undefined;
   const account = await store.read.accounts.get(session.accountId);

@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { AccountPolicies, UnknownAccountError, type AccountPolicyView } from '../accounts/accountPolicies.js';
 import { accountPolicyDefaults } from '../config/accountPolicyConfig.js';
 import { ConfigError } from '../config/env.js';
 import {
@@ -8,10 +7,15 @@ import {
   parseDecision,
   parseFeatureName,
   type AccountFeature,
+  type AccountPolicy,
+  type AccountPolicyView,
   type CapabilityDecision,
   type PolicyChange,
 } from '../domain/accountPolicy.js';
-import { addDatabaseOption, CliError, withStore } from './options.js';
+import { changeAccountPolicy } from '../service/accounts/changeAccountPolicy.js';
+import { showAccountPolicy } from '../service/accounts/showAccountPolicy.js';
+import { accountErrors } from './accountErrors.js';
+import { addDatabaseOption, CliError, withDatabase } from './options.js';
 
 const collect = (item: string, all: string[]): string[] => [...all, item];
 
@@ -65,9 +69,10 @@ const render = (view: AccountPolicyView): string => {
   return `${lines.join('\n')}\n`;
 };
 
-const policies = (store: Parameters<Parameters<typeof withStore>[1]>[0]): AccountPolicies => {
+/** The deployment default the account's own choices apply over (HELIX_ACCOUNT_DEFAULT_*). */
+const deploymentDefaults = (): AccountPolicy => {
   try {
-    return new AccountPolicies(store, accountPolicyDefaults(process.env));
+    return accountPolicyDefaults(process.env);
   } catch (err) {
     if (err instanceof ConfigError) throw new CliError(err.message, 2);
     throw err;
@@ -86,11 +91,12 @@ export const accountPolicyCommand = (): Command => {
       .description("print an account's effective policy and which entries were set by hand")
       .requiredOption('--account <id>', 'account id'),
   ).action(async (options: { account: string; database?: string }) => {
-    await withStore(options, async (store) => {
-      if ((await store.read.accounts.get(options.account)) === undefined)
-        throw new CliError(`no account ${options.account.slice(0, 80)}`);
-      process.stdout.write(render(await policies(store).view(options.account)));
-    });
+    await withDatabase(options, (database) =>
+      accountErrors(async () => {
+        const view = await showAccountPolicy(database.accounts, deploymentDefaults(), options.account);
+        process.stdout.write(render(view));
+      }),
+    );
   });
 
   addDatabaseOption(
@@ -124,15 +130,17 @@ export const accountPolicyCommand = (): Command => {
       if (options.feature.length + options.capability.length === 0 && options.defaultCapability === undefined) {
         throw new CliError('nothing to change: give --feature, --capability or --default-capability', 2);
       }
-      await withStore(options, async (store) => {
-        try {
-          process.stdout.write(render(await policies(store).change(options.account, change, Date.now())));
-        } catch (err) {
-          if (err instanceof UnknownAccountError) throw new CliError(err.message);
-          if (err instanceof AccountPolicyError) throw new CliError(err.message, 2);
-          throw err;
-        }
-      });
+      await withDatabase(options, (database) =>
+        accountErrors(async () => {
+          try {
+            const view = await changeAccountPolicy(database.accounts, deploymentDefaults(), options.account, change);
+            process.stdout.write(render(view));
+          } catch (err) {
+            if (err instanceof AccountPolicyError) throw new CliError(err.message, 2);
+            throw err;
+          }
+        }),
+      );
     },
   );
   return policy;

@@ -1,16 +1,13 @@
 import { Command } from 'commander';
-import {
-  AccountInputError,
-  checkedPassword,
-  completeLink,
-  createAccount,
-  issueLinkIntent,
-} from '../accounts/accountService.js';
-import { issueSignInLink } from '../accounts/sessions.js';
-import { hashPassword } from '../accounts/secrets.js';
-import { loadInstanceSecret } from '../auth/instanceSecret.js';
+import { createAccount } from '../service/accounts/createAccount.js';
+import { issueSignInLink } from '../service/accounts/issueSignInLink.js';
+import { linkIdentity } from '../service/accounts/linkIdentity.js';
+import { listAccounts } from '../service/accounts/listAccounts.js';
+import { setAccountPassword } from '../service/accounts/setAccountPassword.js';
+import { setAccountStatus } from '../service/accounts/setAccountStatus.js';
+import { accountErrors } from './accountErrors.js';
 import { accountPolicyCommand } from './accountPolicy.js';
-import { addDatabaseOption, CliError, withStore } from './options.js';
+import { addDatabaseOption, CliError, withDatabase } from './options.js';
 
 const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
 
@@ -23,15 +20,6 @@ const readPassword = async (): Promise<string> => {
     .replace(/\r?\n$/, '');
 };
 
-const inputErrors = async <T>(fn: () => Promise<T>): Promise<T> => {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof AccountInputError) throw new CliError(err.message, 2);
-    throw err;
-  }
-};
-
 /** `accounts create`: a new account, its id alone on the last line. */
 const addCreate = (accounts: Command): void => {
   addDatabaseOption(
@@ -42,9 +30,12 @@ const addCreate = (accounts: Command): void => {
       .option('--password-stdin', 'read a sign-in password from stdin'),
   ).action(async (options: { name: string; passwordStdin?: boolean; database?: string }) => {
     const password = options.passwordStdin === true ? await readPassword() : undefined;
-    await withStore(options, (store) =>
-      inputErrors(async () => {
-        const account = await createAccount(store, options.name, Date.now(), password);
+    await withDatabase(options, (database) =>
+      accountErrors(async () => {
+        const account = await createAccount(database.accounts, {
+          displayName: options.name,
+          ...(password === undefined ? {} : { password }),
+        });
         process.stdout.write(`created ${account.accountId} (${account.displayName})\n${account.accountId}\n`);
       }),
     );
@@ -56,12 +47,10 @@ const addList = (accounts: Command): void => {
   addDatabaseOption(
     accounts.command('list').description('list accounts and their bindings (never subjects or tenants)'),
   ).action(async (options: { database?: string }) => {
-    await withStore(options, async (store) => {
-      const all = await store.read.accounts.list();
+    await withDatabase(options, async (database) => {
+      const all = await listAccounts(database.accounts);
       if (all.length === 0) process.stdout.write('no accounts\n');
-      for (const a of all) {
-        const bindings = await store.read.bindings.listForAccount(a.accountId);
-        const active = bindings.filter((b) => b.status === 'active').length;
+      for (const { account: a, activeBindings: active } of all) {
         process.stdout.write(
           `${a.accountId}\t${a.status}\t${a.displayName}\t${active} active binding(s)\tpassword ${a.passwordHash === null ? 'off' : 'on'}\tcreated ${iso(a.createdAt)}\n`,
         );
@@ -79,12 +68,10 @@ const addSetPassword = (accounts: Command): void => {
       .requiredOption('--account <id>', 'account id'),
   ).action(async (options: { account: string; database?: string }) => {
     const password = await readPassword();
-    await withStore(options, (store) =>
-      inputErrors(async () => {
-        const hash = password === '' ? null : await hashPassword(checkedPassword(password));
-        if (!(await store.read.accounts.setPassword(options.account, hash, Date.now())))
-          throw new CliError(`no account ${options.account.slice(0, 80)}`);
-        process.stdout.write(hash === null ? 'password sign-in turned off\n' : 'password set\n');
+    await withDatabase(options, (database) =>
+      accountErrors(async () => {
+        const outcome = await setAccountPassword(database.accounts, options.account, password);
+        process.stdout.write(outcome === 'cleared' ? 'password sign-in turned off\n' : 'password set\n');
       }),
     );
   });
@@ -115,18 +102,14 @@ const addLink = (accounts: Command): void => {
       const provider = options.provider ?? process.env.HELIX_AGENT_OAUTH_PROVIDER;
       if (provider === undefined || provider === '')
         throw new CliError('give --provider or set HELIX_AGENT_OAUTH_PROVIDER', 2);
-      await withStore(options, (store) =>
-        inputErrors(async () => {
-          const now = Date.now();
-          // The CLI is the trusted adapter: it issues and consumes the single-use intent in one go.
-          const intent = await issueLinkIntent(store, options.account, now);
-          const binding = await completeLink(
-            store,
-            await loadInstanceSecret(store),
-            intent,
-            { issuer: options.issuer, tenantId: options.tenant, provider, subject: options.subject },
-            now,
-          );
+      await withDatabase(options, (database) =>
+        accountErrors(async () => {
+          const binding = await linkIdentity(database.accounts, options.account, {
+            issuer: options.issuer,
+            tenantId: options.tenant,
+            provider,
+            subject: options.subject,
+          });
           process.stdout.write(`linked: binding ${binding.bindingRef} (${binding.status}) for ${options.account}\n`);
         }),
       );
@@ -147,9 +130,9 @@ const addLoginLink = (accounts: Command): void => {
         process.env.HELIX_PUBLIC_BASE_URL ?? 'http://127.0.0.1:1522',
       ),
   ).action(async (options: { account: string; baseUrl: string; database?: string }) => {
-    await withStore(options, (store) =>
-      inputErrors(async () => {
-        const token = await issueSignInLink(store, options.account, Date.now());
+    await withDatabase(options, (database) =>
+      accountErrors(async () => {
+        const token = await issueSignInLink(database.accounts, options.account);
         process.stderr.write('open this link once in the browser you want to sign in; it expires in 15 minutes\n');
         process.stdout.write(`${options.baseUrl.replace(/\/$/, '')}/account/sign-in?code=${token}\n`);
       }),
@@ -166,11 +149,12 @@ const addStatusCommands = (accounts: Command): void => {
     addDatabaseOption(
       accounts.command(verb).description(`${verb} an account: ${what}`).requiredOption('--account <id>', 'account id'),
     ).action(async (options: { account: string; database?: string }) => {
-      await withStore(options, async (store) => {
-        if (!(await store.read.accounts.setStatus(options.account, status, Date.now())))
-          throw new CliError(`no account ${options.account.slice(0, 80)}`);
-        process.stdout.write(`${verb}d ${options.account}\n`);
-      });
+      await withDatabase(options, (database) =>
+        accountErrors(async () => {
+          await setAccountStatus(database.accounts, options.account, status);
+          process.stdout.write(`${verb}d ${options.account}\n`);
+        }),
+      );
     });
   }
 };

@@ -1,6 +1,9 @@
 import { Command } from 'commander';
-import { ApiKeyInputError, createApiKey } from '../auth/apiKeys.js';
-import { addDatabaseOption, CliError, withStore } from './options.js';
+import { ApiKeyInputError } from '../auth/apiKeys.js';
+import { issueApiKey } from '../service/accounts/issueApiKey.js';
+import { listApiKeys } from '../service/accounts/listApiKeys.js';
+import { revokeApiKey } from '../service/accounts/revokeApiKey.js';
+import { addDatabaseOption, CliError, withDatabase } from './options.js';
 
 const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
 
@@ -19,22 +22,18 @@ export const keysCommand = (): Command => {
       )
       .option('--label <label>', 'a note to recognise the key by'),
   ).action(async (options: { tenant: string; account: string; scopes: string; label?: string; database?: string }) => {
-    await withStore(options, async (store) => {
+    await withDatabase(options, async (database) => {
       try {
         const scopes = options.scopes.split(/[\s,]+/).filter((s) => s !== '');
-        const { key, record } = await createApiKey(
-          store,
-          {
-            tenantId: options.tenant,
-            accountId: options.account,
-            scopes,
-            ...(options.label === undefined ? {} : { label: options.label }),
-          },
-          Date.now(),
-        );
+        const { key, record, helixAccount } = await issueApiKey(database.accounts, {
+          tenantId: options.tenant,
+          accountId: options.account,
+          scopes,
+          ...(options.label === undefined ? {} : { label: options.label }),
+        });
         process.stdout.write(`created ${record.keyId} for tenant ${record.tenantId}, account ${record.accountId}\n`);
         process.stdout.write(`scopes: ${record.scopes.join(' ')}\n`);
-        if ((await store.read.accounts.get(record.accountId)) === undefined) {
+        if (!helixAccount) {
           process.stderr.write(
             `note: ${record.accountId} is not a Helix account, so this key works only outside production (see helix accounts create)\n`,
           );
@@ -50,8 +49,8 @@ export const keysCommand = (): Command => {
 
   addDatabaseOption(keys.command('list').description('list keys (never the keys themselves)')).action(
     async (options: { database?: string }) => {
-      await withStore(options, async (store) => {
-        const rows = await store.read.apiKeys.list();
+      await withDatabase(options, async (database) => {
+        const rows = await listApiKeys(database.accounts);
         if (rows.length === 0) {
           process.stdout.write('no keys\n');
           return;
@@ -69,9 +68,8 @@ export const keysCommand = (): Command => {
   addDatabaseOption(
     keys.command('revoke').description('revoke a key by its id (key_…); idempotent').argument('<key-id>'),
   ).action(async (keyId: string, options: { database?: string }) => {
-    await withStore(options, async (store) => {
-      if (!(await store.read.apiKeys.revoke(keyId, Date.now())))
-        throw new CliError(`no key with id ${keyId.slice(0, 80)}`);
+    await withDatabase(options, async (database) => {
+      if (!(await revokeApiKey(database.accounts, keyId))) throw new CliError(`no key with id ${keyId.slice(0, 80)}`);
       process.stdout.write(`revoked ${keyId}\n`);
     });
   });

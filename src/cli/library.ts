@@ -7,8 +7,11 @@ import {
   type DocumentLimitName,
   type DocumentLimits,
 } from '../sources/library/extract/limits.js';
-import { ingestPaths, type IngestProgress } from '../sources/library/ingest.js';
-import { addDatabaseOption, CliError, withStore } from './options.js';
+import type { IngestProgress } from '../sources/library/ingest.js';
+import { addDocuments } from '../service/library/addDocuments.js';
+import { listDocuments } from '../service/library/listDocuments.js';
+import { removeDocument } from '../service/library/removeDocument.js';
+import { addDatabaseOption, CliError, withDatabase } from './options.js';
 
 /** The option that overrides each per-document limit for one `library add` (the environment sets the default). */
 const LIMIT_OPTIONS: {
@@ -70,13 +73,9 @@ const addCommand = (): Command => {
   }
   return add.action(async (paths: string[], options: { database?: string } & Record<string, string | undefined>) => {
     const limits = limitsFor(options);
-    await withStore(options, async (store) => {
-      const report = await ingestPaths(
-        store,
-        paths,
-        Date.now,
-        (p) => process.stderr.write(`${describeProgress(p)}\n`),
-        limits,
+    await withDatabase(options, async (database) => {
+      const report = await addDocuments(database.library, paths, limits, (p) =>
+        process.stderr.write(`${describeProgress(p)}\n`),
       );
       process.stdout.write(
         `library: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.failed} failed, ${report.refused} refused; ${report.passages} passages indexed\n`,
@@ -97,8 +96,8 @@ export const libraryCommand = (): Command => {
 
   addDatabaseOption(library.command('list').description('list indexed documents')).action(
     async (options: { database?: string }) => {
-      await withStore(options, async (store) => {
-        const documents = await store.read.library.list();
+      await withDatabase(options, async (database) => {
+        const documents = await listDocuments(database.library);
         if (documents.length === 0)
           process.stdout.write('the library is empty; add documents with `helix library add PATH…`\n');
         for (const d of documents) {
@@ -113,11 +112,9 @@ export const libraryCommand = (): Command => {
   addDatabaseOption(
     library.command('remove').description('remove a document by id (doc_…) or by path').argument('<document>'),
   ).action(async (document: string, options: { database?: string }) => {
-    await withStore(options, async (store) => {
-      const all = await store.read.library.list();
-      const target = all.find((d) => d.docId === document || d.displayPath === document || d.origin === document);
+    await withDatabase(options, async (database) => {
+      const target = await removeDocument(database.library, document);
       if (target === undefined) throw new CliError(`no library document ${document.slice(0, 200)}`);
-      await store.transaction((uow) => uow.library.remove(target.docId));
       process.stdout.write(`removed ${target.docId} ${target.displayPath}\n`);
     });
   });

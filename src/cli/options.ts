@@ -1,34 +1,30 @@
 import type { Command } from 'commander';
-import { describeLocation, openStore } from '../store/openStore.js';
-import type { Store } from '../store/port.js';
-import { DEFAULT_DATABASE } from '../store/openStore.js';
+import {
+  DatabaseOpenError,
+  DEFAULT_DATABASE_LOCATION,
+  withOperatorDatabase,
+  type OperatorDatabase,
+} from '../server/operatorDatabase.js';
 
-export const databaseOptionHelp = `SQLite file path or postgres:// URL (default: $HELIX_DATABASE_URL or ${DEFAULT_DATABASE})`;
+export const databaseOptionHelp = `SQLite file path or postgres:// URL (default: $HELIX_DATABASE_URL or ${DEFAULT_DATABASE_LOCATION})`;
 
 export const addDatabaseOption = (command: Command): Command =>
   command.option('--database <path|url>', databaseOptionHelp);
 
 export const databaseOf = (options: { database?: string }): string =>
-  options.database ?? (process.env.HELIX_DATABASE_URL?.trim() || DEFAULT_DATABASE);
+  options.database ?? (process.env.HELIX_DATABASE_URL?.trim() || DEFAULT_DATABASE_LOCATION);
 
-/** Opens (and migrates) the store for one CLI command, closing it afterwards whatever happens. */
-export const withStore = async <T>(
+/**
+ * Runs one command against the database `--database` names, opened (and migrated) by the one
+ * composition point for operator commands (src/server/operatorDatabase.ts) and closed afterwards.
+ */
+export const withDatabase = <T>(
   options: { database?: string },
-  fn: (store: Store, location: string) => Promise<T>,
-): Promise<T> => {
-  const location = databaseOf(options);
-  let store: Store;
-  try {
-    store = await openStore(location);
-  } catch (err) {
-    throw new CliError(`cannot open database ${describeLocation(location)}: ${(err as Error).message}`);
-  }
-  try {
-    return await fn(store, location);
-  } finally {
-    await store.close();
-  }
-};
+  fn: (database: OperatorDatabase) => Promise<T>,
+): Promise<T> =>
+  withOperatorDatabase(databaseOf(options), fn).catch((err: unknown) => {
+    throw err instanceof DatabaseOpenError ? new CliError(err.message) : err;
+  });
 
 /** An expected failure: printed as one line without a stack, exit code 1 (or the given code). */
 export class CliError extends Error {

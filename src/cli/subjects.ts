@@ -2,14 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
-import { loadInstanceSecret } from '../auth/instanceSecret.js';
 import { isHelixError } from '../domain/errors.js';
-import type { Store } from '../store/port.js';
 import { eraseSubject } from '../service/subjects/eraseSubject.js';
 import { exportSubject } from '../service/subjects/exportSubject.js';
-import type { SubjectDeps } from '../service/subjects/subjectScope.js';
+import type { SubjectDeps } from '../service/subjects/deps.js';
 import { summarizeSubject } from '../service/subjects/summarizeSubject.js';
-import { addDatabaseOption, CliError, withStore } from './options.js';
+import { addDatabaseOption, CliError, withDatabase } from './options.js';
 
 /** The audit names the command line as the requester: whoever runs it has the database itself. */
 const CLI_REQUESTER = 'cli';
@@ -22,9 +20,9 @@ const countLines = (records: Readonly<Record<string, number>>): void => {
 
 /** The same use cases as REST; their refusals become one-line CLI errors (bad input exits 2). */
 const withSubjects = <T>(options: { database?: string }, fn: (deps: SubjectDeps) => Promise<T>): Promise<T> =>
-  withStore(options, async (store: Store) => {
+  withDatabase(options, async (database) => {
     try {
-      return await fn({ store, instanceSecret: await loadInstanceSecret(store), now: () => Date.now() });
+      return await fn(database.subjects);
     } catch (err) {
       if (!isHelixError(err)) throw err;
       const detail = err.details.issues?.map((i) => `${i.path} ${i.message}`).join('; ');

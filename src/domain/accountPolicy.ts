@@ -59,6 +59,15 @@ export interface PolicyOverrides {
 
 export const NO_OVERRIDES: PolicyOverrides = { features: {}, capabilities: {} };
 
+/** An account's policy as an operator sees it: what was set by hand, and what applies now. */
+export interface AccountPolicyView {
+  readonly accountId: string;
+  /** What the operator set for this account. */
+  readonly overrides: PolicyOverrides;
+  /** What applies now: the overrides over the deployment default. */
+  readonly effective: AccountPolicy;
+}
+
 /** A change an operator asks for; `null` removes an explicit choice so the default applies again. */
 export interface PolicyChange {
   readonly features?: Readonly<Partial<Record<AccountFeature, boolean | null>>>;

@@ -20,7 +20,7 @@ import { RUN_TOOLS } from './mcp/tools/runTools.js';
 import { registerEventStreamRoute } from './rest/eventStreamRoute.js';
 import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
 import { PROVIDER_ROUTES, registerProviderRoutes } from './rest/providerRoutes.js';
-import type { ProviderService } from '../providers/providerService.js';
+import type { ModelProviderDeps } from '../service/modelProviders/deps.js';
 import { registerSubjectRoutes, SUBJECT_ROUTES, SUBJECTS_PATH } from './rest/subjectRoutes.js';
 import type { SubjectService } from '../service/subjects/subjectService.js';
 import { registerDiscovery } from './wellKnown.js';
@@ -29,7 +29,7 @@ import { registerOpenApiRoute } from './openapi/route.js';
 import type { ResourceIdentity } from './resourceIdentity.js';
 import { registerBindingRoutes } from './account/bindingRoutes.js';
 import { registerAccountPages } from './account/pageRoutes.js';
-import type { Store } from '../store/port.js';
+import type { AccountDeps } from '../service/accounts/deps.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -51,9 +51,9 @@ export interface AppOptions {
   /** Rate limits, trusted proxies and the production HTTPS rule (src/http/hardening). */
   readonly hardening: HardeningOptions;
   /** The browser account surface: sign-in, the binding page and its cookie-authenticated API. */
-  readonly accounts: { readonly store: Store; readonly now: () => number; readonly secureCookies: boolean };
+  readonly accounts: { readonly deps: AccountDeps; readonly secureCookies: boolean };
   /** Per-owner model provider registrations (`/api/v1/model-providers`); the routes exist only when given. */
-  readonly providers?: ProviderService;
+  readonly providers?: ModelProviderDeps;
   /** ADR-0004 subject access (`/api/v1/subjects`); the routes exist only when given. */
   readonly subjects?: SubjectService;
 }
@@ -169,7 +169,7 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
   registerEventStreamRoute(app, options.service, options.authenticator);
   if (options.providers !== undefined) registerProviderRoutes(app, options.providers, options.authenticator);
   if (options.subjects !== undefined) registerSubjectRoutes(app, options.subjects, options.authenticator);
-  registerBindingRoutes(app, options.accounts.store, options.accounts.now);
+  registerBindingRoutes(app, options.accounts.deps);
   // Its own encapsulated scope: the only place that parses HTML form posts.
   void app.register(async (scope) => registerAccountPages(scope, options.accounts));
   registerMcpRoute(app, {

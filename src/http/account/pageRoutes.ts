@@ -1,7 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { endSession, resolveSession, SESSION_TTL_MS, signInWithCode, startSession } from '../../accounts/sessions.js';
-import { verifyPassword } from '../../accounts/secrets.js';
-import type { Store } from '../../store/port.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { SESSION_TTL_MS, type StartedSession } from '../../accounts/sessions.js';
+import type { AccountDeps } from '../../service/accounts/deps.js';
+import { currentAccount } from '../../service/accounts/sessionAccount.js';
+import { signInWithCode } from '../../service/accounts/signInWithCode.js';
+import { signInWithPassword } from '../../service/accounts/signInWithPassword.js';
+import { signOut } from '../../service/accounts/signOut.js';
 import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './cookies.js';
 import { accountPage, BINDINGS_SCRIPT, signInPage } from './page.js';
 
@@ -9,8 +12,7 @@ const CSP =
   "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export interface PageOptions {
-  readonly store: Store;
-  readonly now: () => number;
+  readonly deps: AccountDeps;
   readonly secureCookies: boolean;
 }
 
@@ -24,10 +26,10 @@ const html = (reply: FastifyReply, status: number, body: string) =>
 
 /**
  * The browser sign-in and the binding page. Registered in its own encapsulated scope, the only one
- * that parses HTML form posts; every session is rotated at sign-in (a new cookie, never a reused one).
+ * that parses HTML form posts. The use cases live in src/service/accounts/; every sign-in rotates the session.
  */
 export const registerAccountPages = async (app: FastifyInstance, options: PageOptions): Promise<void> => {
-  const { store, now, secureCookies } = options;
+  const { deps, secureCookies } = options;
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 4096 },
@@ -36,24 +38,15 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
     },
   );
 
-  /** Rotation: signing in always ends the browser's previous session and issues a new cookie. */
-  const signedIn = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    session: { cookie: string; expiresAt: number },
-  ) => {
-    const previous = sessionCookieOf(request.headers.cookie);
-    if (previous !== undefined) await endSession(store, previous, now());
-    return reply
+  const signedIn = (reply: FastifyReply, session: StartedSession) =>
+    reply
       .header('Set-Cookie', setSessionCookie(session.cookie, Math.floor(SESSION_TTL_MS / 1000), secureCookies))
       .redirect('/account', 303);
-  };
 
   app.get('/account', async (request, reply) => {
-    const accountId = await resolveSession(store, sessionCookieOf(request.headers.cookie), now());
-    if (accountId === undefined) return html(reply, 200, signInPage());
-    const account = await store.read.accounts.get(accountId);
-    return html(reply, 200, accountPage(account?.displayName ?? accountId));
+    const account = await currentAccount(deps, sessionCookieOf(request.headers.cookie));
+    if (account === undefined) return html(reply, 200, signInPage());
+    return html(reply, 200, accountPage(account.displayName));
   });
 
   app.get('/account/bindings.js', async (_request, reply) =>
@@ -61,26 +54,23 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
   );
 
   app.get<{ Querystring: { code?: string } }>('/account/sign-in', async (request, reply) => {
-    const session = await signInWithCode(store, String(request.query.code ?? ''), now());
+    const previous = sessionCookieOf(request.headers.cookie);
+    const session = await signInWithCode(deps, String(request.query.code ?? ''), previous);
     if (session === undefined)
       return html(reply, 400, signInPage('This sign-in link is invalid, expired or already used.'));
-    return signedIn(request, reply, session);
+    return signedIn(reply, session);
   });
 
   app.post<{ Body: { account?: string; password?: string } }>('/account/sign-in', async (request, reply) => {
     const { account = '', password = '' } = (request.body ?? {}) as { account?: string; password?: string };
-    const record = /^acct_[0-9a-f]{24}$/.test(account) ? await store.read.accounts.get(account) : undefined;
-    const ok =
-      record?.status === 'active' &&
-      record.passwordHash !== null &&
-      (await verifyPassword(password, record.passwordHash));
-    if (!ok) return html(reply, 401, signInPage('Wrong account id or password.'));
-    return signedIn(request, reply, await startSession(store, record.accountId, now()));
+    const previous = sessionCookieOf(request.headers.cookie);
+    const session = await signInWithPassword(deps, { accountId: account, password }, previous);
+    if (session === undefined) return html(reply, 401, signInPage('Wrong account id or password.'));
+    return signedIn(reply, session);
   });
 
   app.post('/account/sign-out', async (request, reply) => {
-    const cookie = sessionCookieOf(request.headers.cookie);
-    if (cookie !== undefined) await endSession(store, cookie, now());
+    await signOut(deps, sessionCookieOf(request.headers.cookie));
     return reply.header('Set-Cookie', clearSessionCookie(secureCookies)).redirect('/account', 303);
   });
 };

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { OPERATION_SCOPES } from '../../domain/scopes.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
-import { BINDING_REF } from '../account/bindingRoutes.js';
+import { BINDING_REF } from '../../service/accounts/bindingViews.js';
 import { IDENTIFIER_PATTERN } from '../../auth/apiKeys.js';
 import { MODEL_PROVIDER_ID } from '../../providers/providerSchemas.js';
 import { HELIX_VERSION } from '../../version.js';

@@ -10,7 +10,7 @@ import {
   SubjectExportViewSchema,
   SubjectSummaryViewSchema,
 } from '../../service/subjects/subjectViews.js';
-import { BindingListViewSchema, BindingRevocationViewSchema } from '../account/bindingViews.js';
+import { BindingListViewSchema, BindingRevocationViewSchema } from '../../service/accounts/bindingViews.js';
 import { ProtectedResourceMetadataSchema } from '../wellKnown.js';
 import { HealthSchema } from '../health.js';
 import { EventPageSchema, EvidenceBundleSchema, RunViewSchema } from '../../api/outputSchemas.js';

@@ -3,7 +3,11 @@ import type { Authenticator } from '../../auth/authenticate.js';
 import type { Principal } from '../../auth/principal.js';
 import { containsCredential } from '../../domain/credentialShape.js';
 import { HelixError } from '../../domain/errors.js';
-import type { ProviderService } from '../../providers/providerService.js';
+import { deleteModelProvider } from '../../service/modelProviders/deleteModelProvider.js';
+import type { ModelProviderDeps } from '../../service/modelProviders/deps.js';
+import { inspectModelProvider } from '../../service/modelProviders/inspectModelProvider.js';
+import { listModelProviders } from '../../service/modelProviders/listModelProviders.js';
+import { registerModelProvider } from '../../service/modelProviders/registerModelProvider.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
 
@@ -15,7 +19,7 @@ interface ProviderRoute {
   readonly method: 'GET' | 'POST' | 'DELETE';
   readonly url: string;
   readonly handler: (
-    service: ProviderService,
+    deps: ModelProviderDeps,
     principal: Principal,
     request: FastifyRequest<{ Params: Params }>,
     reply: FastifyReply,
@@ -33,28 +37,28 @@ const bodyOutsideApiKey = (body: unknown): unknown => {
   return typeof _sealedSeparately === 'string' ? rest : body;
 };
 
-/** The four model-provider endpoints, as a table; each row calls one ProviderService operation. */
+/** The four model-provider endpoints, as a table; each row calls one use case in src/service/modelProviders/. */
 export const PROVIDER_ROUTES: readonly ProviderRoute[] = [
   {
     method: 'POST',
     url: MODEL_PROVIDERS_PATH,
-    handler: async (s, p, r, reply) => {
-      const view = await s.register(p, r.body);
+    handler: async (d, p, r, reply) => {
+      const view = await registerModelProvider(d, p, r.body);
       reply.header('Location', `${MODEL_PROVIDERS_PATH}/${view.provider_id}`).code(201);
       return view;
     },
   },
-  { method: 'GET', url: MODEL_PROVIDERS_PATH, handler: (s, p) => s.list(p) },
+  { method: 'GET', url: MODEL_PROVIDERS_PATH, handler: (d, p) => listModelProviders(d, p) },
   {
     method: 'GET',
     url: `${MODEL_PROVIDERS_PATH}/:provider_id`,
-    handler: (s, p, r) => s.inspect(p, r.params.provider_id),
+    handler: (d, p, r) => inspectModelProvider(d, p, r.params.provider_id),
   },
   {
     method: 'DELETE',
     url: `${MODEL_PROVIDERS_PATH}/:provider_id`,
-    handler: async (s, p, r, reply) => {
-      await s.remove(p, r.params.provider_id);
+    handler: async (d, p, r, reply) => {
+      await deleteModelProvider(d, p, r.params.provider_id);
       return reply.code(204).send();
     },
   },
@@ -62,7 +66,7 @@ export const PROVIDER_ROUTES: readonly ProviderRoute[] = [
 
 export const registerProviderRoutes = (
   app: FastifyInstance,
-  service: ProviderService,
+  deps: ModelProviderDeps,
   authenticator: Authenticator,
 ): void => {
   for (const route of PROVIDER_ROUTES) {
@@ -78,7 +82,7 @@ export const registerProviderRoutes = (
         }
         request.principalId = principal.credentialId;
         enforcePrincipalLimit(request, principal, 'rest');
-        return route.handler(service, principal, request, reply);
+        return route.handler(deps, principal, request, reply);
       },
     });
   }

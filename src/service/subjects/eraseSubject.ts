@@ -3,14 +3,8 @@ import { HelixError } from '../../domain/errors.js';
 import { sha256Hex } from '../../domain/hashing.js';
 import { requireIdempotencyKey } from '../idempotency.js';
 import type { ErasureRecord, UnitOfWork } from '../../store/port.js';
-import {
-  OWNER_REGISTRATIONS,
-  requireAccountId,
-  scopeOf,
-  subjectKeyOf,
-  totalOf,
-  type SubjectDeps,
-} from './subjectScope.js';
+import { OWNER_REGISTRATIONS, requireAccountId, scopeOf, subjectKeyOf, totalOf } from './subjectScope.js';
+import type { SubjectDeps } from './deps.js';
 import { erasureView, type SubjectErasureView } from './subjectViews.js';
 
 export interface EraseRequest {

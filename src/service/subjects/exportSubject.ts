@@ -1,5 +1,6 @@
 import { HelixError } from '../../domain/errors.js';
-import { requireAccountId, scopeOf, subjectKeyOf, type SubjectDeps } from './subjectScope.js';
+import { requireAccountId, scopeOf, subjectKeyOf } from './subjectScope.js';
+import type { SubjectDeps } from './deps.js';
 import { SUBJECT_EXPORT_SCHEMA, type SubjectExportView } from './subjectViews.js';
 
 /** `subject.export`: every row of the subject as one document; `subject_not_found` when there is none. */

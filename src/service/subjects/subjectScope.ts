@@ -3,16 +3,8 @@ import { IDENTIFIER_PATTERN } from '../../auth/apiKeys.js';
 import { API_KEY_ISSUER } from '../../auth/authenticate.js';
 import { ownerHashOf } from '../../auth/principal.js';
 import { HelixError } from '../../domain/errors.js';
-import type { Store, SubjectScope, UnitOfWork } from '../../store/port.js';
-
-/** What every subject use case needs; the REST facade and the CLI build the same. */
-export interface SubjectDeps {
-  readonly store: Store;
-  /** Keys the subject key and the owner hashes, exactly as for runs. */
-  readonly instanceSecret: string;
-  readonly now: () => number;
-  readonly newId?: () => string;
-}
+import type { SubjectScope, UnitOfWork } from '../../store/port.js';
+import type { SubjectDeps } from './deps.js';
 
 /**
  * A subject is named by an account id: a Helix account (`acct_…`) or the account an `hlx_` key is

@@ -3,7 +3,7 @@ import { HelixError } from '../../domain/errors.js';
 import { requiredScopeOf, type SubjectOperation } from '../../domain/scopes.js';
 import { eraseSubject } from './eraseSubject.js';
 import { exportSubject } from './exportSubject.js';
-import type { SubjectDeps } from './subjectScope.js';
+import type { SubjectDeps } from './deps.js';
 import { summarizeSubject } from './summarizeSubject.js';
 
 /**

@@ -1,12 +1,6 @@
 import { HelixError } from '../../domain/errors.js';
-import {
-  OWNER_REGISTRATIONS,
-  requireAccountId,
-  scopeOf,
-  subjectKeyOf,
-  totalOf,
-  type SubjectDeps,
-} from './subjectScope.js';
+import { OWNER_REGISTRATIONS, requireAccountId, scopeOf, subjectKeyOf, totalOf } from './subjectScope.js';
+import type { SubjectDeps } from './deps.js';
 import { SUBJECT_SCHEMA, type SubjectSummaryView } from './subjectViews.js';
 
 /** `subject.read`: counts per record kind; a subject of whom nothing is held is `subject_not_found`. */

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { tenantRefOf } from '../../domain/identityHashes.js';
 import { BINDING_STATUSES, type BindingRecord } from '../../store/port.js';
 
+/** A binding's opaque ref: what the browser names a binding by (never its subject or tenant). */
+export const BINDING_REF = /^agent-binding:sha256:[0-9a-f]{64}$/;
+
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** `helix.agent_account_bindings.v1`: never the subject, the tenant in clear, or any credential. */
@@ -24,7 +27,9 @@ export const BindingListViewSchema = z.looseObject({
   ),
 });
 
-export const projectBindings = (bindings: readonly BindingRecord[]): z.output<typeof BindingListViewSchema> => ({
+export type BindingListView = z.output<typeof BindingListViewSchema>;
+
+export const projectBindings = (bindings: readonly BindingRecord[]): BindingListView => ({
   schema: 'helix.agent_account_bindings.v1',
   // Readiness of the binding only: says nothing of the authorization server, scopes or tokens.
   oauth_ready: bindings.some((b) => b.status === 'active'),
@@ -53,10 +58,12 @@ export const BindingRevocationViewSchema = z.looseObject({
   raw_content_included: z.literal(false),
 });
 
+export type BindingRevocationView = z.output<typeof BindingRevocationViewSchema>;
+
 export const revocationReceipt = (
   bindingRef: string,
   outcome: 'revoked' | 'already_revoked',
-): z.output<typeof BindingRevocationViewSchema> => ({
+): BindingRevocationView => ({
   schema: 'helix.agent_account_binding_revocation.v1',
   binding_ref: bindingRef,
   binding_status: 'revoked',

@@ -1,0 +1,57 @@
+import { loadInstanceSecret } from '../auth/instanceSecret.js';
+import type { AccountDeps } from '../service/accounts/deps.js';
+import type { LibraryDeps } from '../service/library/deps.js';
+import type { SubjectDeps } from '../service/subjects/deps.js';
+import { MIGRATION_NAMES } from '../store/migrations/index.js';
+import { DEFAULT_DATABASE, describeLocation, openStore } from '../store/openStore.js';
+
+/** Where an operator command acts when neither `--database` nor HELIX_DATABASE_URL names a database. */
+export const DEFAULT_DATABASE_LOCATION = DEFAULT_DATABASE;
+
+/**
+ * What one operator command (a `helix` subcommand run against the database) gets: the use cases'
+ * dependencies, never the store itself. The CLI opens the database only here.
+ */
+export interface OperatorDatabase {
+  /** The database named for humans: a URL's password is masked. */
+  readonly description: string;
+  readonly dialect: 'sqlite' | 'postgres';
+  /** The newest migration, which opening applied. */
+  readonly migration: string;
+  readonly accounts: AccountDeps;
+  readonly subjects: SubjectDeps;
+  readonly library: LibraryDeps;
+}
+
+/** Opening or migrating failed: the message names the database without its password. */
+export class DatabaseOpenError extends Error {
+  override readonly name = 'DatabaseOpenError';
+}
+
+/**
+ * Opens (and migrates) the database for one operator command, runs it, and closes the database
+ * whatever happens. The command's clock is the wall clock.
+ */
+export const withOperatorDatabase = async <T>(
+  location: string,
+  command: (database: OperatorDatabase) => Promise<T>,
+): Promise<T> => {
+  const description = describeLocation(location);
+  const store = await openStore(location).catch((err: unknown) => {
+    throw new DatabaseOpenError(`cannot open database ${description}: ${(err as Error).message}`);
+  });
+  try {
+    const now = (): number => Date.now();
+    const instanceSecret = await loadInstanceSecret(store);
+    return await command({
+      description,
+      dialect: store.dialect,
+      migration: MIGRATION_NAMES.at(-1) ?? '',
+      accounts: { store, instanceSecret, now },
+      subjects: { store, instanceSecret, now },
+      library: { store, now },
+    });
+  } finally {
+    await store.close();
+  }
+};
