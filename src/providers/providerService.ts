@@ -5,9 +5,9 @@ import { HelixError } from '../domain/errors.js';
 import { OPERATION_SCOPES, type ModelProviderOperation } from '../domain/scopes.js';
 import { parseInput } from '../service/validate.js';
 import type { ModelProviderRecord, Store } from '../store/port.js';
-import type { HostResolver } from '../outbound/resolveDestination.js';
-import type { BaseUrlPolicy } from './baseUrlPolicy.js';
-import { checkOwnerDestination } from './ownerDestination.js';
+import type { HostResolver } from '../net/resolveDestination.js';
+import type { BaseUrlPolicy } from '../net/baseUrlPolicy.js';
+import { checkOwnerDestination } from '../net/ownerDestination.js';
 import { sealProviderKey } from './providerKeySeal.js';
 import {
   MODEL_PROVIDER_ID,
