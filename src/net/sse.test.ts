@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { endlessBody } from '../../test/support/endlessResponse.js';
 import { DEFAULT_SSE_LIMITS, readSseFrames, SseLimitError, type SseFrame } from './sse.js';
 
 const streamOf = (chunks: readonly string[]): ReadableStream<Uint8Array> => {
@@ -95,21 +96,6 @@ describe('readSseFrames after an abort', () => {
 });
 
 describe('readSseFrames bounds', () => {
-  /** A body that never ends: `line` again and again, counting how much was pulled and whether it was cancelled. */
-  const endless = (line: string) => {
-    const encoded = new TextEncoder().encode(line);
-    const state = { pulled: 0, cancelled: false };
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        state.pulled += encoded.byteLength;
-        controller.enqueue(encoded);
-      },
-      cancel() {
-        state.cancelled = true;
-      },
-    });
-    return { stream, state };
-  };
 
   const failure = async (stream: ReadableStream<Uint8Array>, limits: Parameters<typeof readSseFrames>[2]) => {
     try {
@@ -123,7 +109,7 @@ describe('readSseFrames bounds', () => {
   };
 
   it('a single data line that never ends is an output_limit error once it passes the frame bound, and the body is cancelled', async () => {
-    const { stream, state } = endless('x'.repeat(1024));
+    const { stream, state } = endlessBody('x'.repeat(1024));
     const error = await failure(
       new ReadableStream({
         start: (c) => c.enqueue(new TextEncoder().encode('data: ')),
@@ -144,7 +130,7 @@ describe('readSseFrames bounds', () => {
   });
 
   it('endless data lines without a blank line are bounded the same way', async () => {
-    const { stream, state } = endless('data: 0123456789abcdef\n');
+    const { stream, state } = endlessBody('data: 0123456789abcdef\n');
     const error = await failure(stream, { maxFrameChars: 64 * 1024 });
     expect(error).toMatchObject({ bound: 'frame', limit: 64 * 1024 });
     expect(state.pulled).toBeLessThan(256 * 1024);
@@ -153,7 +139,7 @@ describe('readSseFrames bounds', () => {
 
   it('an endless stream of complete frames (or comments) ends at the stream bound', async () => {
     for (const line of ['event: response.output_text.delta\ndata: {"delta":"a"}\n\n', ': keep-alive\n']) {
-      const { stream, state } = endless(line);
+      const { stream, state } = endlessBody(line);
       const error = await failure(stream, { maxStreamBytes: 1024 * 1024 });
       expect(error).toBeInstanceOf(SseLimitError);
       expect(error).toMatchObject({ bound: 'stream', limit: 1024 * 1024 });

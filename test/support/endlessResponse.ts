@@ -1,8 +1,8 @@
-/** A response whose body never ends (`chunk` again and again), recording how much was pulled and whether it was cancelled. */
-export const endlessResponse = (status: number, chunk: string) => {
+/** A body that never ends (`chunk` again and again), recording how much was pulled and whether it was cancelled. */
+export const endlessBody = (chunk: string) => {
   const encoded = new TextEncoder().encode(chunk);
   const state = { pulled: 0, cancelled: false };
-  const body = new ReadableStream<Uint8Array>({
+  const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
       state.pulled += encoded.byteLength;
       controller.enqueue(encoded);
@@ -11,5 +11,11 @@ export const endlessResponse = (status: number, chunk: string) => {
       state.cancelled = true;
     },
   });
-  return { response: new Response(body, { status }), state };
+  return { stream, state };
+};
+
+/** A response with an endless body. */
+export const endlessResponse = (status: number, chunk: string) => {
+  const { stream, state } = endlessBody(chunk);
+  return { response: new Response(stream, { status }), state };
 };
