@@ -96,7 +96,6 @@ describe('readSseFrames after an abort', () => {
 });
 
 describe('readSseFrames bounds', () => {
-
   const failure = async (stream: ReadableStream<Uint8Array>, limits: Parameters<typeof readSseFrames>[2]) => {
     try {
       for await (const _frame of readSseFrames(stream, undefined, limits)) {
