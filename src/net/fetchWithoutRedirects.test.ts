@@ -85,6 +85,15 @@ describe('the fetch that refuses redirects', () => {
     );
   });
 
+  it('an error status marks its span failed, its error type the status (HTTP semantic conventions)', async () => {
+    const peer = await loopback.answering(503, '{}');
+    const response = await fetchWithoutRedirects(`http://127.0.0.1:${peer.port}/search`, { method: 'GET' });
+    expect(response.status).toBe(503);
+    const [span] = spans.getFinishedSpans();
+    expect(span?.attributes).toMatchObject({ 'http.response.status_code': 503, 'error.type': '503' });
+    expect(span?.status.code).toBe(2);
+  });
+
   it('a refused redirect marks its span failed, with the status it refused', async () => {
     const peer = await loopback.answering(302, '', { location: 'http://169.254.169.254/' });
     await rejection(fetchWithoutRedirects(`http://127.0.0.1:${peer.port}/token`, { method: 'POST' }));

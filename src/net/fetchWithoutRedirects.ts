@@ -1,4 +1,4 @@
-import type { Attributes } from '@opentelemetry/api';
+import { type Attributes, type Span, SpanStatusCode } from '@opentelemetry/api';
 import { ATTR, inClientSpan } from '../telemetry/instruments.js';
 
 /** The fetch every outbound call goes through: the global fetch's shape, the URL as text. */
@@ -18,6 +18,14 @@ export class RedirectRefusedError extends Error {
   }
 }
 
+/** OpenTelemetry HTTP semantic conventions: a client span whose answer is 4xx or 5xx is an error, its type the status. */
+const recordStatus = (span: Span, status: number): void => {
+  span.setAttribute(ATTR.httpStatus, status);
+  if (status < 400) return;
+  span.setAttribute(ATTR.errorType, String(status));
+  span.setStatus({ code: SpanStatusCode.ERROR });
+};
+
 /**
  * The one way Helix sends an HTTP request to another server: `send` (the global fetch, or a
  * connection pinned to checked addresses, src/net/pinnedConnectionFetch.ts) told never to follow
@@ -27,7 +35,8 @@ export class RedirectRefusedError extends Error {
  * not a hop; its body is cancelled, so the connection is not held.
  *
  * Each call is one OpenTelemetry client span (src/telemetry/instruments.ts `inClientSpan`): method,
- * host, port and answer status, never the path or query.
+ * host, port and answer status, never the path or query. The span ends when the answer's headers
+ * arrive; reading the body is the caller's.
  */
 export const refusingRedirects =
   (send: HttpFetch): NoRedirectFetch =>
@@ -35,7 +44,7 @@ export const refusingRedirects =
     const target = new URL(url);
     return inClientSpan(init.method ?? 'GET', target, spanAttributes, async (span) => {
       const response = await send(url, { ...init, redirect: 'manual' });
-      span.setAttribute(ATTR.httpStatus, response.status);
+      recordStatus(span, response.status);
       if (response.status >= 300 && response.status < 400) {
         await response.body?.cancel().catch(() => undefined);
         throw new RedirectRefusedError(response.status, target.origin);
