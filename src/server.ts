@@ -19,7 +19,7 @@ import { ExtractiveExecutor } from './solver/extractive/extractiveExecutor.js';
 import { ModelExecutor } from './solver/model/modelExecutor.js';
 import { FileCredentialDocumentStore } from './model/codex/credentialStore.js';
 import { modelClientFor } from './providers/providerClients.js';
-import { systemResolver, type HostResolver } from './outbound/resolveDestination.js';
+import { systemResolver, type HostResolver } from './net/resolveDestination.js';
 import { OwnerModelResolver } from './providers/ownerModelResolver.js';
 import { ownerTransport } from './providers/ownerTransport.js';
 import { SubjectService } from './service/subjects/subjectService.js';

@@ -1,7 +1,7 @@
 import { ConfigError, integer, list, secretValue, value, type Env } from './env.js';
-import { checkBaseUrlShape, normalizeHostEntry, type BaseUrlPolicy } from '../providers/baseUrlPolicy.js';
-import { parseCidr, type Cidr } from '../outbound/ipAddress.js';
-import { admitsFixedHost } from '../outbound/resolveDestination.js';
+import { checkBaseUrlShape, normalizeHostEntry, type BaseUrlPolicy } from '../net/baseUrlPolicy.js';
+import { parseCidr, type Cidr } from '../net/ipAddress.js';
+import { admitsFixedHost } from '../net/resolveDestination.js';
 import {
   PROVIDER_KINDS,
   REASONING_EFFORTS,

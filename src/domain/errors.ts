@@ -193,7 +193,7 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     status: 503,
     message: 'Model provider API keys cannot be stored: no provider secret key is configured on this deployment.',
   },
-  // The outbound policy (src/outbound/addressPolicy.ts): an owner's provider may not point Helix at
+  // The outbound policy (src/net/addressPolicy.ts): an owner's provider may not point Helix at
   // loopback, private, link-local or other non-public addresses the operator has not admitted.
   provider_destination_refused: {
     status: 400,

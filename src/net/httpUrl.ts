@@ -2,7 +2,8 @@
  * The one check every outbound URL a person configures passes first (a source endpoint, a model
  * provider's base URL, an OTLP endpoint): an absolute http or https URL that carries no
  * credentials. Credentials in a URL would be sent on every request and echoed by any error that
- * printed it. Where the URL may then connect is a separate policy (src/outbound/).
+ * printed it. Where a URL someone else chose may then connect is the rest of the outbound policy:
+ * src/net/baseUrlPolicy.ts (hosts, https) and src/net/addressPolicy.ts (address ranges).
  */
 export type HttpUrlCheck =
   | { readonly ok: true; readonly url: URL }

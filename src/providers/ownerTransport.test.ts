@@ -3,9 +3,9 @@ import { loopbackPeers } from '../../test/support/loopbackPeers.js';
 import { ChatCompletionsClient } from '../model/chat/chatCompletions.js';
 import { ResponsesGatewayClient } from '../model/gateway/responsesGateway.js';
 import { generate, ModelError, type ModelClient } from '../model/port.js';
-import { cidr } from '../outbound/ipAddress.js';
-import type { HostResolver } from '../outbound/resolveDestination.js';
-import type { BaseUrlPolicy } from './baseUrlPolicy.js';
+import { cidr } from '../net/ipAddress.js';
+import type { HostResolver } from '../net/resolveDestination.js';
+import type { BaseUrlPolicy } from '../net/baseUrlPolicy.js';
 import { ownerTransport } from './ownerTransport.js';
 
 const LOOPBACK_ALLOWED: BaseUrlPolicy = {

@@ -1,11 +1,11 @@
-import { refusingRedirects } from '../model/http/pinnedFetch.js';
+import { providerFetch } from '../model/http/providerFetch.js';
 import { ModelError } from '../model/port.js';
 import type { HttpTransport } from './providerClients.js';
 import { collapsingUnreachable, type UnreachableReport } from '../model/unreachableFailures.js';
-import { createPinnedFetch, type PinnedFetch } from '../outbound/pinnedConnectionFetch.js';
-import type { HostResolver } from '../outbound/resolveDestination.js';
-import type { BaseUrlPolicy } from './baseUrlPolicy.js';
-import { checkOwnerDestination } from './ownerDestination.js';
+import { createPinnedFetch, type PinnedFetch } from '../net/pinnedConnectionFetch.js';
+import type { HostResolver } from '../net/resolveDestination.js';
+import type { BaseUrlPolicy } from '../net/baseUrlPolicy.js';
+import { checkOwnerDestination } from '../net/ownerDestination.js';
 
 export interface OwnerTransportDeps {
   readonly policy: BaseUrlPolicy;
@@ -24,7 +24,7 @@ export interface OwnerTransportDeps {
 export const ownerTransport = (deps: OwnerTransportDeps): HttpTransport => {
   const send = deps.pinnedFetch ?? createPinnedFetch();
   return {
-    fetchImpl: refusingRedirects(async (url, init) => {
+    fetchImpl: providerFetch(async (url, init) => {
       const destination = await checkOwnerDestination(url, deps.policy, deps.resolve);
       if (!destination.ok)
         throw new ModelError('transport', `the outbound policy refused the destination: ${destination.reason}`, {

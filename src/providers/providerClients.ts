@@ -6,7 +6,7 @@ import type { CredentialDocumentStore } from '../model/codex/credentialStore.js'
 import type { CodexEndpoints } from '../model/codex/endpoints.js';
 import { ResponsesGatewayClient } from '../model/gateway/responsesGateway.js';
 import type { FailureDecorator } from '../model/http/modelList.js';
-import type { ProviderFetch } from '../model/http/pinnedFetch.js';
+import type { ProviderFetch } from '../model/http/providerFetch.js';
 import type { ModelClient } from '../model/port.js';
 
 /** What the subscription needs that settings do not carry: where the operator's login lives. */

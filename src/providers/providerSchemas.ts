@@ -12,7 +12,7 @@ export const MAX_API_KEY_LENGTH = 4096;
  */
 export const RegisterModelProviderSchema = z.strictObject({
   kind: z.enum(REGISTRABLE_PROVIDER_KINDS),
-  // Checked against the deployment's base URL policy after parsing (src/providers/baseUrlPolicy.ts).
+  // Checked against the deployment's base URL policy after parsing (src/net/baseUrlPolicy.ts).
   base_url: z.string().min(1).max(2048),
   model: z
     .string()

@@ -1,4 +1,4 @@
-import type { HostResolver } from '../../src/outbound/resolveDestination.js';
+import type { HostResolver } from '../../src/net/resolveDestination.js';
 
 /**
  * A resolver that answers from a table (the sandbox has no DNS, and tests must choose what a name

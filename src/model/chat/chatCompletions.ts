@@ -1,7 +1,8 @@
-import { fetchWithoutRedirects, type ProviderFetch } from '../http/pinnedFetch.js';
+import { checkHttpUrl, HTTP_URL_PROBLEMS } from '../../net/httpUrl.js';
+import { defaultProviderFetch, type ProviderFetch } from '../http/providerFetch.js';
 import { ModelError, type ModelClient, type ModelInfo, type ModelRequest, type ModelStreamEvent } from '../port.js';
 import { fetchModelList, openAiModelList, type FailureDecorator, type FailureReader } from '../http/modelList.js';
-import { limitsFor } from '../http/sse.js';
+import { limitsFor } from '../http/providerEvents.js';
 import { maskingFailures } from '../maskSecrets.js';
 import { chatFailures, classifyHttpFailure } from './chatFailures.js';
 import { streamWithRetry, type RetryOptions } from '../retry.js';
@@ -39,13 +40,12 @@ export class ChatCompletionsClient implements ModelClient {
   private readonly failures: FailureReader;
 
   constructor(private readonly options: ChatCompletionsOptions) {
-    const url = new URL(options.baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new TypeError('the chat completions base URL must be http or https');
-    this.baseUrl = url.href.replace(/\/+$/, '');
+    const checked = checkHttpUrl(options.baseUrl);
+    if (!checked.ok) throw new TypeError(`the chat completions base URL ${HTTP_URL_PROBLEMS[checked.problem]}`);
+    this.baseUrl = checked.url.href.replace(/\/+$/, '');
     this.retry = { maxAttempts: LOCAL_SERVER_ATTEMPTS, ...options.retry };
     this.now = options.now ?? Date.now;
-    this.fetch = options.fetchImpl ?? fetchWithoutRedirects;
+    this.fetch = options.fetchImpl ?? defaultProviderFetch;
     // The key, masked out of every error: a server's code or type can be identifier-shaped and still quote it.
     const masked = maskingFailures(
       chatFailures,

@@ -1,4 +1,5 @@
-import { readSseFrames, type SseLimits } from '../http/sse.js';
+import type { SseLimits } from '../../net/sse.js';
+import { readProviderEvents } from '../http/providerEvents.js';
 import { ModelError, ZERO_USAGE, type ModelItem, type ModelResponse, type ModelUsage } from '../port.js';
 import { classifyStatedError } from './chatFailures.js';
 
@@ -50,7 +51,7 @@ export async function* readChatStream(
   let finishReason: string | undefined;
   let done = false;
   const calls = new Map<number, PartialCall>();
-  for await (const frame of readSseFrames(body, signal, limits)) {
+  for await (const frame of readProviderEvents(body, signal, limits)) {
     if (frame.data === '[DONE]') {
       done = true;
       break;

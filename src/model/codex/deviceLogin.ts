@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { ModelError } from '../port.js';
 import { readBoundedText } from '../../net/boundedBody.js';
-import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
+import { defaultProviderFetch } from '../http/providerFetch.js';
 import { CodexAuthError } from './codexAuthError.js';
 import { CODEX_CLIENT_ID, codexPaths, type CodexEndpoints } from './endpoints.js';
 import { exchangeAuthorizationCode, type CodexTokens } from './tokenClient.js';
@@ -48,7 +48,7 @@ const postJson = async (
   signal: AbortSignal,
 ): Promise<Response> => {
   try {
-    return await fetchWithoutRedirects(new URL(path, endpoints.issuer).toString(), {
+    return await defaultProviderFetch(new URL(path, endpoints.issuer).toString(), {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),

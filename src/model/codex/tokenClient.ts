@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
 import { ModelError } from '../port.js';
 import { readBoundedText } from '../../net/boundedBody.js';
-import { fetchWithoutRedirects } from '../http/pinnedFetch.js';
+import { defaultProviderFetch } from '../http/providerFetch.js';
 import { CodexAuthError } from './codexAuthError.js';
 import { CODEX_ACCOUNT_CLAIM, CODEX_CLIENT_ID, codexPaths, type CodexEndpoints } from './endpoints.js';
 
@@ -75,7 +75,7 @@ const postForm = async (
   signal: AbortSignal,
 ): Promise<Response> => {
   try {
-    return await fetchWithoutRedirects(new URL(codexPaths.token, endpoints.issuer).toString(), {
+    return await defaultProviderFetch(new URL(codexPaths.token, endpoints.issuer).toString(), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: new URLSearchParams(form).toString(),

@@ -1,4 +1,5 @@
-import { readSseFrames, type SseLimits } from '../http/sse.js';
+import type { SseLimits } from '../../net/sse.js';
+import { readProviderEvents } from '../http/providerEvents.js';
 import { ModelError, type ModelItem, type ModelStreamEvent, type ModelUsage } from '../port.js';
 import { classifyProviderError, providerErrorFrom, providerIdentifier } from './failures.js';
 import { fromResponsesItem } from './request.js';
@@ -87,7 +88,7 @@ export async function* adaptResponsesStream(
   options: AdaptOptions,
 ): AsyncGenerator<ModelStreamEvent> {
   const streamed: ModelItem[] = [];
-  for await (const frame of readSseFrames(body, options.signal, options.limits)) {
+  for await (const frame of readProviderEvents(body, options.signal, options.limits)) {
     // Frames already buffered by the reader must not outrun an abort.
     options.signal.throwIfAborted();
     if (frame.data.trim() === '[DONE]') continue;

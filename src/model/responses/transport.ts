@@ -1,13 +1,11 @@
-import { fetchWithoutRedirects, type ProviderFetch } from '../http/pinnedFetch.js';
-import { limitsFor } from '../http/sse.js';
+import { limitsFor } from '../http/providerEvents.js';
+import type { ProviderFetch } from '../http/providerFetch.js';
 import { ModelError, type ModelStreamEvent } from '../port.js';
 import { adaptResponsesStream } from './adapter.js';
 import { classifyHttpFailure } from './failures.js';
 
-export type { ProviderFetch };
-
-/** The default fetch refuses redirects (contract: credentials never leave the pinned origin). */
-export const defaultProviderFetch: ProviderFetch = fetchWithoutRedirects;
+// The Responses clients (gateway and subscription) take their fetch from here, with the rest of the wire.
+export { defaultProviderFetch, type ProviderFetch } from '../http/providerFetch.js';
 
 export interface PostResponsesInput {
   readonly fetchImpl: ProviderFetch;

@@ -1,7 +1,7 @@
 import type { Principal } from '../../auth/principal.js';
 import type { AccountPolicy } from '../../domain/accountPolicy.js';
-import type { HostResolver } from '../../outbound/resolveDestination.js';
-import type { BaseUrlPolicy } from '../../providers/baseUrlPolicy.js';
+import type { HostResolver } from '../../net/resolveDestination.js';
+import type { BaseUrlPolicy } from '../../net/baseUrlPolicy.js';
 import type { SecretBox } from '../../providers/secretBox.js';
 import type { Store } from '../../store/port.js';
 

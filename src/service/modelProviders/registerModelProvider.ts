@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Principal } from '../../auth/principal.js';
 import { hasFeature } from '../../domain/accountPolicy.js';
 import { HelixError } from '../../domain/errors.js';
-import { checkOwnerDestination } from '../../providers/ownerDestination.js';
+import { checkOwnerDestination } from '../../net/ownerDestination.js';
 import { sealProviderKey } from '../../providers/providerKeySeal.js';
 import {
   modelProviderView,

@@ -1,5 +1,6 @@
 import { readBoundedText } from '../../net/boundedBody.js';
-import { ATTR, inClientSpan } from '../../telemetry/instruments.js';
+import { fetchWithoutRedirects, RedirectRefusedError } from '../../net/fetchWithoutRedirects.js';
+import { ATTR } from '../../telemetry/instruments.js';
 import { type SourceFailure, SourceUnavailableError } from './sourceUnavailableError.js';
 
 export const DEFAULT_SOURCE_TIMEOUT_MS = 10_000;
@@ -30,24 +31,16 @@ const isExpectedMediaType = (contentType: string | null, expect: ExpectedBody): 
     : mime === 'application/xml' || mime === 'text/xml' || mime.endsWith('+xml');
 };
 
-// undici reports `redirect: 'error'` as a TypeError whose cause says "unexpected redirect".
-const isRedirectRefusal = (error: unknown): boolean =>
-  error instanceof Error && error.cause instanceof Error && /redirect/i.test(error.cause.message);
-
 /**
  * GETs a configured endpoint under the source network rules: a hard timeout joined with the
  * turn's signal, no credentials or caller headers (only Accept and User-Agent are ever sent, so an
- * incoming Authorization cannot leak to a third party), no redirects (a redirect could move the
- * request to a host nobody configured), a size cap and a media-type check.
+ * incoming Authorization cannot leak to a third party), no redirects (src/net/fetchWithoutRedirects.ts:
+ * a redirect could move the request to a host nobody configured), a size cap and a media-type check.
+ * The request is one client span, tagged with the capability id.
  *
  * Cancellation of the turn is re-thrown as the signal's reason, not as a source failure.
  */
-export const fetchBoundedText = (request: BoundedFetchRequest): Promise<string> =>
-  inClientSpan('GET', request.url, { [ATTR.capabilityId]: request.capabilityId }, (span) =>
-    fetchBounded(request, (status) => span.setAttribute(ATTR.httpStatus, status)),
-  );
-
-const fetchBounded = async (request: BoundedFetchRequest, onStatus: (status: number) => void): Promise<string> => {
+export const fetchBoundedText = async (request: BoundedFetchRequest): Promise<string> => {
   request.signal.throwIfAborted();
   const timeout = AbortSignal.timeout(request.timeoutMs);
   const signal = AbortSignal.any([request.signal, timeout]);
@@ -55,14 +48,16 @@ const fetchBounded = async (request: BoundedFetchRequest, onStatus: (status: num
   const fail = (failure: SourceFailure, status?: number): SourceUnavailableError =>
     new SourceUnavailableError(request.capabilityId, failure, status);
   try {
-    const response = await fetch(request.url, {
-      method: 'GET',
-      headers: { accept: ACCEPT[request.expect], 'user-agent': 'helix-sources/0.1' },
-      redirect: 'error',
-      credentials: 'omit',
-      signal,
-    });
-    onStatus(response.status);
+    const response = await fetchWithoutRedirects(
+      request.url.href,
+      {
+        method: 'GET',
+        headers: { accept: ACCEPT[request.expect], 'user-agent': 'helix-sources/0.1' },
+        credentials: 'omit',
+        signal,
+      },
+      { [ATTR.capabilityId]: request.capabilityId },
+    );
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       throw fail('http_status', response.status);
@@ -83,7 +78,7 @@ const fetchBounded = async (request: BoundedFetchRequest, onStatus: (status: num
     if (error instanceof SourceUnavailableError) throw error;
     request.signal.throwIfAborted();
     if (timeout.aborted) throw fail('timeout');
-    throw fail(isRedirectRefusal(error) ? 'redirect' : 'network');
+    throw fail(error instanceof RedirectRefusedError ? 'redirect' : 'network');
   }
 };
 

@@ -63,7 +63,7 @@ export const resolveDestination = async (
   }
   const admitted = admittedOf(candidates, policy);
   if (admitted.length > 0) return { ok: true, addresses: admitted };
-  const named = fixed === undefined ? undefined : parseIp(fixed[0]!);
+  const named = fixed?.[0] === undefined ? undefined : parseIp(fixed[0]);
   const verdict = named === undefined ? undefined : checkAddress(named, policy);
   return verdict === undefined || verdict.admitted
     ? { ok: false, refusal: 'no_admitted_address' }

@@ -1,12 +1,12 @@
-import { checkHttpUrl } from '../net/httpUrl.js';
-import type { AddressPolicy } from '../outbound/addressPolicy.js';
+import { checkHttpUrl } from './httpUrl.js';
+import type { AddressPolicy } from './addressPolicy.js';
 
 /**
  * Where an owner may point Helix with their API key. The server will send that key, and fetch, from
  * inside the deployment, so a base URL is a server-side request target: it is restricted to plain
  * http(s) origins plus path, and operators can pin the admitted hosts (SSRF guard, docs/api.md).
  * Where the host's addresses may be is the other half of the policy (`allowedCidrs`, checked by
- * src/providers/ownerDestination.ts); this file is the part that needs no resolver.
+ * src/net/ownerDestination.ts); this file is the part that needs no resolver.
  */
 export interface BaseUrlPolicy extends AddressPolicy {
   readonly production: boolean;

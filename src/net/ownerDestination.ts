@@ -1,9 +1,4 @@
-import {
-  resolveDestination,
-  type Destination,
-  type HostResolver,
-  type PinnedAddress,
-} from '../outbound/resolveDestination.js';
+import { resolveDestination, type Destination, type HostResolver, type PinnedAddress } from './resolveDestination.js';
 import { checkBaseUrl, type BaseUrlPolicy } from './baseUrlPolicy.js';
 
 export type OwnerDestinationCheck =
@@ -21,8 +16,8 @@ const addressReason = (destination: Extract<Destination, { ok: false }>): string
 /**
  * The one check of where an owner's provider traffic may go, run when the owner registers a
  * base URL and again before every request to it: the URL's shape and host name
- * (src/providers/baseUrlPolicy.ts), then every address the host names or resolves to
- * (src/outbound/resolveDestination.ts). The admitted addresses are what a request is pinned to.
+ * (src/net/baseUrlPolicy.ts), then every address the host names or resolves to
+ * (src/net/resolveDestination.ts). The admitted addresses are what a request is pinned to.
  */
 export const checkOwnerDestination = async (
   raw: string,

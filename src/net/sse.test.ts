@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ModelError } from '../port.js';
-import { DEFAULT_SSE_LIMITS, readSseFrames, type SseFrame } from './sse.js';
+import { endlessBody } from '../../test/support/endlessResponse.js';
+import { DEFAULT_SSE_LIMITS, readSseFrames, SseLimitError, type SseFrame } from './sse.js';
 
 const streamOf = (chunks: readonly string[]): ReadableStream<Uint8Array> => {
   const encoder = new TextEncoder();
@@ -35,6 +35,25 @@ describe('readSseFrames', () => {
   it('joins multi-line data, ignores comments and unknown fields, and drops an unterminated tail', async () => {
     const frames = await collect([': keep-alive\n', 'retry: 10\ndata: one\ndata: two\n\n', 'data: cut off']);
     expect(frames).toEqual([{ event: undefined, data: 'one\ntwo', id: undefined }]);
+  });
+
+  it('reads malformed lines as the spec says: unknown fields and a bad retry ignored, a bare field name is an empty value', async () => {
+    const frames = await collect([
+      'bogus: 1\nretry: soon\nDATA: shouted\n: comment\ndata\n\n',
+      'event:\ndata:{"c":3}\n\n',
+      '\n\n\nevent: lonely\n\n',
+      'data: last\r\rdata: tail without blank line\n',
+    ]);
+    expect(frames).toEqual([
+      { event: undefined, data: '', id: undefined },
+      { event: undefined, data: '{"c":3}', id: undefined },
+      { event: undefined, data: 'last', id: undefined },
+    ]);
+  });
+
+  it('skips a byte-order mark at the start of the stream', async () => {
+    const frames = await collect(['\uFEFFdata: first\n\n']);
+    expect(frames).toEqual([{ event: undefined, data: 'first', id: undefined }]);
   });
 
   it('decodes multi-byte UTF-8 split across chunks', async () => {
@@ -77,22 +96,6 @@ describe('readSseFrames after an abort', () => {
 });
 
 describe('readSseFrames bounds', () => {
-  /** A body that never ends: `line` again and again, counting how much was pulled and whether it was cancelled. */
-  const endless = (line: string) => {
-    const encoded = new TextEncoder().encode(line);
-    const state = { pulled: 0, cancelled: false };
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        state.pulled += encoded.byteLength;
-        controller.enqueue(encoded);
-      },
-      cancel() {
-        state.cancelled = true;
-      },
-    });
-    return { stream, state };
-  };
-
   const failure = async (stream: ReadableStream<Uint8Array>, limits: Parameters<typeof readSseFrames>[2]) => {
     try {
       for await (const _frame of readSseFrames(stream, undefined, limits)) {
@@ -105,7 +108,7 @@ describe('readSseFrames bounds', () => {
   };
 
   it('a single data line that never ends is an output_limit error once it passes the frame bound, and the body is cancelled', async () => {
-    const { stream, state } = endless('x'.repeat(1024));
+    const { stream, state } = endlessBody('x'.repeat(1024));
     const error = await failure(
       new ReadableStream({
         start: (c) => c.enqueue(new TextEncoder().encode('data: ')),
@@ -119,27 +122,46 @@ describe('readSseFrames bounds', () => {
       }),
       { maxFrameChars: 64 * 1024 },
     );
-    expect(error).toBeInstanceOf(ModelError);
-    expect(error).toMatchObject({ kind: 'output_limit', details: { retryable: false } });
+    expect(error).toBeInstanceOf(SseLimitError);
+    expect(error).toMatchObject({ bound: 'frame', limit: 64 * 1024 });
     expect(state.pulled).toBeLessThan(256 * 1024);
     expect(state.cancelled).toBe(true);
   });
 
   it('endless data lines without a blank line are bounded the same way', async () => {
-    const { stream, state } = endless('data: 0123456789abcdef\n');
+    const { stream, state } = endlessBody('data: 0123456789abcdef\n');
     const error = await failure(stream, { maxFrameChars: 64 * 1024 });
-    expect(error).toMatchObject({ kind: 'output_limit' });
+    expect(error).toMatchObject({ bound: 'frame', limit: 64 * 1024 });
     expect(state.pulled).toBeLessThan(256 * 1024);
+    expect(state.cancelled).toBe(true);
   });
 
   it('an endless stream of complete frames (or comments) ends at the stream bound', async () => {
     for (const line of ['event: response.output_text.delta\ndata: {"delta":"a"}\n\n', ': keep-alive\n']) {
-      const { stream, state } = endless(line);
+      const { stream, state } = endlessBody(line);
       const error = await failure(stream, { maxStreamBytes: 1024 * 1024 });
-      expect(error).toMatchObject({ kind: 'output_limit', details: { retryable: false } });
+      expect(error).toBeInstanceOf(SseLimitError);
+      expect(error).toMatchObject({ bound: 'stream', limit: 1024 * 1024 });
       expect(state.pulled).toBeLessThan(2 * 1024 * 1024);
       expect(state.cancelled).toBe(true);
     }
+  });
+
+  it('a frame that arrives whole in one chunk is held to the frame bound too; the frames before it are handed out', async () => {
+    const frames: string[] = [];
+    const error = await (async () => {
+      try {
+        for await (const frame of readSseFrames(streamOf([`data: small\n\ndata: ${'z'.repeat(2048)}\n\n`]), undefined, {
+          maxFrameChars: 1024,
+        }))
+          frames.push(frame.data);
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(frames).toEqual(['small']);
+    expect(error).toMatchObject({ bound: 'frame', limit: 1024 });
   });
 
   it('the default bounds apply without options', () => {

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { PinnedAddress } from './resolveDestination.js';
 
 /**
- * `fetch` whose connection may only go to addresses already checked (src/outbound/resolveDestination.ts).
+ * `fetch` whose connection may only go to addresses already checked (src/net/resolveDestination.ts).
  * The global fetch resolves the host again when it connects, which reopens the gap the check just
  * closed (DNS rebinding), and Node 20 does not expose the undici Agent it would need to be told
  * otherwise. So the request goes through node:http(s) with a `lookup` that answers only the
@@ -53,8 +53,8 @@ const requestBody = (body: RequestInit['body']): string | undefined => {
 const toResponse = (answer: IncomingMessage, method: string): Response => {
   const status = answer.statusCode ?? 0;
   const headers = new Headers();
-  for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2)
-    headers.append(answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!);
+  const raw = answer.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] ?? '', raw[i + 1] ?? '');
   const empty = NULL_BODY_STATUSES.has(status) || method === 'HEAD';
   if (empty) answer.resume();
   const body = empty ? null : (Readable.toWeb(answer) as unknown as ReadableStream<Uint8Array>);
