@@ -6,6 +6,7 @@ import { HelixRestClient } from '../src/client/restClient.js';
 import { ScriptedExecutor } from '../src/solver/scriptedExecutor.js';
 import { groundedTurn, LIBRARY_SCOPES } from './support/groundedTurn.js';
 import { idemKey, startTestHelix, type TestHelix } from './support/harness.js';
+import { runCli } from './support/processes.js';
 import { storeFlavours } from './support/stores.js';
 
 describe.each(storeFlavours())('the typed REST client against a real Helix on $name', (flavour) => {
@@ -116,5 +117,27 @@ describe('the typed REST client against a server off the contract', () => {
       .catch((e) => e);
     expect(err).toBeInstanceOf(HelixContractError);
     expect(err.status).toBe(409);
+  });
+
+  it('helix ask reports an off-contract server and a refusal with its code and ADR-0004 number', async () => {
+    answers.push({ status: 201, body: JSON.stringify({ schema: 'not-helix' }) });
+    const offContract = await runCli(['ask', 'anything', '--url', url], { HELIX_TOKEN: 'hlx_token' });
+    expect(offContract.code).toBe(1);
+    expect(offContract.stderr).toContain(`${url} is not a compatible Helix server`);
+
+    const refusal = {
+      schema: 'helix.agent_api.error.v1',
+      code: 'insufficient_scope',
+      message: 'The access token lacks a required scope.',
+      status: 403,
+      adr_code: -32001,
+      scope: 'helix.agent_runs.write',
+    };
+    answers.push({ status: 403, body: JSON.stringify(refusal) });
+    const refused = await runCli(['ask', 'anything', '--url', url], { HELIX_TOKEN: 'hlx_token' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'server answered 403 insufficient_scope (ADR-0004 -32001): The access token lacks a required scope.',
+    );
   });
 });
