@@ -36,7 +36,8 @@ describe('published tool schemas are portable (MCP Inspector portability check)'
 
   it('nullable fields are anyOf branches and open objects say additionalProperties: true', () => {
     const start = catalog.tools.find((t) => t.name === 'helix_run_start');
-    const run = (start?.outputSchema?.anyOf as { properties: Record<string, Record<string, unknown>> }[])[0];
+    const branches = (start?.outputSchema?.anyOf ?? []) as { properties: Record<string, Record<string, unknown>> }[];
+    const run = branches[0];
     expect(run?.properties.created_at).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
     expect(run?.properties.ownership?.additionalProperties).toBe(true);
   });
