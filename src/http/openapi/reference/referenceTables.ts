@@ -6,6 +6,7 @@ import {
   ListEventsQuerySchema,
   StartRunRequestSchema,
 } from '../../../api/schemas.js';
+import { ModelProviderViewSchema, RegisterModelProviderSchema } from '../../../providers/providerSchemas.js';
 import { ADR_ERROR_NUMBERS, ERROR_CODES, ERROR_TABLE } from '../../../domain/errors.js';
 import { OPERATION_SCOPES } from '../../../domain/scopes.js';
 import type { OperationDoc } from '../operations.js';
@@ -72,9 +73,11 @@ export const REFERENCE_TABLES: Readonly<Record<string, () => string>> = {
   'request:cancel-run': () => requestTable(CancelRunRequestSchema, 'input'),
   // The query is published as the integers it parses to (what any client serialises).
   'query:list-events': () => requestTable(ListEventsQuerySchema, 'output'),
+  'request:register-model-provider': () => requestTable(RegisterModelProviderSchema, 'input'),
   'output:run': () => outputTable(RunViewSchema),
   'output:event-page': () => outputTable(EventPageSchema),
   'output:evidence-bundle': () => outputTable(EvidenceBundleSchema),
+  'output:model-provider': () => outputTable(ModelProviderViewSchema),
   'output:error-body': () => outputTable(ErrorBodySchema),
   errors: errorTable,
 };
