@@ -4,9 +4,13 @@ import { jsonSchemaOf } from './jsonSchema.js';
 
 describe('jsonSchemaOf: the portable derivation', () => {
   it('splits a nullable type into anyOf branches, constraints on the typed branch, annotations outside', () => {
-    const schema = z.object({ note: z.string().max(10).nullable().describe('a note') });
+    const schema = z.object({
+      at: z.string().nullable().describe('an instant'),
+      note: z.string().max(10).nullable(),
+    });
     expect(jsonSchemaOf(schema, 'output').properties).toEqual({
-      note: { description: 'a note', anyOf: [{ type: 'string', maxLength: 10 }, { type: 'null' }] },
+      at: { description: 'an instant', anyOf: [{ type: 'string' }, { type: 'null' }] },
+      note: { anyOf: [{ type: 'string', maxLength: 10 }, { type: 'null' }] },
     });
   });
 
