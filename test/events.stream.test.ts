@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HelixRestClient } from '../src/client/restClient.js';
 import { emptyOutcome } from '../src/domain/turn.js';
 import { ScriptedExecutor } from '../src/solver/scriptedExecutor.js';
-import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
+import { api, startTestHelix, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
 
 const RUNS = '/api/v1/agent-runs';
@@ -38,33 +39,27 @@ const readFrames = async (
 describe.each(storeFlavours())('event waiting and streaming on $name', (flavour) => {
   let h: TestHelix;
   let token: string;
+  let client: HelixRestClient;
   beforeAll(async () => {
     h = await startTestHelix(flavour, { executor: new ScriptedExecutor([], emptyOutcome()) });
     token = await h.key();
+    client = new HelixRestClient(h.url, token);
   });
   afterAll(async () => h.close());
 
-  const startRun = async () =>
-    (await api(h.url, 'POST', RUNS, { token, idempotencyKey: idemKey(), body: { objective: 'stream' } })).body as {
-      run_id: string;
-    };
+  const startRun = () => client.start({ objective: 'stream' });
 
   it('a long poll returns as soon as a new event commits, not at its bound', async () => {
     const run = await startRun();
     const began = Date.now();
-    const poll = api(h.url, 'GET', `${RUNS}/${run.run_id}/events?after_seq=1&wait_ms=20000`, { token });
+    const poll = client.events(run.run_id, { after_seq: 1, wait_ms: 20_000 });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await api(h.url, 'POST', `${RUNS}/${run.run_id}/continue`, {
-      token,
-      idempotencyKey: idemKey(),
-      body: { expected_version: 1, instruction: 'go' },
-    });
-    const res = await poll;
-    expect(res.status).toBe(200);
-    expect(res.body.events[0].seq).toBe(2);
+    await client.continue(run.run_id, { expected_version: 1, instruction: 'go' });
+    const page = await poll;
+    expect(page.events[0]?.seq).toBe(2);
     expect(Date.now() - began).toBeLessThan(10_000);
-    const bounded = await api(h.url, 'GET', `${RUNS}/${run.run_id}/events?after_seq=999&wait_ms=300`, { token });
-    expect(bounded.body.events).toEqual([]);
+    const bounded = await client.events(run.run_id, { after_seq: 999, wait_ms: 300 });
+    expect(bounded.events).toEqual([]);
     expect((await api(h.url, 'GET', `${RUNS}/${run.run_id}/events?wait_ms=25001`, { token })).status).toBe(400);
   });
 
@@ -77,16 +72,8 @@ describe.each(storeFlavours())('event waiting and streaming on $name', (flavour)
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-store');
     const reading = readFrames(response, (frames) => frames.some((f) => f.event === 'end'));
-    await api(h.url, 'POST', `${RUNS}/${run.run_id}/continue`, {
-      token,
-      idempotencyKey: idemKey(),
-      body: { expected_version: 1, instruction: 'go' },
-    });
-    await api(h.url, 'POST', `${RUNS}/${run.run_id}/cancel`, {
-      token,
-      idempotencyKey: idemKey(),
-      body: { expected_version: 3 },
-    });
+    await client.continue(run.run_id, { expected_version: 1, instruction: 'go' });
+    await client.cancel(run.run_id, { expected_version: 3 });
     const frames = await reading;
     const events = frames.filter((f) => f.event !== 'end');
     expect(events.map((f) => Number(f.id))).toEqual(events.map((_, i) => i + 1));
@@ -102,11 +89,7 @@ describe.each(storeFlavours())('event waiting and streaming on $name', (flavour)
 
   it('resumes after Last-Event-ID (or after_seq) without repeating events', async () => {
     const run = await startRun();
-    await api(h.url, 'POST', `${RUNS}/${run.run_id}/cancel`, {
-      token,
-      idempotencyKey: idemKey(),
-      body: { expected_version: 1 },
-    });
+    await client.cancel(run.run_id, { expected_version: 1 });
     const resumed = await fetch(`${h.url}${RUNS}/${run.run_id}/events/stream`, {
       headers: { authorization: `Bearer ${token}`, 'last-event-id': '1' },
     });

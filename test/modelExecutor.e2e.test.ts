@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HelixRestClient } from '../src/client/restClient.js';
 import { ChatCompletionsClient } from '../src/model/chat/chatCompletions.js';
 import type { ModelResolver } from '../src/model/port.js';
 import { ModelExecutor } from '../src/solver/model/modelExecutor.js';
@@ -79,31 +80,25 @@ describe('the model-driven executor end to end (Chat Completions on loopback, re
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const start = async () => {
-    const res = await api(h.url, 'POST', RUNS, {
-      token,
-      idempotencyKey: idemKey(),
-      body: {
+  const start = async () =>
+    (
+      await new HelixRestClient(h.url, token).start({
         objective: 'How does the resonance damping mechanism reduce vibration?',
         database_scope: ['research_library'],
-      },
-    });
-    expect(res.status, res.text).toBe(201);
-    return res.body.run_id as string;
-  };
+      })
+    ).run_id;
   const turn = (runId: string, expected = 1) =>
     api(h.url, 'POST', `${RUNS}/${runId}/continue`, {
       token,
       idempotencyKey: idemKey(),
       body: { expected_version: expected, instruction: 'Answer with citations.' },
     });
+  /** The three projections, each parsed against its output schema by the typed client. */
   const projections = async (runId: string) => {
-    const inspect = (await api(h.url, 'GET', `${RUNS}/${runId}`, { token })).body;
-    const events = (await api(h.url, 'GET', `${RUNS}/${runId}/events?limit=200`, { token })).body.events as {
-      kind: string;
-      data: Record<string, any>;
-    }[];
-    const evidence = (await api(h.url, 'GET', `${RUNS}/${runId}/evidence`, { token })).body;
+    const client = new HelixRestClient(h.url, token);
+    const inspect = await client.inspect(runId);
+    const { events } = await client.events(runId, { limit: 200 });
+    const evidence = await client.evidence(runId);
     return { inspect, events, evidence, all: JSON.stringify([inspect, events, evidence]) };
   };
 
@@ -135,7 +130,7 @@ describe('the model-driven executor end to end (Chat Completions on loopback, re
     expect(res.body.latest_result.output_fields).toMatchObject({ mechanism: 'viscoelastic damping' });
 
     const { events, evidence, all } = await projections(runId);
-    expect(evidence.artifacts.find((a: { ref: string }) => a.ref === cited[0])).toMatchObject({
+    expect(evidence.artifacts.find((a) => a.ref === cited[0])).toMatchObject({
       capability_id: 'research-library.search',
       turn: 1,
     });
@@ -186,7 +181,7 @@ describe('the model-driven executor end to end (Chat Completions on loopback, re
       status: 'not_authorized',
       reason: 'support_not_current_turn',
     });
-    expect(evidence.artifacts.map((a: { ref: string }) => a.ref)).not.toContain(invented);
+    expect(evidence.artifacts.map((a) => a.ref)).not.toContain(invented);
   });
 
   it('tools outside the admitted set answer tool_not_found and the turn carries on', async () => {
@@ -220,9 +215,7 @@ describe('the model-driven executor end to end (Chat Completions on loopback, re
     ]);
     expect(res.body).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized' });
     const { evidence } = await projections(runId);
-    expect(
-      evidence.artifacts.every((a: { capability_id: string }) => a.capability_id.startsWith('research-library.')),
-    ).toBe(true);
+    expect(evidence.artifacts.every((a) => a.capability_id.startsWith('research-library.'))).toBe(true);
   });
 
   it('the tool-call cap holds: after it, one last request, then model_did_not_submit', async () => {

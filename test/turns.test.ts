@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { StartRunBody } from '../src/client/contract.js';
+import { HelixRestClient } from '../src/client/restClient.js';
 import { emptyOutcome, type TurnOutcome } from '../src/domain/turn.js';
 import type { TurnInput } from '../src/solver/executor.js';
 import { ScriptedExecutor, scriptedArtifact, scriptedCandidate } from '../src/solver/scriptedExecutor.js';
@@ -28,15 +30,12 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     h = undefined;
   });
 
-  const startRun = async (url: string, token: string, body: Record<string, unknown> = {}) => {
-    const res = await api(url, 'POST', RUNS, {
-      token,
-      idempotencyKey: idemKey(),
-      body: { objective: 'How does the mechanism work?', database_scope: ['research_library'], ...body },
+  const startRun = (url: string, token: string, body: Partial<StartRunBody> = {}) =>
+    new HelixRestClient(url, token).start({
+      objective: 'How does the mechanism work?',
+      database_scope: ['research_library'],
+      ...body,
     });
-    expect(res.status, res.text).toBe(201);
-    return res.body as { run_id: string; version: number };
-  };
   const cont = (url: string, token: string, runId: string, body: Record<string, unknown>, key = idemKey()) =>
     api(url, 'POST', `${RUNS}/${runId}/continue`, { token, idempotencyKey: key, body });
 

@@ -151,6 +151,7 @@ export const ErrorBodySchema = z.looseObject({
   current_version: z.number().int().optional(),
   run_id: z.string().optional(),
   scope: z.string().optional(),
+  feature: z.string().optional(),
   issues: z.array(z.looseObject({ path: z.string(), message: z.string() })).optional(),
   retry_after_seconds: z.number().optional(),
 });

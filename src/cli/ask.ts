@@ -1,11 +1,12 @@
 import { Command } from 'commander';
 import { createInterface } from 'node:readline/promises';
-import type { RunView } from '../api/runView.js';
 import { askHelix, type AskOutcome } from '../client/askLoop.js';
-import { HelixApiError, HelixRestClient } from '../client/restClient.js';
+import { HelixApiError, HelixContractError } from '../client/clientErrors.js';
+import type { RunSnapshot } from '../client/contract.js';
+import { HelixRestClient } from '../client/restClient.js';
 import { CliError } from './options.js';
 
-const turnLine = (run: RunView): string => {
+const turnLine = (run: RunSnapshot): string => {
   const turn = run.budget.steps_used === 0 ? 'started' : `turn ${run.budget.steps_used}`;
   const parts = [
     `${turn}: ${run.completion_status}`,
@@ -103,7 +104,11 @@ export const askCommand = (): Command =>
           } else if (outcome.run.completion_status !== 'completed') process.exitCode = 4;
         } catch (err) {
           if (err instanceof HelixApiError)
-            throw new CliError(`server answered ${err.status} ${err.code}: ${err.message}`);
+            throw new CliError(
+              `server answered ${err.status} ${err.code}${err.adrCode === undefined ? '' : ` (ADR-0004 ${err.adrCode})`}: ${err.message}`,
+            );
+          if (err instanceof HelixContractError)
+            throw new CliError(`${options.url} is not a compatible Helix server: ${err.message}`);
           if (err instanceof TypeError)
             throw new CliError(
               `cannot reach Helix at ${options.url}: ${(err.cause as Error | undefined)?.message ?? err.message}`,

@@ -1,5 +1,4 @@
-import type { EvidenceBundle } from '../api/evidenceView.js';
-import type { RunView } from '../api/runView.js';
+import type { AnswerValue, ContinueRunBody, PendingQuestion, RunEvidence, RunSnapshot } from './contract.js';
 import type { HelixRestClient } from './restClient.js';
 
 export interface AskRequest {
@@ -11,14 +10,14 @@ export interface AskRequest {
 
 export interface AskHooks {
   /** Called after start and after every turn. */
-  onRun?(run: RunView): void;
+  onRun?(run: RunSnapshot): void;
   /** Asks the user one question; undefined means "cannot ask" (no terminal) and stops the loop. */
-  askUser?(question: RunView['pending_questions'][number]): Promise<unknown>;
+  askUser?(question: PendingQuestion): Promise<AnswerValue | undefined>;
 }
 
 export interface AskOutcome {
-  readonly run: RunView;
-  readonly evidence: EvidenceBundle;
+  readonly run: RunSnapshot;
+  readonly evidence: RunEvidence;
   /** Why the loop stopped. */
   readonly stoppedBecause: 'terminal' | 'no_progress' | 'needs_input';
 }
@@ -27,7 +26,7 @@ export const FIRST_INSTRUCTION = 'Answer the objective from the admitted evidenc
 const RETRY_INSTRUCTION = 'Search again more broadly for evidence on the objective.';
 
 /** A turn made progress when something the completion judge looks at changed. */
-const progressKey = (run: RunView): string =>
+const progressKey = (run: RunSnapshot): string =>
   JSON.stringify([
     run.completion_status,
     run.evidence.count,
@@ -48,7 +47,7 @@ export const askHelix = async (
 ): Promise<AskOutcome> => {
   let run = await client.start({
     objective: request.objective,
-    database_scope: request.scopes,
+    database_scope: [...request.scopes],
     ...(request.maxSteps === undefined && request.minEvidence === undefined
       ? {}
       : {
@@ -63,7 +62,7 @@ export const askHelix = async (
   let instruction = FIRST_INSTRUCTION;
   let stoppedBecause: AskOutcome['stoppedBecause'] = 'terminal';
   while (run.recommended_next_action !== 'stop') {
-    let answers: { question_id: string; value: unknown }[] = [];
+    let answers: NonNullable<ContinueRunBody['answers']> = [];
     if (run.recommended_next_action === 'answer_pending_questions') {
       for (const question of run.pending_questions) {
         const value = hooks.askUser === undefined ? undefined : await hooks.askUser(question);

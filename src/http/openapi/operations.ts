@@ -258,7 +258,7 @@ export const OPENAPI_PATH = '/openapi.json';
 
 export const OPENAPI_DOC: OperationDoc = {
   operationId: 'openApiDocument',
-  summary: 'This OpenAPI 3.1 document',
+  summary: 'The OpenAPI 3.1 document of the REST API',
   tag: 'contract',
   authentication: 'none',
   success: { status: 200, description: 'The contract, generated from the zod schemas.', schema: OpenApiDocumentSchema },
