@@ -71,15 +71,15 @@ export class OwnerModelResolver implements ModelResolver {
       ...effort,
     };
     if (record.secret === null) return common;
-    return { ...common, apiKey: this.openKey(record) };
+    return { ...common, apiKey: this.openKey(record, record.secret) };
   }
 
-  private openKey(record: ModelProviderRecord): string {
+  private openKey(record: ModelProviderRecord, secret: NonNullable<ModelProviderRecord['secret']>): string {
     const box = this.deps.secretBox;
     if (box === undefined)
       throw unusable('the model provider API key cannot be opened: no HELIX_PROVIDER_SECRET_KEY is configured');
     try {
-      return openProviderKey(box, record, record.secret!);
+      return openProviderKey(box, record, secret);
     } catch (err) {
       if (err instanceof SecretBoxError && err.failure === 'key_mismatch') {
         throw unusable(
