@@ -23,7 +23,7 @@ export const BINDING_ROUTES = [
  */
 export const registerBindingRoutes = (app: FastifyInstance, store: Store, now: () => number): void => {
   const accountOf = async (request: FastifyRequest): Promise<string> => {
-    const account = await resolveSession(store, sessionCookieOf(request.headers.cookie), now());
+    const account = await resolveSession(store, sessionCookieOf(request), now());
     if (account === undefined) throw new HelixError('session_required');
     return account;
   };
@@ -33,7 +33,7 @@ export const registerBindingRoutes = (app: FastifyInstance, store: Store, now: (
   );
 
   app.delete<{ Params: { binding_ref: string } }>(BINDING_PATH, async (request) => {
-    const cookie = sessionCookieOf(request.headers.cookie);
+    const cookie = sessionCookieOf(request);
     await accountOf(request);
     const bindingRef = request.params.binding_ref;
     // Caller-supplied identity is not accepted: the path's opaque ref and the session are all there is.

@@ -3,10 +3,8 @@ import { endSession, resolveSession, SESSION_TTL_MS, signInWithCode, startSessio
 import { verifyPassword } from '../../accounts/secrets.js';
 import type { Store } from '../../store/port.js';
 import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './cookies.js';
+import { usePagePolicy } from '../securityHeaders.js';
 import { accountPage, BINDINGS_SCRIPT, signInPage } from './page.js';
-
-const CSP =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export interface PageOptions {
   readonly store: Store;
@@ -15,12 +13,7 @@ export interface PageOptions {
 }
 
 const html = (reply: FastifyReply, status: number, body: string) =>
-  reply
-    .code(status)
-    .header('Content-Security-Policy', CSP)
-    .header('X-Frame-Options', 'DENY')
-    .type('text/html; charset=utf-8')
-    .send(body);
+  usePagePolicy(reply).code(status).type('text/html; charset=utf-8').send(body);
 
 /**
  * The browser sign-in and the binding page. Registered in its own encapsulated scope, the only one
@@ -42,15 +35,16 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
     reply: FastifyReply,
     session: { cookie: string; expiresAt: number },
   ) => {
-    const previous = sessionCookieOf(request.headers.cookie);
+    const previous = sessionCookieOf(request);
     if (previous !== undefined) await endSession(store, previous, now());
-    return reply
-      .header('Set-Cookie', setSessionCookie(session.cookie, Math.floor(SESSION_TTL_MS / 1000), secureCookies))
-      .redirect('/account', 303);
+    return setSessionCookie(reply, session.cookie, Math.floor(SESSION_TTL_MS / 1000), secureCookies).redirect(
+      '/account',
+      303,
+    );
   };
 
   app.get('/account', async (request, reply) => {
-    const accountId = await resolveSession(store, sessionCookieOf(request.headers.cookie), now());
+    const accountId = await resolveSession(store, sessionCookieOf(request), now());
     if (accountId === undefined) return html(reply, 200, signInPage());
     const account = await store.read.accounts.get(accountId);
     return html(reply, 200, accountPage(account?.displayName ?? accountId));
@@ -79,8 +73,8 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
   });
 
   app.post('/account/sign-out', async (request, reply) => {
-    const cookie = sessionCookieOf(request.headers.cookie);
+    const cookie = sessionCookieOf(request);
     if (cookie !== undefined) await endSession(store, cookie, now());
-    return reply.header('Set-Cookie', clearSessionCookie(secureCookies)).redirect('/account', 303);
+    return clearSessionCookie(reply, secureCookies).redirect('/account', 303);
   });
 };
