@@ -1,3 +1,4 @@
+import { fastifyCookie } from '@fastify/cookie';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Authenticator } from '../auth/authenticate.js';
 import { HelixError } from '../domain/errors.js';
@@ -16,6 +17,7 @@ import { assertHostAndOrigin, type HostPolicy } from './hostPolicy.js';
 import { registerMcpRoute } from './mcp/mcpRoute.js';
 import { ToolCatalog } from './mcp/toolCatalog.js';
 import { registerRequestTracing } from './requestTracing.js';
+import { registerSecurityHeaders } from './securityHeaders.js';
 import { RUN_TOOLS } from './mcp/tools/runTools.js';
 import { registerEventStreamRoute } from './rest/eventStreamRoute.js';
 import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
@@ -100,6 +102,8 @@ const createFastify = (options: AppOptions): FastifyInstance => {
 /** What every request goes through: tracing, the JSON parser, common headers, hardening, the request log, errors, 404/405. */
 const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void => {
   registerRequestTracing(app);
+  // First, so that every refusal below (403 host, 429, 404) carries the headers too.
+  registerSecurityHeaders(app);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json'], { parseAs: 'string' }, (_request, body, done) => {
     try {
@@ -116,6 +120,8 @@ const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void
     assertHostAndOrigin(request, options.hostPolicy);
   });
   registerHardening(app, options.hardening);
+  // Parses Cookie into request.cookies (the browser account surface reads the session from it).
+  void app.register(fastifyCookie);
 
   app.addHook('onResponse', async (request, reply) => {
     // Path only: a query string could carry a misplaced token and is never logged.

@@ -20,10 +20,10 @@ export const BINDING_ROUTES = [
  * Both routes re-resolve the session on every request (src/service/accounts/).
  */
 export const registerBindingRoutes = (app: FastifyInstance, deps: AccountDeps): void => {
-  app.get(BINDINGS_PATH, async (request) => listBindings(deps, sessionCookieOf(request.headers.cookie)));
+  app.get(BINDINGS_PATH, async (request) => listBindings(deps, sessionCookieOf(request)));
 
   app.delete<{ Params: { binding_ref: string } }>(BINDING_PATH, async (request) => {
-    const cookie = sessionCookieOf(request.headers.cookie);
+    const cookie = sessionCookieOf(request);
     await requireSessionAccount(deps, cookie);
     // Caller-supplied identity is not accepted: the path's opaque ref and the session are all there is.
     if (request.body !== undefined && request.body !== null && request.body !== '')

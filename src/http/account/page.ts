@@ -1,10 +1,10 @@
 /** The small account page: sign-in, then the agent bindings with a revoke button each. No inline script (CSP). */
-const escape = (text: string): string =>
+const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 const layout = (title: string, body: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} · Helix</title>
+<title>${escapeHtml(title)} · Helix</title>
 <style>
 body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
 h1{font-size:1.4rem}table{border-collapse:collapse;width:100%}td,th{padding:.4rem .5rem;border-bottom:1px solid #ddd;text-align:left;font-size:.9rem}
@@ -15,7 +15,7 @@ export const signInPage = (message?: string): string =>
   layout(
     'Sign in',
     `<h1>Sign in to Helix</h1>
-${message === undefined ? '' : `<p class="error">${escape(message)}</p>`}
+${message === undefined ? '' : `<p class="error">${escapeHtml(message)}</p>`}
 <p class="muted">Use a one-time sign-in link from <code>helix accounts login-link</code>, or your account id and password.</p>
 <form method="post" action="/account/sign-in">
 <p><label>Account id<br><input name="account" autocomplete="username" required size="40"></label></p>
@@ -27,7 +27,7 @@ ${message === undefined ? '' : `<p class="error">${escape(message)}</p>`}
 export const accountPage = (displayName: string): string =>
   layout(
     'Agent bindings',
-    `<h1>Agent bindings of ${escape(displayName)}</h1>
+    `<h1>Agent bindings of ${escapeHtml(displayName)}</h1>
 <p class="muted">Each binding lets an agent's OAuth tokens (one issuer, tenant, provider and subject) act for this account.
 Revoking one makes its next request fail; revoke provider-side tokens separately if you need to.</p>
 <p id="status" class="muted">Loading…</p>

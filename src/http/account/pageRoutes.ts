@@ -6,10 +6,8 @@ import { signInWithCode } from '../../service/accounts/signInWithCode.js';
 import { signInWithPassword } from '../../service/accounts/signInWithPassword.js';
 import { signOut } from '../../service/accounts/signOut.js';
 import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './cookies.js';
+import { usePagePolicy } from '../securityHeaders.js';
 import { accountPage, BINDINGS_SCRIPT, signInPage } from './page.js';
-
-const CSP =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export interface PageOptions {
   readonly deps: AccountDeps;
@@ -17,12 +15,7 @@ export interface PageOptions {
 }
 
 const html = (reply: FastifyReply, status: number, body: string) =>
-  reply
-    .code(status)
-    .header('Content-Security-Policy', CSP)
-    .header('X-Frame-Options', 'DENY')
-    .type('text/html; charset=utf-8')
-    .send(body);
+  usePagePolicy(reply).code(status).type('text/html; charset=utf-8').send(body);
 
 /**
  * The browser sign-in and the binding page. Registered in its own encapsulated scope, the only one
@@ -39,12 +32,10 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
   );
 
   const signedIn = (reply: FastifyReply, session: StartedSession) =>
-    reply
-      .header('Set-Cookie', setSessionCookie(session.cookie, Math.floor(SESSION_TTL_MS / 1000), secureCookies))
-      .redirect('/account', 303);
+    setSessionCookie(reply, session.cookie, Math.floor(SESSION_TTL_MS / 1000), secureCookies).redirect('/account', 303);
 
   app.get('/account', async (request, reply) => {
-    const account = await currentAccount(deps, sessionCookieOf(request.headers.cookie));
+    const account = await currentAccount(deps, sessionCookieOf(request));
     if (account === undefined) return html(reply, 200, signInPage());
     return html(reply, 200, accountPage(account.displayName));
   });
@@ -54,7 +45,7 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
   );
 
   app.get<{ Querystring: { code?: string } }>('/account/sign-in', async (request, reply) => {
-    const previous = sessionCookieOf(request.headers.cookie);
+    const previous = sessionCookieOf(request);
     const session = await signInWithCode(deps, String(request.query.code ?? ''), previous);
     if (session === undefined)
       return html(reply, 400, signInPage('This sign-in link is invalid, expired or already used.'));
@@ -63,14 +54,14 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
 
   app.post<{ Body: { account?: string; password?: string } }>('/account/sign-in', async (request, reply) => {
     const { account = '', password = '' } = (request.body ?? {}) as { account?: string; password?: string };
-    const previous = sessionCookieOf(request.headers.cookie);
+    const previous = sessionCookieOf(request);
     const session = await signInWithPassword(deps, { accountId: account, password }, previous);
     if (session === undefined) return html(reply, 401, signInPage('Wrong account id or password.'));
     return signedIn(reply, session);
   });
 
   app.post('/account/sign-out', async (request, reply) => {
-    await signOut(deps, sessionCookieOf(request.headers.cookie));
-    return reply.header('Set-Cookie', clearSessionCookie(secureCookies)).redirect('/account', 303);
+    await signOut(deps, sessionCookieOf(request));
+    return clearSessionCookie(reply, secureCookies).redirect('/account', 303);
   });
 };

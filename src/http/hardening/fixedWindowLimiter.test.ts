@@ -4,7 +4,12 @@ import { FixedWindowLimiter } from './fixedWindowLimiter.js';
 
 const clock = (start = 1_000) => {
   let t = start;
-  return { now: () => t, advance: (ms: number) => void (t += ms) };
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 };
 
 const limiter = (limit: number, c = clock(), maxKeys = 1_000) => ({
@@ -92,7 +97,10 @@ describe('FixedWindowLimiter', () => {
           for (const { key, gap } of steps) {
             c.advance(gap);
             let w = model.get(key);
-            if (w === undefined || w.start + 60_000 <= c.now()) model.set(key, (w = { start: c.now(), count: 0 }));
+            if (w === undefined || w.start + 60_000 <= c.now()) {
+              w = { start: c.now(), count: 0 };
+              model.set(key, w);
+            }
             const expected = w.count < limit;
             if (expected) w.count += 1;
             const decision = l.hit(key);

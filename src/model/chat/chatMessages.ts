@@ -35,8 +35,10 @@ export const toChatMessages = (instructions: string, items: readonly ModelItem[]
           function: { name: item.name, arguments: item.arguments },
         };
         const last = messages.at(-1);
-        if (last?.role === 'assistant') (last.tool_calls ??= []).push(call);
-        else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+        if (last?.role === 'assistant') {
+          last.tool_calls ??= [];
+          last.tool_calls.push(call);
+        } else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
         break;
       }
       case 'function_call_output':

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { CodexAuthError } from './codexAuthError.js';
 import { CODEX_CALLBACK_PATH, CODEX_CALLBACK_PORTS, type CodexEndpoints } from './endpoints.js';
+import { authorizationResponse } from './oauthClient.js';
 import { buildAuthorizeUrl, createPkce, createState, type Pkce } from './pkce.js';
 import { exchangeAuthorizationCode, type CodexTokens } from './tokenClient.js';
 
@@ -36,38 +37,6 @@ export interface PendingBrowserLogin {
 }
 
 const redirectUriFor = (port: number): string => `http://localhost:${port}${CODEX_CALLBACK_PATH}`;
-
-/** Printable, bounded provider text: a description is shown to the user, never executed or trusted. */
-const shown = (text: string | null): string => (text ?? '').replace(/[^\x20-\x7e]/g, ' ').slice(0, 200);
-
-/** Interprets callback query parameters: the authorization code, or the typed reason there is none. */
-const codeFromCallback = (params: URLSearchParams, expectedState: string): string => {
-  if (params.get('state') !== expectedState)
-    throw new CodexAuthError(
-      'state_mismatch',
-      'the login callback carried a different state; it was refused and no code was exchanged',
-    );
-  const error = params.get('error');
-  if (error !== null) {
-    const description = params.get('error_description');
-    if (error === 'access_denied' && description?.includes('missing_codex_entitlement') === true) {
-      throw new CodexAuthError(
-        'missing_entitlement',
-        'this account has no Codex entitlement: sign in with a ChatGPT plan that includes Codex',
-        { providerCode: 'missing_codex_entitlement' },
-      );
-    }
-    throw new CodexAuthError(
-      'authorization_denied',
-      `the login was not authorized: ${shown(error)}${description === null ? '' : ` (${shown(description)})`}`,
-      { providerCode: shown(error) },
-    );
-  }
-  const code = params.get('code');
-  if (code === null || code === '')
-    throw new CodexAuthError('invalid_callback', 'the login callback carried no authorization code');
-  return code;
-};
 
 /** Resolves once the page is handed to the OS, so closing the server afterwards cannot cut it off. */
 const page = (response: ServerResponse, status: number, text: string): Promise<void> =>
@@ -122,30 +91,29 @@ const bindFirstFree = async (
   return undefined;
 };
 
-/**
- * Starts a browser (authorization code + PKCE S256) login: binds the loopback callback server and
- * builds the authorize URL for the port actually bound. With `paste`, or when no port is free, the
- * user pastes the redirect URL instead (the redirect then names the first preferred port).
- */
-export const startBrowserLogin = async (options: BrowserLoginOptions): Promise<PendingBrowserLogin> => {
-  const ports = options.ports ?? CODEX_CALLBACK_PORTS;
-  const sleep = options.sleep ?? ((ms: number) => delay(ms));
-  const pkce: Pkce = createPkce();
-  const state = createState();
-  const server = createServer();
-  const port = options.paste === true ? undefined : await bindFirstFree(server, ports, sleep);
-  const redirectUri = redirectUriFor(port ?? ports[0] ?? CODEX_CALLBACK_PORTS[0]);
-  const authorizeUrl = buildAuthorizeUrl(options.endpoints, { redirectUri, challenge: pkce.challenge, state });
-  const exchange = (code: string, signal: AbortSignal) =>
-    exchangeAuthorizationCode(
-      options.endpoints,
-      { code, redirectUri, codeVerifier: pkce.verifier },
-      signal,
-      options.now,
-    );
+type Outcome = { tokens: CodexTokens } | { error: unknown };
 
+/** What one login needs to exchange the code it is sent. */
+interface LoginContext {
+  readonly endpoints: CodexEndpoints;
+  readonly state: string;
+  readonly redirectUri: string;
+  readonly pkce: Pkce;
+  readonly now: (() => number) | undefined;
+}
+
+const exchange = (login: LoginContext, callback: URLSearchParams, signal: AbortSignal): Promise<CodexTokens> =>
+  exchangeAuthorizationCode(
+    login.endpoints,
+    { callback, redirectUri: login.redirectUri, codeVerifier: login.pkce.verifier },
+    signal,
+    login.now,
+  );
+
+/** Stops the callback server once, whoever asks first. */
+const closerOf = (server: Server): (() => Promise<void>) => {
   let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
+  return () => {
     if (!server.listening) return closing ?? Promise.resolve();
     closing ??= new Promise<void>((resolve) => {
       server.close(() => resolve());
@@ -153,18 +121,27 @@ export const startBrowserLogin = async (options: BrowserLoginOptions): Promise<P
     });
     return closing;
   };
+};
 
-  // The handler is live from the moment the port is bound, so a fast browser cannot be missed.
+/**
+ * Answers the loopback callback: one code per login (a second callback meanwhile gets 404), and
+ * `/cancel` from a newer login. The handler is live from the moment the port is bound, so a fast
+ * browser cannot be missed; the outcome settles once.
+ */
+const serveCallbacks = (
+  server: Server,
+  login: LoginContext,
+  close: () => Promise<void>,
+): { outcome: Promise<Outcome>; stopExchange: () => void } => {
   const internal = new AbortController();
   let settled = false;
-  let settle!: (outcome: { tokens: CodexTokens } | { error: unknown }) => void;
-  const outcome = new Promise<{ tokens: CodexTokens } | { error: unknown }>((resolve) => (settle = resolve));
-  const finish = (result: { tokens: CodexTokens } | { error: unknown }): void => {
+  let settle: (result: Outcome) => void = () => undefined;
+  const outcome = new Promise<Outcome>((resolve) => (settle = resolve));
+  const finish = (result: Outcome): void => {
     if (settled) return;
     settled = true;
     settle(result);
   };
-
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname === '/cancel') {
@@ -174,16 +151,15 @@ export const startBrowserLogin = async (options: BrowserLoginOptions): Promise<P
       return;
     }
     if (url.pathname !== CODEX_CALLBACK_PATH || settled) return void page(response, 404, 'Not found.');
-    let code: string;
+    settled = true;
+    let callback: URLSearchParams;
     try {
-      code = codeFromCallback(url.searchParams, state);
+      callback = authorizationResponse(login.endpoints, url.searchParams, login.state);
     } catch (err) {
-      settled = true;
       void page(response, 400, (err as Error).message).then(() => settle({ error: err }));
       return;
     }
-    settled = true; // one code per login: a second callback meanwhile gets 404
-    exchange(code, internal.signal).then(
+    exchange(login, callback, internal.signal).then(
       (tokens) =>
         page(response, 200, 'Signed in to Codex. You can close this tab and return to the terminal.').then(() =>
           settle({ tokens }),
@@ -194,6 +170,68 @@ export const startBrowserLogin = async (options: BrowserLoginOptions): Promise<P
         ),
     );
   });
+  return { outcome, stopExchange: () => internal.abort() };
+};
+
+/** The callback's outcome, or a typed error when the timeout passes or the caller aborts first. */
+const raceCallback = async (outcome: Promise<Outcome>, timeoutMs: number, signal: AbortSignal): Promise<Outcome> => {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<Outcome>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          error: new CodexAuthError('login_timeout', 'no login callback arrived in time; run the login again'),
+        }),
+      timeoutMs,
+    );
+    onAbort = () => resolve({ error: new CodexAuthError('aborted', 'the login was aborted') });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([outcome, stopped]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+  }
+};
+
+/** The redirect URL the user pasted, exchanged like a callback. */
+const exchangePasted = async (login: LoginContext, pasted: string, signal: AbortSignal): Promise<CodexTokens> => {
+  let url: URL;
+  try {
+    url = new URL(pasted.trim());
+  } catch {
+    throw new CodexAuthError('invalid_callback', 'that is not a URL; paste the whole address the browser was sent to');
+  }
+  return exchange(login, authorizationResponse(login.endpoints, url.searchParams, login.state), signal);
+};
+
+/**
+ * Starts a browser (authorization code + PKCE S256) login: binds the loopback callback server and
+ * builds the authorize URL for the port actually bound. With `paste`, or when no port is free, the
+ * user pastes the redirect URL instead (the redirect then names the first preferred port).
+ */
+export const startBrowserLogin = async (options: BrowserLoginOptions): Promise<PendingBrowserLogin> => {
+  const ports = options.ports ?? CODEX_CALLBACK_PORTS;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const server = createServer();
+  const port = options.paste === true ? undefined : await bindFirstFree(server, ports, sleep);
+  const login: LoginContext = {
+    endpoints: options.endpoints,
+    state: createState(),
+    redirectUri: redirectUriFor(port ?? ports[0] ?? CODEX_CALLBACK_PORTS[0]),
+    pkce: await createPkce(),
+    now: options.now,
+  };
+  const authorizeUrl = buildAuthorizeUrl(options.endpoints, {
+    redirectUri: login.redirectUri,
+    challenge: login.pkce.challenge,
+    state: login.state,
+  });
+  const close = closerOf(server);
+  const { outcome, stopExchange } = serveCallbacks(server, login, close);
 
   const waitForCallback = async (signal: AbortSignal = new AbortController().signal): Promise<CodexTokens> => {
     if (port === undefined)
@@ -201,28 +239,12 @@ export const startBrowserLogin = async (options: BrowserLoginOptions): Promise<P
         'no_callback_port',
         'no loopback callback port is bound; paste the redirect URL instead',
       );
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const stopped = new Promise<{ error: unknown }>((resolve) => {
-      timer = setTimeout(
-        () =>
-          resolve({
-            error: new CodexAuthError('login_timeout', 'no login callback arrived in time; run the login again'),
-          }),
-        options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      );
-      onAbort = () => resolve({ error: new CodexAuthError('aborted', 'the login was aborted') });
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-    });
     try {
-      const result = await Promise.race([outcome, stopped]);
+      const result = await raceCallback(outcome, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal);
       if ('error' in result) throw result.error;
       return result.tokens;
     } finally {
-      clearTimeout(timer);
-      if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
-      internal.abort();
+      stopExchange();
       await close();
     }
   };
@@ -231,18 +253,8 @@ export const startBrowserLogin = async (options: BrowserLoginOptions): Promise<P
     pasted: string,
     signal: AbortSignal = new AbortController().signal,
   ): Promise<CodexTokens> => {
-    let url: URL;
     try {
-      url = new URL(pasted.trim());
-    } catch {
-      throw new CodexAuthError(
-        'invalid_callback',
-        'that is not a URL; paste the whole address the browser was sent to',
-      );
-    }
-    const code = codeFromCallback(url.searchParams, state);
-    try {
-      return await exchange(code, signal);
+      return await exchangePasted(login, pasted, signal);
     } finally {
       await close();
     }

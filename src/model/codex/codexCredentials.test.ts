@@ -147,7 +147,10 @@ describe('Codex credentials', () => {
     let mutations = 0;
     const counting: CredentialDocumentStore = {
       read: (owner) => store.read(owner),
-      mutate: (owner, fn) => (mutations++, store.mutate(owner, fn)),
+      mutate: (owner, fn) => {
+        mutations++;
+        return store.mutate(owner, fn);
+      },
       delete: (owner) => store.delete(owner),
     };
     const source = credentials(undefined, counting);

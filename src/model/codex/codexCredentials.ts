@@ -136,7 +136,10 @@ export class CodexCredentials implements CodexCredentialSource {
 
   private refreshShared(needsRefresh: (current: CredentialDocument) => boolean): Promise<CodexAccess> {
     let perStore = inFlight.get(this.store);
-    if (perStore === undefined) inFlight.set(this.store, (perStore = new Map()));
+    if (perStore === undefined) {
+      perStore = new Map();
+      inFlight.set(this.store, perStore);
+    }
     const existing = perStore.get(this.ownerKey);
     if (existing !== undefined) return existing;
     const shared = this.refreshLocked(needsRefresh).finally(() => perStore.delete(this.ownerKey));

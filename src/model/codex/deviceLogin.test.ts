@@ -14,7 +14,14 @@ afterEach(async () => {
 const fakeTime = () => {
   let t = 1_700_000_000_000;
   const sleeps: number[] = [];
-  return { now: () => t, sleep: async (ms: number) => void (sleeps.push(ms), (t += ms)), sleeps };
+  return {
+    now: () => t,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      t += ms;
+    },
+    sleeps,
+  };
 };
 
 describe('device login', () => {

@@ -4,6 +4,7 @@ import { readBoundedText } from '../../net/boundedBody.js';
 import { defaultProviderFetch } from '../http/providerFetch.js';
 import { CodexAuthError } from './codexAuthError.js';
 import { CODEX_CLIENT_ID, codexPaths, type CodexEndpoints } from './endpoints.js';
+import { deviceAuthorizationResponse } from './oauthClient.js';
 import { exchangeAuthorizationCode, type CodexTokens } from './tokenClient.js';
 
 /** docs/spec/codex-protocol-notes.md "Device login": poll for at most 15 minutes. */
@@ -135,7 +136,8 @@ export const loginWithDevice = async (options: DeviceLoginOptions): Promise<Code
           'the device login answer lacks authorization_code or code_verifier',
         );
       const redirectUri = new URL(codexPaths.deviceRedirect, endpoints.issuer).toString();
-      return exchangeAuthorizationCode(endpoints, { code, redirectUri, codeVerifier }, signal, now);
+      const callback = deviceAuthorizationResponse(endpoints, code);
+      return exchangeAuthorizationCode(endpoints, { callback, redirectUri, codeVerifier }, signal, now);
     }
     await poll.body?.cancel();
     if (poll.status !== 403 && poll.status !== 404) {

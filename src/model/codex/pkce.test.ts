@@ -3,18 +3,18 @@ import { CODEX_CLIENT_ID, PINNED_CODEX_ENDPOINTS } from './endpoints.js';
 import { buildAuthorizeUrl, createPkce, createState, s256Challenge } from './pkce.js';
 
 describe('PKCE and the authorize URL', () => {
-  it('computes the RFC 7636 appendix B challenge', () => {
-    expect(s256Challenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
+  it('computes the RFC 7636 appendix B challenge', async () => {
+    expect(await s256Challenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe(
       'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
     );
   });
 
-  it('makes a fresh verifier within RFC 7636 length bounds whose challenge matches', () => {
-    const a = createPkce();
-    const b = createPkce();
+  it('makes a fresh verifier within RFC 7636 length bounds whose challenge matches', async () => {
+    const a = await createPkce();
+    const b = await createPkce();
     expect(a.verifier).not.toBe(b.verifier);
     expect(a.verifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/);
-    expect(a.challenge).toBe(s256Challenge(a.verifier));
+    expect(a.challenge).toBe(await s256Challenge(a.verifier));
   });
 
   it('makes a state of 32 random bytes, base64url', () => {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { calculatePKCECodeChallenge, generateRandomCodeVerifier, generateRandomState } from 'oauth4webapi';
 import { CODEX_CLIENT_ID, CODEX_ORIGINATOR, CODEX_SCOPE, codexPaths, type CodexEndpoints } from './endpoints.js';
 
 export interface Pkce {
@@ -6,17 +6,17 @@ export interface Pkce {
   readonly challenge: string;
 }
 
-/** RFC 7636 §4.2: challenge = BASE64URL(SHA256(verifier)). */
-export const s256Challenge = (verifier: string): string => createHash('sha256').update(verifier).digest('base64url');
+/** RFC 7636 §4.2: challenge = BASE64URL(SHA256(verifier)), computed by oauth4webapi. */
+export const s256Challenge = (verifier: string): Promise<string> => calculatePKCECodeChallenge(verifier);
 
-/** 64 random bytes give an 86-character verifier, inside RFC 7636's 43–128 range. */
-export const createPkce = (): Pkce => {
-  const verifier = randomBytes(64).toString('base64url');
-  return { verifier, challenge: s256Challenge(verifier) };
+/** oauth4webapi's verifier: 32 random bytes, a 43-character base64url string (RFC 7636 §4.1's minimum length). */
+export const createPkce = async (): Promise<Pkce> => {
+  const verifier = generateRandomCodeVerifier();
+  return { verifier, challenge: await s256Challenge(verifier) };
 };
 
-/** 32 random bytes, base64url, as the official Codex CLI sends. */
-export const createState = (): string => randomBytes(32).toString('base64url');
+/** 32 random bytes, base64url, as the official Codex CLI sends (oauth4webapi's state is exactly that). */
+export const createState = (): string => generateRandomState();
 
 export interface AuthorizeParams {
   readonly redirectUri: string;

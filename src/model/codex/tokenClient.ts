@@ -1,13 +1,12 @@
 import { decodeJwt } from 'jose';
-import { ModelError } from '../port.js';
+import { authorizationCodeGrantRequest, None, refreshTokenGrantRequest } from 'oauth4webapi';
 import { readBoundedText } from '../../net/boundedBody.js';
-import { defaultProviderFetch } from '../http/providerFetch.js';
 import { CodexAuthError } from './codexAuthError.js';
-import { CODEX_ACCOUNT_CLAIM, CODEX_CLIENT_ID, codexPaths, type CodexEndpoints } from './endpoints.js';
+import { CODEX_ACCOUNT_CLAIM, type CodexEndpoints } from './endpoints.js';
+import { CODEX_CLIENT, codexAuthorizationServer, tokenRequestOptions } from './oauthClient.js';
 
 /** docs/spec/codex-protocol-notes.md "Tokens": a token response without `expires_in` lasts 3600 s. */
 const DEFAULT_EXPIRES_IN_SECONDS = 3600;
-const TOKEN_REQUEST_TIMEOUT_MS = 30_000;
 
 /** Refresh answers that mean the refresh token is dead: only a new login helps. */
 export const TERMINAL_REFRESH_REASONS = [
@@ -38,7 +37,8 @@ export interface RefreshedTokens {
 }
 
 export interface CodeExchange {
-  readonly code: string;
+  /** The authorization response, from oauthClient.ts (authorizationResponse or deviceAuthorizationResponse). */
+  readonly callback: URLSearchParams;
   readonly redirectUri: string;
   readonly codeVerifier: string;
 }
@@ -66,30 +66,6 @@ export const jwtExpiry = (token: string): number | undefined => {
     return typeof exp === 'number' ? exp * 1000 : undefined;
   } catch {
     return undefined;
-  }
-};
-
-const postForm = async (
-  endpoints: CodexEndpoints,
-  form: Record<string, string>,
-  signal: AbortSignal,
-): Promise<Response> => {
-  try {
-    return await defaultProviderFetch(new URL(codexPaths.token, endpoints.issuer).toString(), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams(form).toString(),
-      signal: AbortSignal.any([signal, AbortSignal.timeout(TOKEN_REQUEST_TIMEOUT_MS)]),
-    });
-  } catch (err) {
-    if (err instanceof ModelError)
-      throw new CodexAuthError(
-        'endpoint_redirect',
-        `the token endpoint answered with a redirect (HTTP ${String(err.details.httpStatus)}), which is refused`,
-        { httpStatus: err.details.httpStatus ?? 0 },
-      );
-    if (signal.aborted) throw new CodexAuthError('aborted', 'the token request was aborted');
-    throw new CodexAuthError('transport', `could not reach the token endpoint: ${(err as Error).message}`);
   }
 };
 
@@ -140,23 +116,24 @@ export const providerErrorCode = (body: Record<string, unknown> | undefined): st
   return stringField(body, 'code');
 };
 
-/** Authorization-code exchange: form with grant_type, code, redirect_uri, client_id, code_verifier. */
+/**
+ * Authorization-code exchange: oauth4webapi sends the form (grant_type, code, redirect_uri, client_id,
+ * code_verifier); the answer is read here, since the Codex token response need not carry `token_type`.
+ */
 export const exchangeAuthorizationCode = async (
   endpoints: CodexEndpoints,
   exchange: CodeExchange,
   signal: AbortSignal,
   now: () => number = Date.now,
 ): Promise<CodexTokens> => {
-  const response = await postForm(
-    endpoints,
-    {
-      grant_type: 'authorization_code',
-      code: exchange.code,
-      redirect_uri: exchange.redirectUri,
-      client_id: CODEX_CLIENT_ID,
-      code_verifier: exchange.codeVerifier,
-    },
-    signal,
+  const response = await authorizationCodeGrantRequest(
+    codexAuthorizationServer(endpoints),
+    CODEX_CLIENT,
+    None(),
+    exchange.callback,
+    exchange.redirectUri,
+    exchange.codeVerifier,
+    tokenRequestOptions(endpoints, signal),
   );
   const body = await readJson(response);
   if (!response.ok) {
@@ -192,7 +169,8 @@ const isTerminalReason = (code: string | undefined): code is TerminalRefreshReas
   code !== undefined && (TERMINAL_REFRESH_REASONS as readonly string[]).includes(code) && code !== 'unauthorized';
 
 /**
- * Refresh: form with grant_type=refresh_token, refresh_token, client_id. Throws
+ * Refresh: oauth4webapi sends the form (grant_type=refresh_token, refresh_token, client_id); the
+ * answer is read here, since a Codex refresh answer may omit any of its tokens. Throws
  * `CodexAuthError('refresh_rejected')` (terminal, `providerCode` is a `TerminalRefreshReason`) or
  * another code (transient: health must not change).
  */
@@ -202,10 +180,12 @@ export const refreshCodexTokens = async (
   signal: AbortSignal,
   now: () => number = Date.now,
 ): Promise<RefreshedTokens> => {
-  const response = await postForm(
-    endpoints,
-    { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CODEX_CLIENT_ID },
-    signal,
+  const response = await refreshTokenGrantRequest(
+    codexAuthorizationServer(endpoints),
+    CODEX_CLIENT,
+    None(),
+    refreshToken,
+    tokenRequestOptions(endpoints, signal),
   );
   const body = await readJson(response);
   if (!response.ok) {
