@@ -33,6 +33,13 @@ export const composeAnswer = (question: string, support: readonly RankedHit[]): 
     .sort((a, b) => b.matched - a.matched || a.index - b.index || a.position - b.position)
     .slice(0, MAX_SENTENCES)
     .sort((a, b) => a.index - b.index || a.position - b.position);
+  return renderAnswer(chosen);
+};
+
+/** The chosen sentences, in the order given, each followed by its citation number, then the numbered sources. */
+export const renderAnswer = (
+  chosen: readonly { readonly sentence: string; readonly hit: RankedHit }[],
+): ComposedAnswer => {
   const cited = [...new Set(chosen.map((s) => s.hit))];
   const number = (hit: RankedHit) => cited.indexOf(hit) + 1;
   const body = chosen.map((s) => `${s.sentence} [${number(s.hit)}]`).join(' ');

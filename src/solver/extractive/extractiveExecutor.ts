@@ -3,19 +3,38 @@ import type { Answer, PendingQuestion } from '../../domain/run.js';
 import { emptyOutcome, type TurnArtifact, type TurnOutcome } from '../../domain/turn.js';
 import type { CapabilityHit } from '../../sources/capability.js';
 import type { TurnExecutor, TurnInput } from '../executor.js';
-import { composeAnswer } from './compose.js';
+import { composeAnswer, renderAnswer, type ComposedAnswer } from './compose.js';
 import { detectContradictions, type DetectedContradiction } from './contradictions.js';
-import { rankHits, selectSupport } from './relevance.js';
+import { focusedConflicts, isEntryFor, selectFocused } from './focusedAnswer.js';
+import { questionFocus, type QuestionFocus } from './questionFocus.js';
+import { rankHits, selectSupport, type RankedHit } from './relevance.js';
 
 export const EXTRACTIVE_WRITER = 'helix.extractive';
 const HITS_PER_CALL = 8;
 const MAX_REENTERED = 8;
 
-/** Queries for this turn: the objective, and the instruction when it adds content of its own. */
-const planQueries = (input: TurnInput): string[] => {
+/**
+ * Queries for this turn: the objective, the instruction when it adds content of its own, and each
+ * identifier the objective names on its own, so the entry about it is found however the rest reads.
+ */
+const planQueries = (input: TurnInput, focus: QuestionFocus): string[] => {
   const queries = [input.objective];
   if (input.instruction !== null && input.instruction.trim() !== '') queries.push(input.instruction);
+  if (focus.identifiers.length > 1 || (focus.identifiers.length === 1 && focus.identifiers[0] !== input.objective))
+    queries.push(...focus.identifiers);
   return queries;
+};
+
+/** The answer for the question: by its identifiers when it names any, else the covering sentences; undefined when the evidence lacks it. */
+const answerFor = (
+  question: string,
+  focus: QuestionFocus,
+  relevant: readonly RankedHit[],
+  support: readonly RankedHit[],
+): ComposedAnswer | undefined => {
+  if (focus.identifiers.length === 0) return composeAnswer(question, support);
+  const selection = selectFocused(question, focus, relevant);
+  return selection.kind === 'answer' ? renderAnswer(selection.sentences) : undefined;
 };
 
 export const conflictQuestionId = (contradictionId: string): string => `resolve_${contradictionId}`;
@@ -53,10 +72,11 @@ export class ExtractiveExecutor implements TurnExecutor {
     const searchers = input.capabilities.menu.filter((c) => c.kind === 'search');
     if (searchers.length === 0) return emptyOutcome({ unresolvedRequirements: ['no_admitted_capabilities'] });
 
+    const focus = questionFocus(input.objective);
     const artifacts = new Map<string, TurnArtifact>();
     const lists: { capabilityId: string; hits: readonly CapabilityHit[] }[] = [];
     const unavailable: string[] = [];
-    for (const query of planQueries(input)) {
+    for (const query of planQueries(input, focus)) {
       for (const capability of searchers) {
         input.signal.throwIfAborted();
         try {
@@ -73,14 +93,18 @@ export class ExtractiveExecutor implements TurnExecutor {
     // Relevance is judged against the objective alone: an instruction widens the search, but a
     // passage must still answer the question the run was started for.
     const question = input.objective;
-    const relevant = rankHits(lists, question).slice(0, MAX_REENTERED);
+    const isEntry = (hit: CapabilityHit): boolean =>
+      focus.identifiers.some((identifier) => isEntryFor(hit, identifier));
+    const relevant = rankHits(lists, question, isEntry).slice(0, MAX_REENTERED);
     const reentered = relevant.map((h) => artifacts.get(h.ref)).filter((a): a is TurnArtifact => a !== undefined);
     if (relevant.length === 0) {
       return emptyOutcome({ unresolvedRequirements: ['no_relevant_evidence', ...unavailable] });
     }
 
     let support = selectSupport(relevant);
-    const contradictions = detectContradictions(support);
+    let pool = relevant;
+    const contradictions =
+      focus.identifiers.length > 0 ? focusedConflicts(question, focus, relevant) : detectContradictions(support);
     const open: DetectedContradiction[] = [];
     const questions: PendingQuestion[] = [];
     for (const contradiction of contradictions) {
@@ -93,6 +117,7 @@ export class ExtractiveExecutor implements TurnExecutor {
       } else {
         const rejected = contradiction.sides[ruling === 1 ? 1 : 0].ref;
         support = support.filter((h) => h.ref !== rejected);
+        pool = pool.filter((h) => h.ref !== rejected);
       }
     }
     const publicContradictions = open.map(({ contradiction_id, description, refs }) => ({
@@ -112,7 +137,16 @@ export class ExtractiveExecutor implements TurnExecutor {
       });
     }
 
-    const answer = composeAnswer(question, support);
+    const answer = answerFor(question, focus, pool, support);
+    // The evidence names no entry for what was asked, or never states the asked attribute of it:
+    // nothing is proposed, and the client is told the answer is not in the sources.
+    if (answer === undefined)
+      return emptyOutcome({
+        artifacts: reentered,
+        satisfiedFamilies: families,
+        contradictions: publicContradictions,
+        unresolvedRequirements: ['answer_not_found', ...unavailable],
+      });
     if (answer.cited.length === 0)
       return emptyOutcome({
         artifacts: reentered,

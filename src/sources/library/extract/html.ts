@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { convert, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
 import { Parser } from 'htmlparser2';
+import { HEADING_PATH_SEPARATOR } from '../../../domain/headingPath.js';
 import { toSingleLine, type DraftDocument, type DraftSection } from './assemble.js';
 import { ExtractionError } from './types.js';
 
@@ -172,8 +173,6 @@ const pathHeading = (path: HeadingPath, title: string | null): string | null => 
   const shown = path.filter((entry, index) => !(index === 0 && entry.level === 1 && entry.text === title));
   return shown.length === 0 ? null : shown.map((entry) => entry.text).join(HEADING_PATH_SEPARATOR);
 };
-
-export const HEADING_PATH_SEPARATOR = ' › ';
 
 export const extractHtml = (fileName: string, source: string): DraftDocument => {
   assertShallow(fileName, source);
