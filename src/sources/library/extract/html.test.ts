@@ -170,4 +170,17 @@ describe('HTML definition lists (options, settings, parameters)', () => {
       'Options › --quiet',
     ]);
   });
+
+  it('terms listed together name one entry', async () => {
+    const doc = await extract(
+      '<title>T</title><h2>Options</h2><dl><dt>-q</dt><dt>--quiet</dt><dd><p>Be quiet.</p></dd><dt>-v</dt><dd><p>Be loud.</p></dd></dl>',
+    );
+    expect(doc.sections.map((section) => section.heading)).toEqual([
+      'Options',
+      'Options › -q, --quiet',
+      'Options › -v',
+    ]);
+    const entry = doc.sections[1];
+    expect(entry === undefined ? '' : doc.text.slice(entry.start, entry.end).trim()).toBe('-q, --quiet\n\nBe quiet.');
+  });
 });

@@ -212,6 +212,13 @@ export const extractHtml = (fileName: string, source: string): DraftDocument => 
     if (level === 1 && firstH1 === null && heading !== '') firstH1 = heading;
     // An empty heading marks no topic, so its section continues the previous one.
     if (heading === '') continue;
+    // Terms listed together name one entry (`-q`, `--quiet`; a setting and its per-name form).
+    const top = path.at(-1);
+    if (level > TERM_LEVEL_BASE && top?.level === level && current.body.trim() === top.text) {
+      path[path.length - 1] = { level, text: `${top.text}, ${heading}` };
+      current = { heading: pathHeading(path, declaredTitle ?? firstH1), body: `${top.text}, ${heading}` };
+      continue;
+    }
     while ((path.at(-1)?.level ?? 0) >= level) path.pop();
     path.push({ level, text: heading });
     // The heading stays in the text as its own line, as a reader sees it.
