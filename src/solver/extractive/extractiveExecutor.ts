@@ -32,7 +32,7 @@ const answerFor = (
   relevant: readonly RankedHit[],
   support: readonly RankedHit[],
 ): ComposedAnswer | undefined => {
-  if (focus.identifiers.length === 0) return composeAnswer(question, support);
+  if (focus.identifiers.length === 0) return composeAnswer(question, focus, support);
   const selection = selectFocused(question, focus, relevant);
   return selection.kind === 'answer' ? renderAnswer(selection.sentences) : undefined;
 };

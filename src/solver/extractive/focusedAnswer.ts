@@ -12,6 +12,7 @@ import type { DetectedContradiction } from './contradictions.js';
 import { namesIdentifier, type QuestionFocus } from './questionFocus.js';
 import type { RankedHit } from './relevance.js';
 import { splitSentences } from './sentences.js';
+import { attributeStrength, DEFAULT_VALUE_STATEMENT, statesAttribute } from './sufficiency.js';
 
 export interface FocusedSentence {
   readonly identifier: string;
@@ -24,18 +25,12 @@ export type FocusedSelection =
   | { readonly kind: 'not_found'; readonly identifier: string; readonly what: 'entity' | 'attribute' };
 
 const SENTENCES_PER_IDENTIFIER = 2;
-const DEFAULT_STATEMENT = /\bdefaults?\b|\bdefault value\b/i;
-/** A sentence that states the default as its point ("The default is …", "Defaults to …"), not in passing. */
-const DEFAULT_VALUE_STATEMENT = /\bdefault(?: value)? is\b|\bdefaults to\b|\bdefault:/i;
 
 /** The passage is the identifier's own entry: the last step of its heading path is the name. */
 export const isEntryFor = (hit: CapabilityHit, identifier: string): boolean => {
   const last = hit.heading?.split(HEADING_PATH_SEPARATOR).at(-1);
   return last !== undefined && namesIdentifier(last, identifier) && last.length <= identifier.length + 40;
 };
-
-const statesAttribute = (sentence: string, focus: QuestionFocus): boolean =>
-  focus.attribute !== 'default' || DEFAULT_STATEMENT.test(sentence);
 
 const overlap = (sentence: string, wanted: ReadonlySet<string>): number => {
   let n = 0;
@@ -64,12 +59,12 @@ const sentencesFor = (
   // The entry about the identifier outranks any passage that mentions it; within each, a sentence
   // stating the value outranks one that mentions a default in passing, then overlap with the question.
   return [...fromEntries.map((c) => ({ c, entry: 1 })), ...naming.map((c) => ({ c, entry: 0 }))]
-    .filter(({ c }) => statesAttribute(c.sentence, focus))
+    .filter(({ c }) => focus.attribute !== 'default' || statesAttribute(c.sentence, 'default'))
     .map(({ c, entry }, order) => ({
       candidate: c,
       order,
       entry,
-      states: focus.attribute === 'default' && DEFAULT_VALUE_STATEMENT.test(c.sentence) ? 1 : 0,
+      states: focus.attribute === 'default' ? attributeStrength(c.sentence, 'default') : 0,
       score: overlap(c.sentence, wanted),
     }))
     .sort((a, b) => b.entry - a.entry || b.states - a.states || b.score - a.score || a.order - b.order)
