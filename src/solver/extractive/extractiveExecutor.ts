@@ -122,6 +122,7 @@ const candidateFor = (answer: ComposedAnswer, artifacts: ReadonlyMap<string, Tur
   text: answer.text,
   textSha256: sha256Hex(answer.text),
   supportingRefs: answer.cited.map((h) => h.ref),
+  quotesOnly: true,
   outputFields: {
     sources: answer.cited.map((h, i) => {
       const artifact = artifacts.get(h.ref);

@@ -3,6 +3,8 @@
  * functions, commands), kept whole and matched exactly, and the asked attribute (a default value,
  * a limit, a definition …). The sufficiency gate and the answer selection read both.
  */
+import { IDENTIFIER_PATTERN } from '../../domain/answerValues.js';
+
 export const ASKED_ATTRIBUTES = ['default', 'limit', 'definition', 'other'] as const;
 export type AskedAttribute = (typeof ASKED_ATTRIBUTES)[number];
 
@@ -12,22 +14,7 @@ export interface QuestionFocus {
   readonly attribute: AskedAttribute;
 }
 
-// Each alternative is one identifier shape; none matches an ordinary word.
-const IDENTIFIER = new RegExp(
-  [
-    // dotted names: gc.auto, branch.<name>.remote, core.checkRoundtripEncoding
-    String.raw`[A-Za-z_][\w-]*(?:\.(?:<[\w-]+>|[A-Za-z_][\w-]*))+`,
-    // snake_case and SCREAMING_CASE
-    String.raw`[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+`,
-    // camelCase
-    String.raw`[a-z]+[A-Z][A-Za-z0-9]*`,
-    // command-line options: --follow, --no-verify, -f
-    String.raw`--?[A-Za-z][\w-]*`,
-    // TeX-like commands: \section
-    String.raw`\\[A-Za-z]+`,
-  ].join('|'),
-  'g',
-);
+const IDENTIFIER = new RegExp(IDENTIFIER_PATTERN, 'g');
 const CALL = /([A-Za-z_][\w.]*)\(\)/g;
 // An identifier starts where no word character or option dash precedes it.
 const STARTS_CLEAN = /(^|[^\w\-.\\])$/;
