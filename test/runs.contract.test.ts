@@ -325,7 +325,8 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
       unresolved_requirements: ['no_admitted_capabilities'],
       budget: { steps_used: 1, steps_remaining: 11 },
       latest_result: { turn: 1, outcome: 'succeeded', text: null },
-      recommended_next_action: 'continue',
+      // Without a data scope no turn can find anything: continuing would spend steps for nothing.
+      recommended_next_action: 'broaden_scope',
     });
     expect(res.headers.get('etag')).toBe('W/"3"');
   });

@@ -25,6 +25,15 @@ const writeLibrary = (dir: string): void => {
     join(dir, 'calibration-b.html'),
     '<html><head><title>Calibration audit</title></head><body><h1>Audit</h1><p>The calibration drift of the sensor array in 2019 was 1.2 percent after the thermal cycle.</p></body></html>',
   );
+  // A reference page of settings: each label ends where its neighbour's description begins.
+  writeFileSync(
+    join(dir, 'collector.html'),
+    '<html><head><title>Collector settings</title></head><body><h1>Collector settings</h1><h2>Settings</h2><dl>' +
+      '<dt>collector.interval</dt><dd><p>How often the collector samples its inputs.</p><p>The default value is 30 seconds.</p></dd>' +
+      '<dt>collector.batchSize</dt><dd><p>How many samples the collector sends at once.</p><p>The default value is 500.</p></dd>' +
+      '<dt>collector.retries</dt><dd><p>How often the collector retries a failed send.</p></dd>' +
+      '</dl></body></html>',
+  );
 };
 
 describe.each(storeFlavours())('governed extractive turns on $name', (flavour) => {
@@ -36,7 +45,7 @@ describe.each(storeFlavours())('governed extractive turns on $name', (flavour) =
     writeLibrary(dir);
     h = await startTestHelix(flavour, { env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library' } });
     const report = await ingestPaths(h.testStore.store, [dir], Date.now);
-    expect(report).toMatchObject({ added: 3, failed: 0 });
+    expect(report).toMatchObject({ added: 4, failed: 0 });
     token = await h.key(SCOPES);
   });
   afterAll(async () => {
@@ -94,7 +103,35 @@ describe.each(storeFlavours())('governed extractive turns on $name', (flavour) =
     expect(res.body.unresolved_requirements).toEqual(
       expect.arrayContaining(['no_relevant_evidence', 'required_evidence:research_library_evidence']),
     );
+    // Another turn over the same sources would end the same way.
+    expect(res.body.recommended_next_action).toBe('broaden_scope');
     expect((await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token })).body.evidence_refs).toEqual([]);
+  });
+
+  it('a setting is answered from its own entry, never from its neighbour', async () => {
+    const run = await start('What is the default value of collector.batchSize?');
+    const res = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
+    expect(res.body).toMatchObject({ completion_status: 'completed', terminal_authority_status: 'authorized' });
+    expect(res.body.latest_result.text).toMatch(/^The default value is 500\. \[1\]/);
+    expect(res.body.latest_result.text).not.toContain('30 seconds');
+  });
+
+  it('answer_not_found: an unknown setting, or a setting without the asked attribute, is declined and the run says broaden_scope', async () => {
+    for (const objective of [
+      'What is the default value of collector.timeout?',
+      'What is the default value of collector.retries?',
+    ]) {
+      const run = await start(objective);
+      const res = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body, objective).toMatchObject({
+        completion_status: 'needs_more_evidence',
+        terminal_authority_status: 'not_evaluated',
+        latest_result: { text: null },
+        recommended_next_action: 'broaden_scope',
+      });
+      expect(res.body.unresolved_requirements).toContain('answer_not_found');
+    }
   });
 
   it('needs_input: disagreeing sources raise a question; answering it completes on the chosen source', async () => {

@@ -30,21 +30,28 @@ const say = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-const USAGE = `usage: npm run eval [-- --kinds <kinds>] [--no-write]   (kinds: comma-separated, from ${QUESTION_KINDS.join(', ')})`;
+const USAGE = `usage: npm run eval [-- --kinds <kinds>] [--ids <ids>] [--no-write]   (kinds: comma-separated, from ${QUESTION_KINDS.join(', ')}; ids: question ids, whose answers are printed)`;
 
-const parseUsage = (): { kinds: readonly QuestionKind[]; write: boolean } => {
-  const { values } = parseArgs({ options: { kinds: { type: 'string' }, 'no-write': { type: 'boolean' } } });
+const parseUsage = (): { kinds: readonly QuestionKind[]; ids: readonly string[] | undefined; write: boolean } => {
+  const { values } = parseArgs({
+    options: { kinds: { type: 'string' }, ids: { type: 'string' }, 'no-write': { type: 'boolean' } },
+  });
+  const ids = values.ids?.split(',');
   const kinds = values.kinds === undefined ? [...QUESTION_KINDS] : values.kinds.split(',');
   const unknown = kinds.filter((k) => !(QUESTION_KINDS as readonly string[]).includes(k));
   if (unknown.length > 0) throw new RangeError(`unknown kind ${unknown.join(', ')}`);
-  return { kinds: kinds as QuestionKind[], write: values['no-write'] !== true && values.kinds === undefined };
+  return {
+    kinds: kinds as QuestionKind[],
+    ids,
+    write: values['no-write'] !== true && values.kinds === undefined && ids === undefined,
+  };
 };
 
 /** Plain text of every corpus page by base name, to check the question set the way grep would. */
 const corpusTexts = (corpus: Corpus): Map<string, string> =>
   new Map(corpus.files.map((file) => [basename(file), convert(readFileSync(file, 'utf8'), { wordwrap: false })]));
 
-const askAll = async (url: string, key: string, questions: readonly Question[]) => {
+const askAll = async (url: string, key: string, questions: readonly Question[], showAnswers: boolean) => {
   const client = new HelixRestClient(url, key);
   const scored: Scored[] = [];
   const turnMillis: number[] = [];
@@ -54,14 +61,20 @@ const askAll = async (url: string, key: string, questions: readonly Question[]) 
     scored.push({ question, outcome: asked.outcome, verdict });
     turnMillis.push(...asked.turnMillis);
     say(`  [${index + 1}/${questions.length}] ${question.id}: ${verdict} (${asked.outcome.stepsUsed} steps)`);
+    if (showAnswers)
+      say(
+        `    ${question.question}\n    -> ${asked.outcome.answer ?? `(no answer; next: ${asked.outcome.recommendedNextAction})`}`,
+      );
   }
   return { scored, turnMillis };
 };
 
 const main = async (): Promise<void> => {
-  const { kinds, write } = parseUsage();
+  const { kinds, ids, write } = parseUsage();
   const corpus = locateCorpus(process.env, say);
-  const questions = loadQuestions().filter((q) => kinds.includes(q.kind));
+  const questions = loadQuestions().filter((q) => kinds.includes(q.kind) && (ids === undefined || ids.includes(q.id)));
+  if (ids !== undefined && questions.length !== ids.length)
+    throw new RangeError(`unknown question id among ${ids.join(', ')}`);
   const problems = checkQuestions(questions, corpusTexts(corpus));
   if (problems.length > 0) {
     for (const problem of problems) say(`question set: ${problem}`);
@@ -97,7 +110,7 @@ const main = async (): Promise<void> => {
         Date.now(),
       );
       say(`eval: asking ${questions.length} questions`);
-      const { scored, turnMillis } = await askAll(helix.url, key, questions);
+      const { scored, turnMillis } = await askAll(helix.url, key, questions, ids !== undefined);
       const sorted = [...turnMillis].sort((a, b) => a - b);
       const figures: EvalFigures = {
         date: new Date().toISOString().slice(0, 10),

@@ -19,6 +19,13 @@ const turnLine = (run: RunSnapshot): string => {
 };
 
 /** The answer with its numbered sources, each with where it came from. */
+const STOP_REASONS: Readonly<Record<AskOutcome['stoppedBecause'], string>> = {
+  terminal: '',
+  needs_input: '',
+  no_progress: ', no further progress possible',
+  needs_broader_scope: ', the admitted sources do not hold the answer',
+};
+
 export const renderOutcome = ({ run, evidence, stoppedBecause }: AskOutcome): string => {
   const lines: string[] = [];
   const text = run.latest_result?.text;
@@ -37,9 +44,7 @@ export const renderOutcome = ({ run, evidence, stoppedBecause }: AskOutcome): st
       lines.push(`  [${s.n}] ${s.title}${where}`);
     }
   } else {
-    lines.push(
-      `No authorized answer (${run.completion_status}${stoppedBecause === 'no_progress' ? ', no further progress possible' : ''}).`,
-    );
+    lines.push(`No authorized answer (${run.completion_status}${STOP_REASONS[stoppedBecause]}).`);
     if (run.unresolved_requirements.length > 0) lines.push(`Unresolved: ${run.unresolved_requirements.join(', ')}`);
     for (const c of run.contradictions) lines.push(`Contradiction: ${c.description}`);
   }

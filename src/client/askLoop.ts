@@ -18,8 +18,8 @@ export interface AskHooks {
 export interface AskOutcome {
   readonly run: RunSnapshot;
   readonly evidence: RunEvidence;
-  /** Why the loop stopped. */
-  readonly stoppedBecause: 'terminal' | 'no_progress' | 'needs_input';
+  /** Why the loop stopped; `needs_broader_scope`: the admitted sources cannot answer the objective. */
+  readonly stoppedBecause: 'terminal' | 'no_progress' | 'needs_input' | 'needs_broader_scope';
 }
 
 export const FIRST_INSTRUCTION = 'Answer the objective from the admitted evidence, citing sources.';
@@ -62,6 +62,10 @@ export const askHelix = async (
   let instruction = FIRST_INSTRUCTION;
   let stoppedBecause: AskOutcome['stoppedBecause'] = 'terminal';
   while (run.recommended_next_action !== 'stop') {
+    if (run.recommended_next_action === 'broaden_scope') {
+      stoppedBecause = 'needs_broader_scope';
+      break;
+    }
     let answers: NonNullable<ContinueRunBody['answers']> = [];
     if (run.recommended_next_action === 'answer_pending_questions') {
       for (const question of run.pending_questions) {

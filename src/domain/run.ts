@@ -88,9 +88,23 @@ export const stepsRemaining = (run: RunRecord): number => Math.max(0, run.budget
 
 export const isExpired = (run: RunRecord, now: number): boolean => now >= run.expiresAt;
 
+/**
+ * What the latest turn found the admitted sources cannot give: no capability to search, nothing on
+ * topic, nothing quotable, or the topic without the asked answer. Another turn over the same
+ * sources ends the same way, so the run recommends admitting more, not continuing.
+ */
+export const DEAD_END_REQUIREMENTS = [
+  'no_admitted_capabilities',
+  'no_relevant_evidence',
+  'no_quotable_evidence',
+  'answer_not_found',
+] as const;
+
 export const recommendNextAction = (run: RunRecord): NextAction => {
   if (run.lifecycle === 'running' || run.lifecycle === 'queued') return 'wait_for_turn';
   if (isRunTerminal(run)) return 'stop';
   if (run.pendingQuestions.length > 0) return 'answer_pending_questions';
+  if (run.unresolvedRequirements.some((r) => (DEAD_END_REQUIREMENTS as readonly string[]).includes(r)))
+    return 'broaden_scope';
   return 'continue';
 };

@@ -19,7 +19,7 @@ export const TERMINAL_AUTHORITY_STATUSES = ['not_evaluated', 'authorized', 'not_
 export type TerminalAuthorityStatus = (typeof TERMINAL_AUTHORITY_STATUSES)[number];
 
 /** What the outer client loop should do next; derived from the statuses, never stored alone. */
-export const NEXT_ACTIONS = ['continue', 'answer_pending_questions', 'wait_for_turn', 'stop'] as const;
+export const NEXT_ACTIONS = ['continue', 'answer_pending_questions', 'broaden_scope', 'wait_for_turn', 'stop'] as const;
 export type NextAction = (typeof NEXT_ACTIONS)[number];
 
 const TERMINAL_LIFECYCLES: ReadonlySet<LifecycleStatus> = new Set(['completed', 'failed', 'cancelled']);

@@ -42,6 +42,28 @@ describe('terminal authority', () => {
     expect(decision.reason).toBe(reason);
   });
 
+  it('refuses a written answer stating a value its cited passages never state (ungrounded_values)', () => {
+    const written = (text: string) => evaluateTerminalAuthority([scriptedCandidate(text, [a.ref])], [a, b], []);
+    expect(a.excerpt).not.toContain('6700');
+    expect(written('The default value is 6700.')).toMatchObject({
+      status: 'not_authorized',
+      reason: 'ungrounded_values',
+    });
+    expect(written('It depends on `gc.auto`.')).toMatchObject({
+      status: 'not_authorized',
+      reason: 'ungrounded_values',
+    });
+    // A value stated only by a passage the answer does not cite is not grounded either; citing it is.
+    const stating = scriptedArtifact('The default value is 6700.', LIB);
+    const cites = (refs: string[]) =>
+      evaluateTerminalAuthority([scriptedCandidate('By default 6700.', refs)], [a, stating], []).status;
+    expect(cites([a.ref])).toBe('not_authorized');
+    expect(cites([a.ref, stating.ref])).toBe('authorized');
+    // The extractive executor's quotes are grounded by construction.
+    const quoted = { ...scriptedCandidate('The default value is 6700.', [a.ref]), quotesOnly: true as const };
+    expect(evaluateTerminalAuthority([quoted], [a, b], []).status).toBe('authorized');
+  });
+
   it('refuses while a scope-required evidence family is missing', () => {
     expect(evaluateTerminalAuthority([scriptedCandidate('x', [a.ref])], [a], ['scholarly_evidence']).reason).toBe(
       'required_evidence_missing',

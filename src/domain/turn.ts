@@ -33,6 +33,11 @@ export interface TerminalCandidate {
   readonly textSha256: string;
   readonly supportingRefs: readonly string[];
   readonly outputFields: Readonly<Record<string, unknown>>;
+  /**
+   * The text is verbatim sentences of its supporting passages (the extractive executor), so its
+   * values are grounded by construction; a written answer's values are checked against what was read.
+   */
+  readonly quotesOnly?: true;
 }
 
 /** The result of one solver turn, before re-entry audit, terminal authority and completion. */

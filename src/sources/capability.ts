@@ -19,6 +19,8 @@ export interface CapabilityHit {
   readonly score: number;
   /** Stable identity of the underlying document (for contradiction checks across sources). */
   readonly documentId: string;
+  /** The passage's heading path (`Variables › gc.auto`), where the source has one. */
+  readonly heading?: string;
 }
 
 export interface CapabilityResult {

@@ -24,6 +24,7 @@ const SERVER_INFO = { name: 'helix', title: 'Helix durable agent runs', version:
 const INSTRUCTIONS =
   'Helix runs a bounded research objective one governed turn at a time. Start with helix_run_start, then call ' +
   'helix_run_continue with the current version while recommended_next_action says continue or answer_pending_questions; ' +
+  'broaden_scope means the admitted sources do not hold the answer (start a run with more data scopes, or ask differently); ' +
   'stop on completed, failed, budget_exhausted or cancelled. Results are observations, never answer authority.';
 
 export interface McpRouteOptions {

@@ -1,6 +1,8 @@
 import { stemSet } from '../../domain/terms.js';
 import type { RankedHit } from './relevance.js';
+import type { QuestionFocus } from './questionFocus.js';
 import { splitSentences } from './sentences.js';
+import { attributeStrength, namedIn, properNames, statesAttribute } from './sufficiency.js';
 
 const MAX_SENTENCES = 4;
 
@@ -14,9 +16,15 @@ export interface ComposedAnswer {
 /**
  * An extractive answer: the passage sentences that best cover the question, each followed by its
  * citation number, then the numbered sources. Every word of the answer comes from a cited passage,
- * and only quoted passages are cited.
+ * and only quoted passages are cited. Undefined when the evidence does not state what is asked:
+ * no sentence of the chosen passages states the asked attribute (a default, a quantity), or the
+ * passages never name a proper name the question insists on.
  */
-export const composeAnswer = (question: string, support: readonly RankedHit[]): ComposedAnswer => {
+export const composeAnswer = (
+  question: string,
+  focus: QuestionFocus,
+  support: readonly RankedHit[],
+): ComposedAnswer | undefined => {
   const wanted = stemSet(question);
   const scored = support.flatMap((hit, index) =>
     splitSentences(hit.text).map((sentence, position) => {
@@ -29,10 +37,36 @@ export const composeAnswer = (question: string, support: readonly RankedHit[]): 
   const matching = scored.filter((s) => s.matched > 0);
   // A passage can be relevant through its title alone; then its opening sentence stands in.
   const pool = matching.length > 0 ? matching : scored.filter((s) => s.position === 0);
+  const seen = new Set<string>();
   const chosen = pool
     .sort((a, b) => b.matched - a.matched || a.index - b.index || a.position - b.position)
-    .slice(0, MAX_SENTENCES)
-    .sort((a, b) => a.index - b.index || a.position - b.position);
+    // The same sentence from another copy of the page adds nothing.
+    .filter((s) => {
+      const repeated = seen.has(s.sentence);
+      seen.add(s.sentence);
+      return !repeated;
+    })
+    .slice(0, MAX_SENTENCES);
+  const cited = new Set(chosen.map((s) => s.hit));
+  if (!chosen.some((s) => statesAttribute(s.sentence, focus.attribute))) {
+    // The passages chosen may state it in a sentence that shares no word with the question.
+    const stating = scored
+      .filter((s) => cited.has(s.hit) && statesAttribute(s.sentence, focus.attribute))
+      .sort(
+        (a, b) => attributeStrength(b.sentence, focus.attribute) - attributeStrength(a.sentence, focus.attribute),
+      )[0];
+    if (stating === undefined) return undefined;
+    chosen.splice(MAX_SENTENCES - 1, 1, stating);
+  }
+  const quoted = chosen.map((s) => `${s.hit.title}\n${s.hit.text}`).join('\n');
+  if (!properNames(question).every((name) => namedIn(quoted, name))) return undefined;
+  return renderAnswer(chosen.sort((a, b) => a.index - b.index || a.position - b.position));
+};
+
+/** The chosen sentences, in the order given, each followed by its citation number, then the numbered sources. */
+export const renderAnswer = (
+  chosen: readonly { readonly sentence: string; readonly hit: RankedHit }[],
+): ComposedAnswer => {
   const cited = [...new Set(chosen.map((s) => s.hit))];
   const number = (hit: RankedHit) => cited.indexOf(hit) + 1;
   const body = chosen.map((s) => `${s.sentence} [${number(s.hit)}]`).join(' ');

@@ -19,6 +19,8 @@ const RRF_K = 60;
 export const rankHits = (
   lists: readonly { readonly capabilityId: string; readonly hits: readonly CapabilityHit[] }[],
   question: string,
+  /** Kept whatever their coverage: the entry about an identifier the question names is on topic by definition. */
+  onTopic: (hit: CapabilityHit) => boolean = () => false,
 ): RankedHit[] => {
   const wanted = [...stemSet(question)];
   const fused = new Map<string, { hit: CapabilityHit; capabilityId: string; rrf: number }>();
@@ -37,7 +39,7 @@ export const rankHits = (
       const coverage = wanted.length === 0 ? 0 : matched / wanted.length;
       return { ...hit, capabilityId, coverage, matched, rank: rrf * (0.5 + coverage) };
     })
-    .filter((h) => h.matched >= minimumMatched && h.coverage >= 0.34)
+    .filter((h) => onTopic(h) || (h.matched >= minimumMatched && h.coverage >= 0.34))
     .sort((a, b) => b.rank - a.rank || a.ref.localeCompare(b.ref));
 };
 

@@ -17,4 +17,11 @@ describe('splitSentences', () => {
     ]);
     expect(splitSentences(`${'word '.repeat(120)}end.`)).toEqual([]);
   });
+
+  it('quotes a sentence that mentions pipe characters; only cell separators make a table row', () => {
+    expect(splitSentences('The "diff3" style adds a ||||||| marker and the original text.')).toEqual([
+      'The "diff3" style adds a ||||||| marker and the original text.',
+    ]);
+    expect(splitSentences('name | default | meaning')).toEqual([]);
+  });
 });

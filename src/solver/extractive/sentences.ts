@@ -3,7 +3,7 @@ const MAX_SENTENCE = 400;
 
 /** Table rows, fences and list bullets that carry no sentence of their own. */
 const isStructural = (line: string): boolean =>
-  /^\s*(\||```|---|===)/.test(line) || (line.match(/\|/g)?.length ?? 0) >= 3;
+  /^\s*(\||```|---|===)/.test(line) || (line.match(/(?<=\s)\|(?=\s)/g)?.length ?? 0) >= 2;
 
 /** A heading: a paragraph of one short line without sentence punctuation at its end. */
 const isHeading = (lines: readonly string[]): boolean => {

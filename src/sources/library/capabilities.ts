@@ -53,6 +53,7 @@ const search = (store: Store): Capability<z.output<typeof SearchInput>> => ({
         text: hit.passage.text,
         score: hit.score,
         documentId: hit.document.docId,
+        ...(hit.passage.heading === null ? {} : { heading: hit.passage.heading }),
       };
       return { artifact, ranked };
     });

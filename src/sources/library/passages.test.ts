@@ -31,6 +31,19 @@ const expectValidPassages = (doc: ExtractedDocument, passages: readonly Passage[
 };
 
 describe('splitPassages', () => {
+  it('keeps a section label (a heading, a definition term) with the text it names, up to the maximum', () => {
+    const description = paragraph('When', 900);
+    const doc = plainDoc(`gc.auto\n\n${description}`, [
+      { heading: 'Variables › gc.auto', page: null, start: 0, end: 909 },
+    ]);
+    const passages = splitPassages(doc);
+    expect(passages.map((passage) => passage.text)).toEqual([`gc.auto\n\n${description}`]);
+    expectValidPassages(doc, passages, 1200);
+    // Past the maximum the label cannot join, and the maximum holds.
+    const long = plainDoc(`gc.auto\n\n${paragraph('When', 1195)}`);
+    expect(splitPassages(long).map((passage) => passage.text.slice(0, 7))).toEqual(['gc.auto', 'When xx']);
+  });
+
   it('packs whole paragraphs up to the target size', () => {
     const paragraphs = [paragraph('p1', 300), paragraph('p2', 300), paragraph('p3', 300), paragraph('p4', 100)];
     const doc = plainDoc(paragraphs.join('\n\n'));

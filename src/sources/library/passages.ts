@@ -138,8 +138,11 @@ export function* generatePassages(
       return { ordinal: ordinal++, text: passageText, ...span, heading: section.heading, page: section.page };
     };
     let open: Span | undefined;
-    for (const piece of pieces) {
-      if (open !== undefined && piece.end - open.start <= targetChars) {
+    for (const [index, piece] of pieces.entries()) {
+      // The section's label (a heading, a term) never stands alone: it goes with the text it names.
+      const labelOnly = index === 1 && open !== undefined && isLabel(text.slice(open.start, open.end));
+      const limit = labelOnly ? maxChars : targetChars;
+      if (open !== undefined && piece.end - open.start <= limit) {
         open = { start: open.start, end: piece.end };
         continue;
       }
@@ -151,6 +154,9 @@ export function* generatePassages(
     if (last !== undefined) yield last;
   }
 }
+
+/** A short line with no sentence ending: a heading or a definition term, not prose. */
+const isLabel = (line: string): boolean => line.length <= 120 && !line.includes('\n') && !/[.!?:;]$/.test(line);
 
 export const splitPassages = (doc: ExtractedDocument, options: SplitOptions = {}): Passage[] => [
   ...generatePassages(doc, options),

@@ -44,9 +44,13 @@ describe('HTML extraction', () => {
     }
   });
 
-  it('makes h1-h6 section boundaries with their text, not upper-cased', async () => {
+  it('makes h1-h6 section boundaries headed by their path, not upper-cased', async () => {
     const doc = await extract(PAGE);
-    expect(doc.sections.map((section) => section.heading)).toEqual([null, 'Getting started', 'Configuration']);
+    expect(doc.sections.map((section) => section.heading)).toEqual([
+      null,
+      'Getting started',
+      'Getting started › Configuration',
+    ]);
     const [preamble, started, configuration] = doc.sections.map((section) =>
       doc.text.slice(section.start, section.end).trim(),
     );
@@ -115,8 +119,68 @@ describe('HTML extraction of adversarial pages', () => {
   });
 
   it('a heading nested in a heading reads as one heading', async () => {
-    expect((await extract('<h1>Outer <h2>inner</h2></h1><p>x</p>')).sections.map((section) => section.heading)).toEqual(
-      ['Outer inner'],
+    const doc = await extract('<title>Page</title><h1>Outer <h2>inner</h2></h1><p>x</p>');
+    expect(doc.sections.map((section) => section.heading)).toEqual(['Outer inner']);
+  });
+});
+
+describe('HTML definition lists (options, settings, parameters)', () => {
+  const SETTINGS = `<title>git-config(1)</title><h1>git-config(1)</h1>
+    <h2>Variables</h2><p>Settings, by name.</p>
+    <dl>
+      <dt class="hdlist1">gc.auto</dt>
+      <dd><p>When there are approximately more than this many loose objects, git gc --auto packs them.</p>
+        <p>The default value is 6700.</p></dd>
+      <dt>gc.autoPackLimit</dt>
+      <dd><p>The default value is 50.</p></dd>
+    </dl>
+    <p>Text after the list.</p>`;
+  const body = (doc: Awaited<ReturnType<typeof extract>>, index: number): string => {
+    const section = doc.sections[index];
+    return section === undefined ? '' : doc.text.slice(section.start, section.end).trim();
+  };
+
+  it('each term opens an entry headed by its path, holding its label and its whole description', async () => {
+    const doc = await extract(SETTINGS);
+    // The h1 repeats the page title, so it heads nothing and stays out of every path.
+    expect(doc.sections.map((section) => section.heading)).toEqual([
+      null,
+      'Variables',
+      'Variables › gc.auto',
+      'Variables › gc.autoPackLimit',
+      'Variables',
+    ]);
+    expect(body(doc, 2)).toBe(
+      'gc.auto\n\nWhen there are approximately more than this many loose objects, git gc --auto packs them.\n\nThe default value is 6700.',
     );
+    expect(body(doc, 3)).toBe('gc.autoPackLimit\n\nThe default value is 50.');
+    // The list's end closes its entries: the next paragraph is the heading's again.
+    expect(body(doc, 4)).toBe('Text after the list.');
+  });
+
+  it('a nested list nests its terms under the outer term', async () => {
+    const doc = await extract(
+      '<title>T</title><h2>Options</h2><dl><dt>--color</dt><dd><p>Colors.</p><dl><dt>always</dt><dd><p>Always color.</p></dd></dl><p>More on color.</p></dd><dt>--quiet</dt><dd><p>Quiet.</p></dd></dl>',
+    );
+    expect(doc.sections.map((section) => section.heading)).toEqual([
+      'Options',
+      'Options › --color',
+      'Options › --color › always',
+      'Options › --color',
+      'Options › --quiet',
+    ]);
+  });
+
+  it('terms listed together name one entry', async () => {
+    const doc = await extract(
+      '<title>T</title><h2>Options</h2><dl><dt>-q</dt><dt>--quiet</dt><dd><p>Be quiet.</p></dd><dt>-v</dt><dd><p>Be loud.</p></dd></dl>',
+    );
+    expect(doc.sections.map((section) => section.heading)).toEqual([
+      'Options',
+      'Options › -q, --quiet',
+      'Options › -v',
+    ]);
+    const entry = doc.sections[1];
+    expect(entry === undefined ? '' : doc.text.slice(entry.start, entry.end).trim()).toBe('-q, --quiet\n\nBe quiet.');
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { convert, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
 import { Parser } from 'htmlparser2';
+import { HEADING_PATH_SEPARATOR } from '../../../domain/headingPath.js';
 import { toSingleLine, type DraftDocument, type DraftSection } from './assemble.js';
 import { ExtractionError } from './types.js';
 
@@ -43,10 +44,12 @@ const assertShallow = (fileName: string, source: string): void => {
 // the converted text, so section boundaries survive html-to-text's layout without a second parse.
 // The nonce matters: a page can spell a noncharacter as an entity (&#xFDD0;), but not guess it.
 interface Markers {
-  /** Followed by the heading level, 1-6. */
+  /** Followed by the heading level: 1-6 for h1-h6, 7-9 for a definition term at list depth 1-3. */
   readonly open: string;
   readonly close: string;
-  /** Every open (with its level) and close marker, and any stray noncharacter the page spelled as an entity. */
+  /** Followed by the depth (1-3) of the definition list that ends there. */
+  readonly listEnd: string;
+  /** Every open (with its level), close and list-end marker, and any stray noncharacter the page spelled as an entity. */
   readonly all: RegExp;
 }
 
@@ -55,7 +58,8 @@ const newMarkers = (): Markers => {
   return {
     open: `\uFDD0${nonce}`,
     close: `\uFDD1${nonce}`,
-    all: new RegExp(`\uFDD0${nonce}[1-6]|\uFDD1${nonce}|[\uFDD0\uFDD1]`, 'g'),
+    listEnd: `\uFDD2${nonce}`,
+    all: new RegExp(`\uFDD0${nonce}[1-9]|\uFDD1${nonce}|\uFDD2${nonce}[1-3]|[\uFDD0\uFDD1\uFDD2]`, 'g'),
   };
 };
 
@@ -74,8 +78,11 @@ const tableCell: FormatCallback = (element, walk, builder) => {
  * a data table expands colspan/rowspan into a grid (forty cells with colspan="1000" took 11 s), and
  * list and quote prefixes repeat on every line at every level (115 KB of nested lists became 16 MB).
  */
-const BLOCKS = ['table', 'caption', 'ul', 'ol', 'dl', 'blockquote'];
-const LINES = ['thead', 'tbody', 'tfoot', 'tr', 'li', 'dt', 'dd'];
+const BLOCKS = ['table', 'caption', 'ul', 'ol', 'blockquote'];
+const LINES = ['thead', 'tbody', 'tfoot', 'tr', 'li', 'dd'];
+/** Definition terms deeper than this belong to the enclosing term's entry. */
+const MAX_LIST_DEPTH = 3;
+const TERM_LEVEL_BASE = 6;
 
 const optionsFor = (markers: Markers): HtmlToTextOptions => {
   const markHeading: FormatCallback = (element, walk, builder) => {
@@ -85,15 +92,38 @@ const optionsFor = (markers: Markers): HtmlToTextOptions => {
     builder.addLiteral(markers.close);
     builder.closeBlock({ trailingLineBreaks: 2 });
   };
+  // A definition term (an option, a setting, a parameter) opens an entry of its own, like a heading
+  // one level below h6, so its label and its description land in the same passages. The list's end
+  // closes its entries: text after the list belongs to the enclosing heading again.
+  let listDepth = 0;
+  const markList: FormatCallback = (element, walk, builder) => {
+    listDepth += 1;
+    builder.openBlock({ leadingLineBreaks: 2 });
+    walk(element.children, builder);
+    if (listDepth <= MAX_LIST_DEPTH) builder.addLiteral(`${markers.listEnd}${listDepth}`);
+    builder.closeBlock({ trailingLineBreaks: 2 });
+    listDepth -= 1;
+  };
+  const markTerm: FormatCallback = (element, walk, builder) => {
+    builder.openBlock({ leadingLineBreaks: 2 });
+    if (listDepth > MAX_LIST_DEPTH) {
+      walk(element.children, builder);
+    } else {
+      builder.addLiteral(`${markers.open}${TERM_LEVEL_BASE + listDepth}`);
+      walk(element.children, builder);
+      builder.addLiteral(markers.close);
+    }
+    builder.closeBlock({ trailingLineBreaks: 2 });
+  };
   return {
     // Wrapping would insert line breaks that are not in the document.
     wordwrap: false,
     // assertShallow has already refused anything deeper; this only keeps the walk total if it had not.
     limits: { maxDepth: MAX_HTML_DEPTH },
-    formatters: { markHeading, tableCell },
+    formatters: { markHeading, markList, markTerm, tableCell },
     selectors: [
-      // Navigation, scripts and images carry no searchable prose of the page itself.
-      ...['img', 'script', 'style', 'nav', 'noscript', 'template', 'svg'].map((selector) => ({
+      // Navigation, scripts and images carry no searchable prose of the page itself; the title is read apart.
+      ...['title', 'img', 'script', 'style', 'nav', 'noscript', 'template', 'svg'].map((selector) => ({
         selector,
         format: 'skip',
       })),
@@ -106,6 +136,8 @@ const optionsFor = (markers: Markers): HtmlToTextOptions => {
       })),
       ...['td', 'th'].map((selector) => ({ selector, format: 'tableCell' })),
       ...HEADING_TAGS.map((selector) => ({ selector, format: 'markHeading' })),
+      { selector: 'dl', format: 'markList' },
+      { selector: 'dt', format: 'markTerm' },
     ],
   };
 };
@@ -130,32 +162,69 @@ export const documentTitle = (source: string): string | null => {
   return title === '' ? null : title;
 };
 
+/** The headings above the current text, outermost first, each with its level. */
+type HeadingPath = { readonly level: number; readonly text: string }[];
+
+/**
+ * A section's heading is its path, `Outer › Inner › term`, so a passage names the setting or
+ * option it describes and where it sits. A first h1 that repeats the page title is left out.
+ */
+const pathHeading = (path: HeadingPath, title: string | null): string | null => {
+  const shown = path.filter((entry, index) => !(index === 0 && entry.level === 1 && entry.text === title));
+  return shown.length === 0 ? null : shown.map((entry) => entry.text).join(HEADING_PATH_SEPARATOR);
+};
+
 export const extractHtml = (fileName: string, source: string): DraftDocument => {
   assertShallow(fileName, source);
   const markers = newMarkers();
   const text = convert(source, optionsFor(markers));
   const withoutMarkers = (fragment: string): string => fragment.replace(markers.all, '');
+  const declaredTitle = documentTitle(source);
   const sections: DraftSection[] = [];
-  let current: { heading: string | null; body: string } = { heading: null, body: '' };
-  let cursor = 0;
+  const path: HeadingPath = [];
   let firstH1: string | null = null;
-  for (let open = text.indexOf(markers.open); open !== -1; open = text.indexOf(markers.open, cursor)) {
+  let current = { heading: null as string | null, body: '' };
+  const startSection = (body: string): void => {
+    sections.push({ heading: current.heading, page: null, body: withoutMarkers(current.body) });
+    current = { heading: pathHeading(path, declaredTitle ?? firstH1), body };
+  };
+  const boundary = new RegExp(`${markers.open}([1-9])|${markers.listEnd}([1-3])`, 'g');
+  let cursor = 0;
+  for (let found = boundary.exec(text); found !== null; found = boundary.exec(text)) {
+    current.body += text.slice(cursor, found.index);
+    cursor = found.index + found[0].length;
+    if (found[2] !== undefined) {
+      // The list ends: its terms stop being the heading of what follows.
+      const depth = Number(found[2]);
+      const before = path.length;
+      while ((path.at(-1)?.level ?? 0) > TERM_LEVEL_BASE + depth - 1) path.pop();
+      if (path.length !== before) startSection('');
+      continue;
+    }
     // Every heading is closed, so a missing close cannot happen; stopping keeps this total anyway.
-    const close = text.indexOf(markers.close, open);
+    const close = text.indexOf(markers.close, cursor);
     if (close === -1) break;
-    const level = text[open + markers.open.length];
-    current.body += text.slice(cursor, open);
-    cursor = close + markers.close.length;
+    const level = Number(found[1]);
     // Markers of a heading nested in another heading are dropped, keeping its words.
-    const heading = toSingleLine(withoutMarkers(text.slice(open + markers.open.length + 1, close)));
-    if (level === '1' && firstH1 === null && heading !== '') firstH1 = heading;
+    const heading = toSingleLine(withoutMarkers(text.slice(cursor, close)));
+    cursor = close + markers.close.length;
+    boundary.lastIndex = cursor;
+    if (level === 1 && firstH1 === null && heading !== '') firstH1 = heading;
     // An empty heading marks no topic, so its section continues the previous one.
     if (heading === '') continue;
-    sections.push({ heading: current.heading, page: null, body: withoutMarkers(current.body) });
+    // Terms listed together name one entry (`-q`, `--quiet`; a setting and its per-name form).
+    const top = path.at(-1);
+    if (level > TERM_LEVEL_BASE && top?.level === level && current.body.trim() === top.text) {
+      path[path.length - 1] = { level, text: `${top.text}, ${heading}` };
+      current = { heading: pathHeading(path, declaredTitle ?? firstH1), body: `${top.text}, ${heading}` };
+      continue;
+    }
+    while ((path.at(-1)?.level ?? 0) >= level) path.pop();
+    path.push({ level, text: heading });
     // The heading stays in the text as its own line, as a reader sees it.
-    current = { heading, body: heading };
+    startSection(heading);
   }
   current.body += text.slice(cursor);
   sections.push({ heading: current.heading, page: null, body: withoutMarkers(current.body) });
-  return { title: documentTitle(source) ?? firstH1, sections };
+  return { title: declaredTitle ?? firstH1, sections };
 };

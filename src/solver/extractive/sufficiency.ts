@@ -1,0 +1,34 @@
+/**
+ * What a sentence must state for it to answer the asked attribute, and the names a question
+ * insists on: the sufficiency checks both answer selections share.
+ */
+import type { AskedAttribute } from './questionFocus.js';
+
+/** Mentions a default at all. */
+export const DEFAULT_STATEMENT = /\bdefaults?\b|\bdefault value\b/i;
+/** States the default as its point ("The default is …", "Defaults to …"), not in passing. */
+export const DEFAULT_VALUE_STATEMENT = /\bdefault(?: value)? is\b|\bdefaults to\b|\bdefault:/i;
+const QUANTITY = /\d|\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|million|unlimited)\b/i;
+
+/** The sentence states the kind of thing asked: a default for a default, a quantity for a limit. */
+export const statesAttribute = (sentence: string, attribute: AskedAttribute): boolean => {
+  if (attribute === 'default') return DEFAULT_STATEMENT.test(sentence);
+  if (attribute === 'limit') return QUANTITY.test(sentence);
+  return true;
+};
+
+/** How strongly a sentence states the attribute: 2 as its point, 1 in passing, 0 not at all. */
+export const attributeStrength = (sentence: string, attribute: AskedAttribute): number => {
+  if (!statesAttribute(sentence, attribute)) return 0;
+  if (attribute === 'default') return DEFAULT_VALUE_STATEMENT.test(sentence) ? 2 : 1;
+  return 1;
+};
+
+/**
+ * Capitalised words past the question's first word (product and project names: "GitHub",
+ * "GitLab"): an answer must come from sources that name them, or it is about something else.
+ */
+export const properNames = (question: string): string[] =>
+  [...question.matchAll(/(?<=\s)[A-Z][\w-]*[a-z][\w-]*/g)].map((m) => m[0]).filter((word) => word !== 'I');
+
+export const namedIn = (text: string, name: string): boolean => text.toLowerCase().includes(name.toLowerCase());
