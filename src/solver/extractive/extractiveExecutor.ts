@@ -12,6 +12,7 @@ import { rankHits, selectSupport, type RankedHit } from './relevance.js';
 export const EXTRACTIVE_WRITER = 'helix.extractive';
 const HITS_PER_CALL = 8;
 const MAX_REENTERED = 8;
+const ENTRIES_PER_IDENTIFIER = 2;
 
 /**
  * Queries for this turn: the objective, the instruction when it adds content of its own, and each
@@ -158,7 +159,12 @@ export class ExtractiveExecutor implements TurnExecutor {
     const question = input.objective;
     const isEntry = (hit: CapabilityHit): boolean =>
       focus.identifiers.some((identifier) => isEntryFor(hit, identifier));
-    const relevant = rankHits(lists, question, isEntry).slice(0, MAX_REENTERED);
+    const ranked = rankHits(lists, question, isEntry);
+    // Each named identifier keeps its best entries, however the other names' passages rank.
+    const entries = focus.identifiers.flatMap((identifier) =>
+      ranked.filter((hit) => isEntryFor(hit, identifier)).slice(0, ENTRIES_PER_IDENTIFIER),
+    );
+    const relevant = [...new Set([...entries, ...ranked])].slice(0, Math.max(MAX_REENTERED, entries.length));
     if (relevant.length === 0)
       return emptyOutcome({ unresolvedRequirements: ['no_relevant_evidence', ...unavailable] });
     const reentered = relevant.map((h) => artifacts.get(h.ref)).filter((a): a is TurnArtifact => a !== undefined);

@@ -52,6 +52,28 @@ describe('selectFocused', () => {
     ]);
   });
 
+  it('of two entries for one name, answers from the one whose source the question names', () => {
+    const fetchDepth = {
+      ...hit(
+        'f',
+        'OPTIONS › --depth <depth>',
+        '--depth <depth>\n\nLimit fetching to the given number of commits, as git clone does for a shallow clone.',
+      ),
+      title: 'git-fetch(1) — OPTIONS › --depth <depth>',
+    };
+    const cloneDepth = {
+      ...hit(
+        'c2',
+        'OPTIONS › --depth <depth>',
+        '--depth <depth>\n\nCreate a repository whose history is truncated to the given number of commits.',
+      ),
+      title: 'git-clone(1) — OPTIONS › --depth <depth>',
+    };
+    const question = 'What does the --depth option of git clone do?';
+    const selection = selectFocused(question, questionFocus(question), [fetchDepth, cloneDepth]);
+    expect(selection.kind === 'answer' && selection.sentences.map((s) => s.hit.ref)).toEqual(['c2']);
+  });
+
   it('declines an identifier no passage names, and an entry that never states the asked attribute', () => {
     const unknown = 'What is the default value of gc.autoCompressLevel?';
     expect(selectFocused(unknown, questionFocus(unknown), [AUTO, PACKS])).toEqual({

@@ -65,9 +65,14 @@ const sentencesFor = (
       order,
       entry,
       states: focus.attribute === 'default' ? attributeStrength(c.sentence, 'default') : 0,
+      // Of several entries for one name (`--depth` of clone and of fetch), the one whose source the question names.
+      source: overlap(c.hit.title, wanted),
       score: overlap(c.sentence, wanted),
     }))
-    .sort((a, b) => b.entry - a.entry || b.states - a.states || b.score - a.score || a.order - b.order)
+    .sort(
+      (a, b) =>
+        b.entry - a.entry || b.source - a.source || b.states - a.states || b.score - a.score || a.order - b.order,
+    )
     .map(({ candidate }) => candidate);
 };
 
