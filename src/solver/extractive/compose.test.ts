@@ -22,7 +22,7 @@ describe('composeAnswer', () => {
   it('quotes the sentence that states the asked quantity, even when it shares no word with the question', () => {
     const hit = passage(
       'a',
-      'When loose objects pile up, automatic housekeeping packs them. The default value is 6700.',
+      'When loose objects pile up, automatic housekeeping packs them. Setting this to 0 disables packing. The default value is 6700.',
     );
     const answer = compose('How many loose objects pile up before housekeeping packs them?', [hit]);
     expect(answer?.text).toContain('The default value is 6700. [1]');

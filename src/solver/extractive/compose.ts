@@ -2,7 +2,7 @@ import { stemSet } from '../../domain/terms.js';
 import type { RankedHit } from './relevance.js';
 import type { QuestionFocus } from './questionFocus.js';
 import { splitSentences } from './sentences.js';
-import { attributeStrength, namedIn, properNames, statesAttribute } from './sufficiency.js';
+import { attributeStrength, fullStrength, namedIn, properNames } from './sufficiency.js';
 
 const MAX_SENTENCES = 4;
 
@@ -48,15 +48,21 @@ export const composeAnswer = (
     })
     .slice(0, MAX_SENTENCES);
   const cited = new Set(chosen.map((s) => s.hit));
-  if (!chosen.some((s) => statesAttribute(s.sentence, focus.attribute))) {
-    // The passages chosen may state it in a sentence that shares no word with the question.
+  const strongest = (sentences: readonly { sentence: string }[]): number =>
+    Math.max(0, ...sentences.map((s) => attributeStrength(s.sentence, focus.attribute)));
+  if (strongest(chosen) < fullStrength(focus.attribute)) {
+    // The passages chosen may state it, or state it as their point, in a sentence that shares no
+    // word with the question ("The default value is 6700." for "how many … before …").
     const stating = scored
-      .filter((s) => cited.has(s.hit) && statesAttribute(s.sentence, focus.attribute))
+      .filter(
+        (s) =>
+          cited.has(s.hit) && !chosen.includes(s) && attributeStrength(s.sentence, focus.attribute) > strongest(chosen),
+      )
       .sort(
         (a, b) => attributeStrength(b.sentence, focus.attribute) - attributeStrength(a.sentence, focus.attribute),
       )[0];
-    if (stating === undefined) return undefined;
-    chosen.splice(MAX_SENTENCES - 1, 1, stating);
+    if (stating === undefined && strongest(chosen) === 0) return undefined;
+    if (stating !== undefined) chosen.splice(MAX_SENTENCES - 1, 1, stating);
   }
   const quoted = chosen.map((s) => `${s.hit.title}\n${s.hit.text}`).join('\n');
   if (!properNames(question).every((name) => namedIn(quoted, name))) return undefined;
