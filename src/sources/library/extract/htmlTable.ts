@@ -1,5 +1,6 @@
 import type { DomNode, FormatCallback } from 'html-to-text';
 import { toSingleLine } from './assemble.js';
+import { type LabelledCell, labelledRow } from './tableRow.js';
 
 /*
  * A data table is read row by row, each row one line that names every value by its column:
@@ -58,15 +59,13 @@ const spanOf = (cell: DomNode | PrintedCell, room: number): number => {
 };
 
 const rowLine = (columns: readonly string[], cells: readonly PrintedCell[]): string => {
-  const parts: string[] = [];
+  const labelled: LabelledCell[] = [];
   let column = 0;
   for (const cell of cells) {
-    const value = toSingleLine(cell.text);
-    const header = columns[column] ?? '';
-    if (value !== '') parts.push(header === '' ? value : `${header}: ${value}`);
+    labelled.push({ header: columns[column] ?? '', value: toSingleLine(cell.text) });
     column += spanOf(cell, columns.length - column);
   }
-  return parts.join('; ');
+  return labelledRow(labelled);
 };
 
 /** Each data row becomes its own paragraph, so passages keep rows whole. */

@@ -1,5 +1,6 @@
 import { toSingleLine, type DraftDocument, type DraftSection } from './assemble.js';
 import { renderInline, STASH_MARKERS } from './markdownInline.js';
+import { pipeTableAt, TABLE_DELIMITER_ROW } from './markdownTable.js';
 
 /*
  * A reading-oriented Markdown flattener, not a CommonMark renderer: it keeps every word a reader
@@ -18,7 +19,6 @@ const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 const ATX_OPENER = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
-const TABLE_DELIMITER_ROW = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 const LINK_DEFINITION = /^ {0,3}\[[^\]]+\]:[ \t]*\S/;
 const BLOCKQUOTE_MARKERS = /^ {0,3}(?:>[ \t]?)+/;
 const BULLET_MARKER = /^([ \t]*)[*+-][ \t]+/;
@@ -143,7 +143,16 @@ export const extractMarkdown = (source: string): DraftDocument => {
       previousBlank = true;
       continue;
     }
-    // Dropped without a trace, so a table's header row and body rows stay one paragraph.
+    const table = pipeTableAt(lines, index);
+    if (table !== null) {
+      // Each row its own paragraph, so a passage never cuts one in two.
+      for (const row of table.rows) current.lines.push('', row);
+      current.lines.push('');
+      index = table.end - 1;
+      previousBlank = true;
+      continue;
+    }
+    // Dropped without a trace, so a header-less table's rows stay one paragraph.
     if ((line.includes('|') && TABLE_DELIMITER_ROW.test(line)) || LINK_DEFINITION.test(line)) continue;
     const commentStart = line.lastIndexOf('<!--');
     if (commentStart !== -1 && !line.includes('-->', commentStart)) {
