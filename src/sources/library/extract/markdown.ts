@@ -69,6 +69,14 @@ const takeFrontMatter = (lines: readonly string[]): { body: readonly string[]; t
   return { body: lines.slice(close + 1), title: title === '' ? null : title };
 };
 
+/** A fence closes on a line of nothing but a run of its own marker at least as long as its opener. */
+const closesFence = (line: string, fence: { marker: string; length: number }): boolean => {
+  const closing = FENCE_OPEN.exec(line)?.[1];
+  return (
+    closing !== undefined && closing[0] === fence.marker && closing.length >= fence.length && line.trim() === closing
+  );
+};
+
 export const extractMarkdown = (source: string): DraftDocument => {
   const { body: lines, title: declaredTitle } = takeFrontMatter(source.replace(STASH_MARKERS, '').split(/\r\n?|\n/));
   const sections: DraftSection[] = [];
@@ -90,13 +98,7 @@ export const extractMarkdown = (source: string): DraftDocument => {
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index] ?? '';
     if (fence !== null) {
-      const closing = FENCE_OPEN.exec(line)?.[1];
-      if (
-        closing !== undefined &&
-        closing[0] === fence.marker &&
-        closing.length >= fence.length &&
-        line.trim() === closing
-      ) {
+      if (closesFence(line, fence)) {
         fence = null;
         current.lines.push('');
       } else {
@@ -146,8 +148,7 @@ export const extractMarkdown = (source: string): DraftDocument => {
     const table = pipeTableAt(lines, index);
     if (table !== null) {
       // Each row its own paragraph, so a passage never cuts one in two.
-      for (const row of table.rows) current.lines.push('', row);
-      current.lines.push('');
+      current.lines.push(...table.rows.flatMap((row) => ['', row]), '');
       index = table.end - 1;
       previousBlank = true;
       continue;
