@@ -148,7 +148,8 @@ export const extractMarkdown = (source: string): DraftDocument => {
     const table = pipeTableAt(lines, index);
     if (table !== null) {
       // Each row its own paragraph, so a passage never cuts one in two.
-      current.lines.push(...table.rows.flatMap((row) => ['', row]), '');
+      for (const row of table.rows) current.lines.push('', row);
+      current.lines.push('');
       index = table.end - 1;
       previousBlank = true;
       continue;
