@@ -52,6 +52,7 @@ const hasHeaderRow = (rows: readonly Row[]): boolean => {
 /**
  * A span counts only up to the table's widest row, so `colspan="1000"` costs no more than the
  * cells the page really has (html-to-text's grid expanded it: forty such cells took 11 s).
+ * `rowspan` is not followed at all: a value spanning rows is read in its first row only.
  */
 const spanOf = (cell: DomNode | PrintedCell, room: number): number => {
   const declared = 'colspan' in cell ? cell.colspan : Number(cell.attribs?.colspan);
