@@ -2,7 +2,8 @@ import { constants as fsConstants } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { sha256Hex } from '../../domain/hashing.js';
-import type { LibraryPassageRecord, Store } from '../../store/port.js';
+import type { LibraryDocumentRecord, LibraryPassageRecord, Store } from '../../store/port.js';
+import { BOILERPLATE_MIN_DOCUMENTS, BoilerplateCounter, withoutBoilerplate } from './boilerplate.js';
 import { extractDocument, type ExtractedDocument } from './extract/index.js';
 import { detectMediaType } from './extract/detect.js';
 import {
@@ -130,12 +131,110 @@ const passagesWithin = (
   return records;
 };
 
+/** A file of the batch as the first look found it: its identity, and whether its bytes changed since it was stored. */
+type Surveyed =
+  | { readonly kind: 'unreadable'; readonly file: string; readonly error: unknown }
+  | { readonly kind: 'unchanged'; readonly origin: string; readonly passages: number }
+  | {
+      readonly kind: 'changed';
+      readonly file: string;
+      readonly origin: string;
+      readonly existing: LibraryDocumentRecord | undefined;
+    };
+
+/** A document read and extracted, ready to be stripped of boilerplate and split. */
+interface Prepared {
+  readonly sha256: string;
+  readonly bytes: number;
+  readonly extracted: ExtractedDocument;
+}
+
+/** Extracted documents kept between the count and the write, up to this many characters in all; the rest are read again. */
+const KEPT_TEXT_CHARS = 32_000_000;
+
+const survey = async (store: Store, file: string, limits: DocumentLimits): Promise<Surveyed> => {
+  try {
+    const origin = await realpath(file);
+    const sha256 = sha256Hex(await readDocumentBytes(origin, limits.fileBytes));
+    const existing = await store.read.library.findByOrigin(origin);
+    if (existing?.sha256 === sha256) return { kind: 'unchanged', origin, passages: existing.passageCount };
+    return { kind: 'changed', file, origin, existing };
+  } catch (error) {
+    return { kind: 'unreadable', file, error };
+  }
+};
+
+const prepare = async (origin: string, limits: DocumentLimits): Promise<Prepared> => {
+  const bytes = await readDocumentBytes(origin, limits.fileBytes);
+  return { sha256: sha256Hex(bytes), bytes: bytes.length, extracted: await extractDocument(origin, bytes, limits) };
+};
+
+/**
+ * Counts the paragraphs of every readable document of the batch, unchanged ones included, so a
+ * changed file loses the same boilerplate whichever of its neighbours changed with it. Nothing is
+ * counted when no file changed (nothing will be written) or the batch is too small to repeat
+ * anything often enough. Changed documents are kept for the write while they fit KEPT_TEXT_CHARS.
+ */
+const countBoilerplate = async (
+  batch: readonly Surveyed[],
+  limits: DocumentLimits,
+): Promise<{ boilerplate: ReadonlySet<string>; kept: Map<string, Prepared> }> => {
+  const kept = new Map<string, Prepared>();
+  const readable = batch.filter((entry) => entry.kind !== 'unreadable');
+  if (!batch.some((entry) => entry.kind === 'changed') || readable.length < BOILERPLATE_MIN_DOCUMENTS)
+    return { boilerplate: new Set(), kept };
+  const counter = new BoilerplateCounter();
+  let keptChars = 0;
+  for (const entry of readable) {
+    // A document that cannot be extracted counts for nothing; the write reports why.
+    const prepared = await prepare(entry.origin, limits).catch(() => undefined);
+    if (prepared === undefined) continue;
+    counter.add(prepared.extracted);
+    if (entry.kind === 'changed' && keptChars + prepared.extracted.text.length <= KEPT_TEXT_CHARS) {
+      kept.set(entry.origin, prepared);
+      keptChars += prepared.extracted.text.length;
+    }
+  }
+  return { boilerplate: counter.boilerplate(), kept };
+};
+
+const storeDocument = async (
+  store: Store,
+  origin: string,
+  prepared: Prepared,
+  existing: LibraryDocumentRecord | undefined,
+  at: number,
+  limits: DocumentLimits,
+): Promise<number> => {
+  const docId = `doc_${sha256Hex(origin).slice(0, 24)}`;
+  const passages = passagesWithin(origin, docId, prepared.extracted, limits.passages);
+  await store.transaction((uow) =>
+    uow.library.replaceDocument(
+      {
+        docId,
+        origin,
+        displayPath: displayPathOf(origin),
+        title: prepared.extracted.title,
+        mediaType: prepared.extracted.mediaType,
+        sha256: prepared.sha256,
+        bytes: prepared.bytes,
+        passageCount: passages.length,
+        addedAt: existing?.addedAt ?? at,
+        updatedAt: at,
+      },
+      passages,
+    ),
+  );
+  return passages.length;
+};
+
 /**
  * `helix library add`: extracts, splits and indexes documents. A document is identified by its
  * real path; an unchanged file (same sha256) is left alone, a changed one has all its passages
- * replaced in one transaction, so a search never sees half a document. A document past one of
- * `limits` is refused whole (nothing of it is written; an earlier version stays as it was) and
- * the rest are still indexed.
+ * replaced in one transaction, so a search never sees half a document. Paragraphs that repeat
+ * across many documents of the batch (boilerplate.ts) are left out of the changed ones. A
+ * document past one of `limits` is refused whole (nothing of it is written; an earlier version
+ * stays as it was) and the rest are still indexed.
  */
 export const ingestPaths = async (
   store: Store,
@@ -150,52 +249,36 @@ export const ingestPaths = async (
   for (const [i, path] of missing.entries()) {
     onProgress({ path, outcome: 'failed', passages: 0, reason: 'no such file or directory', index: i + 1, total });
   }
+  const batch: Surveyed[] = [];
+  for (const file of files) batch.push(await survey(store, file, limits));
+  const { boilerplate, kept } = await countBoilerplate(batch, limits);
 
-  for (const [i, file] of files.entries()) {
+  for (const [i, entry] of batch.entries()) {
     const index = missing.length + i + 1;
+    if (entry.kind === 'unchanged') {
+      counts.unchanged++;
+      onProgress({ path: displayPathOf(entry.origin), outcome: 'unchanged', passages: entry.passages, index, total });
+      continue;
+    }
     try {
-      const origin = await realpath(file);
-      const bytes = await readDocumentBytes(origin, limits.fileBytes);
-      const sha256 = sha256Hex(bytes);
-      const existing = await store.read.library.findByOrigin(origin);
-      if (existing?.sha256 === sha256) {
-        counts.unchanged++;
-        onProgress({
-          path: displayPathOf(origin),
-          outcome: 'unchanged',
-          passages: existing.passageCount,
-          index,
-          total,
-        });
-        continue;
-      }
-      const extracted = await extractDocument(origin, bytes, limits);
-      const docId = `doc_${sha256Hex(origin).slice(0, 24)}`;
-      const passages = passagesWithin(origin, docId, extracted, limits.passages);
-      const at = now();
-      await store.transaction((uow) =>
-        uow.library.replaceDocument(
-          {
-            docId,
-            origin,
-            displayPath: displayPathOf(origin),
-            title: extracted.title,
-            mediaType: extracted.mediaType,
-            sha256,
-            bytes: bytes.length,
-            passageCount: passages.length,
-            addedAt: existing?.addedAt ?? at,
-            updatedAt: at,
-          },
-          passages,
-        ),
+      if (entry.kind === 'unreadable') throw entry.error;
+      const prepared = kept.get(entry.origin) ?? (await prepare(entry.origin, limits));
+      kept.delete(entry.origin);
+      const extracted = withoutBoilerplate(entry.origin, prepared.extracted, boilerplate, limits.textChars);
+      const passages = await storeDocument(
+        store,
+        entry.origin,
+        { ...prepared, extracted },
+        entry.existing,
+        now(),
+        limits,
       );
-      const outcome = existing === undefined ? 'added' : 'updated';
+      const outcome = entry.existing === undefined ? 'added' : 'updated';
       counts[outcome]++;
-      counts.passages += passages.length;
-      onProgress({ path: displayPathOf(origin), outcome, passages: passages.length, index, total });
+      counts.passages += passages;
+      onProgress({ path: displayPathOf(entry.origin), outcome, passages, index, total });
     } catch (err) {
-      const path = displayPathOf(resolve(file));
+      const path = displayPathOf(resolve(entry.file));
       if (err instanceof DocumentLimitError) {
         counts.refused++;
         onProgress({ path, outcome: 'refused', passages: 0, reason: err.message, limit: err.limit, index, total });

@@ -44,6 +44,24 @@ describe('splitPassages', () => {
     expect(splitPassages(long).map((passage) => passage.text.slice(0, 7))).toEqual(['gc.auto', 'When xx']);
   });
 
+  it('never cuts a table row in two, in HTML or Markdown, unless the row alone passes the maximum', async () => {
+    const cell = (row: number): string => `Row ${row} says this. ${'word '.repeat(40).trim()}.`;
+    const rows = Array.from({ length: 12 }, (_, row) => row);
+    const html = `<table><tr><th>Key</th><th>Meaning</th></tr>${rows.map((row) => `<tr><td>k${row}</td><td>${cell(row)}</td></tr>`).join('')}</table>`;
+    const markdown = `| Key | Meaning |\n|---|---|\n${rows.map((row) => `| k${row} | ${cell(row)} |`).join('\n')}\n`;
+    const expected = rows.map((row) => `Key: k${row}; Meaning: ${cell(row)}`);
+    for (const [name, source] of [
+      ['t.html', html],
+      ['t.md', markdown],
+    ] as const) {
+      const doc = await extractDocument(name, new TextEncoder().encode(source));
+      const passages = splitPassages(doc, { targetChars: 500, maxChars: 600 });
+      expectValidPassages(doc, passages, 600);
+      expect(passages.length).toBeGreaterThan(1);
+      expect(passages.flatMap((passage) => passage.text.split('\n\n'))).toEqual(expected);
+    }
+  });
+
   it('packs whole paragraphs up to the target size', () => {
     const paragraphs = [paragraph('p1', 300), paragraph('p2', 300), paragraph('p3', 300), paragraph('p4', 100)];
     const doc = plainDoc(paragraphs.join('\n\n'));

@@ -38,7 +38,7 @@ describe('HTML extraction', () => {
     const doc = await extract(PAGE);
     expect(doc.text).toContain('Install with the installer.');
     expect(doc.text).toContain('Set HELIX_PORT.');
-    expect(doc.text).toMatch(/Name Default\nport 1522/);
+    expect(doc.text).toContain('Name: port; Default: 1522');
     for (const absent of ['track', 'color', 'console', 'Home', 'Docs', 'https://', 'diagram', 'Helix & the Library']) {
       expect(doc.text).not.toContain(absent);
     }
@@ -109,6 +109,48 @@ describe('HTML extraction of adversarial pages', () => {
     expect(nested.text).toBe(Array.from({ length: 10_000 }, () => 'line').join('\n\n'));
     const quoted = await extract(`${'<blockquote>'.repeat(400)}<p>said</p>`);
     expect(quoted.text).toBe('said');
+  });
+
+  it('reads a header-less table as one line per row, its cells as words, as a page shows them', async () => {
+    const doc = await extract(
+      '<table><tr><td>Note</td><td>Mind <b>this</b>.</td></tr><tr><td>a</td><td>b</td></tr></table>',
+    );
+    expect(doc.text).toBe('Note Mind this.\na b');
+  });
+
+  it('reads a data table as rows that name each value by its column header, each row a paragraph', async () => {
+    const doc = await extract(
+      '<table><caption>Ports</caption><thead><tr><th>Name</th><th>Default</th><th>Notes</th></tr></thead>' +
+        '<tbody><tr><td>port</td><td>1522</td><td>First. Second.</td></tr><tr><td>host</td><td></td><td>any</td></tr></tbody></table>',
+    );
+    expect(doc.text).toBe('Ports\n\nName: port; Default: 1522; Notes: First. Second.\n\nName: host; Notes: any');
+    const thRow = await extract(
+      '<table><tr><th>Key</th><th>Meaning</th></tr><tr><td>-v</td><td>verbose</td></tr></table>',
+    );
+    expect(thRow.text).toBe('Key: -v; Meaning: verbose');
+  });
+
+  it('gives a spanning header to each column it spans, never more columns than the widest row has', async () => {
+    const spanned = await extract(
+      '<table><tr><th>Name</th><th colspan="2">Limits</th></tr><tr><td>a</td><td>1</td><td>2</td></tr></table>',
+    );
+    expect(spanned.text).toBe('Name: a; Limits: 1; Limits: 2');
+    const wide = await extract(
+      `<table><tr>${'<th colspan="100000">h</th>'.repeat(2_000)}</tr><tr>${'<td colspan="100000" rowspan="1000">v</td>'.repeat(2_000)}</tr></table>`,
+    );
+    const values = wide.text.split('; ');
+    expect(values).toHaveLength(2_000);
+    expect(values[0]).toBe('h: v');
+    expect(new Set(values.map((value) => value.replace(/^h: /, '')))).toEqual(new Set(['v']));
+  });
+
+  it('drops navigation, the page banner and footer, but keeps an article header', async () => {
+    const doc = await extract(
+      '<body><header>Site name</header><nav>Home</nav><div role="navigation">Prev Up Next</div>' +
+        '<div class="navfooter">Prev Home Next</div><article><header>Article title</header><p>Body.</p></article>' +
+        '<footer>Copyright</footer></body>',
+    );
+    expect(doc.text).toBe('Article title\n\nBody.');
   });
 
   it('a noncharacter spelled as an entity cannot forge a heading', async () => {

@@ -3,6 +3,7 @@ import { convert, type FormatCallback, type HtmlToTextOptions } from 'html-to-te
 import { Parser } from 'htmlparser2';
 import { HEADING_PATH_SEPARATOR } from '../../../domain/headingPath.js';
 import { toSingleLine, type DraftDocument, type DraftSection } from './assemble.js';
+import { formatTable } from './htmlTable.js';
 import { ExtractionError } from './types.js';
 
 /**
@@ -63,6 +64,22 @@ const newMarkers = (): Markers => {
   };
 };
 
+/**
+ * Navigation and the page's own banner and footer repeat on every page of a site. `<header>` and
+ * `<footer>` count only as children of `<body>`: inside an `<article>` or a `<section>` they are
+ * that part's own heading block or notes. DocBook marks its "Prev Up Next" bars with classes.
+ */
+const PAGE_CHROME = [
+  'nav',
+  '[role=navigation]',
+  'body > header',
+  'body > footer',
+  '[role=banner]',
+  '[role=contentinfo]',
+  'div.navheader',
+  'div.navfooter',
+];
+
 const HEADING_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
 const TITLE_OPEN = /<title\b/i;
 const TITLE_CLOSE = /<\/title\s*>/gi;
@@ -74,11 +91,12 @@ const tableCell: FormatCallback = (element, walk, builder) => {
 };
 
 /*
- * Tables, lists and quotes are plain blocks. html-to-text's own layouts cost more than the page:
- * a data table expands colspan/rowspan into a grid (forty cells with colspan="1000" took 11 s), and
- * list and quote prefixes repeat on every line at every level (115 KB of nested lists became 16 MB).
+ * Lists and quotes are plain blocks, tables are rows (htmlTable.ts). html-to-text's own layouts cost
+ * more than the page: a data table expands colspan/rowspan into a grid (forty cells with
+ * colspan="1000" took 11 s), and list and quote prefixes repeat on every line at every level
+ * (115 KB of nested lists became 16 MB).
  */
-const BLOCKS = ['table', 'caption', 'ul', 'ol', 'blockquote'];
+const BLOCKS = ['caption', 'ul', 'ol', 'blockquote'];
 const LINES = ['thead', 'tbody', 'tfoot', 'tr', 'li', 'dd'];
 /** Definition terms deeper than this belong to the enclosing term's entry. */
 const MAX_LIST_DEPTH = 3;
@@ -120,15 +138,16 @@ const optionsFor = (markers: Markers): HtmlToTextOptions => {
     wordwrap: false,
     // assertShallow has already refused anything deeper; this only keeps the walk total if it had not.
     limits: { maxDepth: MAX_HTML_DEPTH },
-    formatters: { markHeading, markList, markTerm, tableCell },
+    formatters: { markHeading, markList, markTerm, tableCell, formatTable },
     selectors: [
       // Navigation, scripts and images carry no searchable prose of the page itself; the title is read apart.
-      ...['title', 'img', 'script', 'style', 'nav', 'noscript', 'template', 'svg'].map((selector) => ({
+      ...['title', 'img', 'script', 'style', 'noscript', 'template', 'svg', ...PAGE_CHROME].map((selector) => ({
         selector,
         format: 'skip',
       })),
       { selector: 'a', options: { ignoreHref: true } },
       ...BLOCKS.map((selector) => ({ selector, format: 'block' })),
+      { selector: 'table', format: 'formatTable' },
       ...LINES.map((selector) => ({
         selector,
         format: 'block',

@@ -61,9 +61,18 @@ describe('Markdown extraction', () => {
     );
   });
 
-  it('turns table rows into cells separated by pipes, without the delimiter row', async () => {
-    const doc = await extract('| Flag | Meaning |\n|:-----|--------:|\n| `-v` | verbose |\n| `-q` | quiet |\n');
-    expect(doc.text).toBe('Flag | Meaning\n-v | verbose\n-q | quiet');
+  it('turns each table row into a paragraph that names its values by column header', async () => {
+    const doc = await extract(
+      'Flags:\n| Flag | Meaning |\n|:-----|--------:|\n| `-v` | verbose. Loud |\n| `a\\|b` | |\nmore | x\n\nAfter.',
+    );
+    expect(doc.text).toBe(
+      'Flags:\n\nFlag: -v; Meaning: verbose. Loud\n\nFlag: a|b\n\nFlag: more; Meaning: x\n\nAfter.',
+    );
+  });
+
+  it('keeps a table whose header names nothing as its rows are written', async () => {
+    const doc = await extract('| | |\n|---|---|\n| a | b |\n');
+    expect(doc.text).toBe('|\na | b');
   });
 
   it('drops HTML comments, thematic breaks, blockquote markers and normalizes bullets', async () => {

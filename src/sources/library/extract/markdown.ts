@@ -1,5 +1,6 @@
 import { toSingleLine, type DraftDocument, type DraftSection } from './assemble.js';
 import { renderInline, STASH_MARKERS } from './markdownInline.js';
+import { pipeTableAt, TABLE_DELIMITER_ROW } from './markdownTable.js';
 
 /*
  * A reading-oriented Markdown flattener, not a CommonMark renderer: it keeps every word a reader
@@ -18,7 +19,6 @@ const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 const ATX_OPENER = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
-const TABLE_DELIMITER_ROW = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 const LINK_DEFINITION = /^ {0,3}\[[^\]]+\]:[ \t]*\S/;
 const BLOCKQUOTE_MARKERS = /^ {0,3}(?:>[ \t]?)+/;
 const BULLET_MARKER = /^([ \t]*)[*+-][ \t]+/;
@@ -69,6 +69,14 @@ const takeFrontMatter = (lines: readonly string[]): { body: readonly string[]; t
   return { body: lines.slice(close + 1), title: title === '' ? null : title };
 };
 
+/** A fence closes on a line of nothing but a run of its own marker at least as long as its opener. */
+const closesFence = (line: string, fence: { marker: string; length: number }): boolean => {
+  const closing = FENCE_OPEN.exec(line)?.[1];
+  return (
+    closing !== undefined && closing[0] === fence.marker && closing.length >= fence.length && line.trim() === closing
+  );
+};
+
 export const extractMarkdown = (source: string): DraftDocument => {
   const { body: lines, title: declaredTitle } = takeFrontMatter(source.replace(STASH_MARKERS, '').split(/\r\n?|\n/));
   const sections: DraftSection[] = [];
@@ -90,13 +98,7 @@ export const extractMarkdown = (source: string): DraftDocument => {
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index] ?? '';
     if (fence !== null) {
-      const closing = FENCE_OPEN.exec(line)?.[1];
-      if (
-        closing !== undefined &&
-        closing[0] === fence.marker &&
-        closing.length >= fence.length &&
-        line.trim() === closing
-      ) {
+      if (closesFence(line, fence)) {
         fence = null;
         current.lines.push('');
       } else {
@@ -143,7 +145,16 @@ export const extractMarkdown = (source: string): DraftDocument => {
       previousBlank = true;
       continue;
     }
-    // Dropped without a trace, so a table's header row and body rows stay one paragraph.
+    const table = pipeTableAt(lines, index);
+    if (table !== null) {
+      // Each row its own paragraph, so a passage never cuts one in two.
+      for (const row of table.rows) current.lines.push('', row);
+      current.lines.push('');
+      index = table.end - 1;
+      previousBlank = true;
+      continue;
+    }
+    // Dropped without a trace, so a header-less table's rows stay one paragraph.
     if ((line.includes('|') && TABLE_DELIMITER_ROW.test(line)) || LINK_DEFINITION.test(line)) continue;
     const commentStart = line.lastIndexOf('<!--');
     if (commentStart !== -1 && !line.includes('-->', commentStart)) {
