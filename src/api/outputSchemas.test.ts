@@ -44,6 +44,7 @@ const run: RunRecord = {
     supporting_evidence_refs: ['r'],
     output_fields: { x: 1 },
     terminal_candidate_ref: 'cand',
+    writer: 'helix.extractive',
     failure_code: null,
   },
   lastEventSeq: 5,
