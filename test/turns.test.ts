@@ -120,6 +120,8 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     const read = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token })).body;
     expect(read.evidence_refs).toEqual([]);
     expect([...read.observation_refs].sort()).toEqual([...earlierRefs].sort());
+    // Claims no authorized answer backs are not reported as supported.
+    expect(read.supported_claims).toEqual([]);
     const two = await cont(h.url, token, run.run_id, { expected_version: 3, instruction: 'conclude' });
     expect(two.body).toMatchObject({
       terminal_authority_status: 'not_authorized',
