@@ -76,7 +76,7 @@ export interface RunRecord {
    * answer's cited evidence, otherwise every admitted evidence ref over all turns (see judgeTurn).
    */
   readonly evidenceRefs: readonly string[];
-  /** Claims the latest turn supported with admitted refs. */
+  /** Claims the latest turn supported with projected refs (with grounding required, refs the authorized answer cites). */
   readonly supportedClaims: readonly Claim[];
   readonly latestResult: LatestResult | null;
   readonly lastEventSeq: number;
