@@ -96,6 +96,7 @@ export const floorState = (turn: number): FloorState & Record<string, unknown> =
           supporting_evidence_refs: [],
           output_fields: {},
           terminal_candidate_ref: null,
+          writer: null,
           failure_code: null,
         },
 });

@@ -69,6 +69,13 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
     expect(start.inputSchema.required).toEqual(['idempotency_key', 'request']);
     const inspect = raw.body.result.tools.find((t: { name: string }) => t.name === 'helix_run_inspect');
     expect(inspect.securitySchemes[0].scopes).toEqual(['helix.agent_runs.read']);
+    // Output schemas come from the same zod schemas as REST: the answer's writer is declared on both.
+    const fetchEvidence = raw.body.result.tools.find((t: { name: string }) => t.name === 'helix_run_fetch_evidence');
+    const success = (tool: {
+      outputSchema: { anyOf: { properties: Record<string, unknown>; required: string[] }[] };
+    }) => tool.outputSchema.anyOf[0]!;
+    expect(success(fetchEvidence).required).toContain('terminal_candidate_writer');
+    expect(JSON.stringify(success(inspect).properties.latest_result)).toContain('"writer"');
   });
 
   it('a read-only token still sees the complete catalog', async () => {
@@ -107,6 +114,9 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
     expect(events.structuredContent.events.map((e: { seq: number }) => e.seq)).toEqual([2, 3]);
     const evidence = await call(client, 'helix_run_fetch_evidence', { run_id: runId });
     expect(evidence.structuredContent.schema).toBe('helix.agent_run.evidence_bundle.v1');
+    // The turn proposed no answer: no writer, on the run and on the bundle.
+    expect(inspected.structuredContent.latest_result.writer).toBeNull();
+    expect(evidence.structuredContent).toMatchObject({ terminal_candidate_writer: null, evidence_refs: [] });
     const cancelled = await call(client, 'helix_run_cancel', {
       run_id: runId,
       idempotency_key: idemKey(),

@@ -304,6 +304,7 @@ describe.each(storeFlavours())('REST run contract on $name', (flavour) => {
       contradicted_claims: [],
       unresolved_requirements: [],
       terminal_candidate_ref: null,
+      terminal_candidate_writer: null,
       terminal_authority_status: 'not_evaluated',
       ...FLAGS,
     });

@@ -92,6 +92,53 @@ describe.each(storeFlavours())('governed extractive turns on $name', (flavour) =
     expect(bundle.supported_claims.length).toBeGreaterThan(0);
   });
 
+  const bundleOf = async (runId: string) => (await api(h.url, 'GET', `${RUNS}/${runId}/evidence`, { token })).body;
+  const refsOf = (bundle: { artifacts: { ref: string }[] }) => bundle.artifacts.map((a) => a.ref);
+
+  it('projection: evidence_refs are exactly what the authorized answer cites, the other passages read are observations, and the writer is named', async () => {
+    const run = await start('What is the default value of collector.batchSize?');
+    const res = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
+    expect(res.body).toMatchObject({ completion_status: 'completed', latest_result: { writer: 'helix.extractive' } });
+    const cited = res.body.latest_result.supporting_evidence_refs;
+    const bundle = await bundleOf(run.run_id);
+    expect(bundle.evidence_refs).toEqual(cited);
+    expect(bundle.terminal_candidate_writer).toBe('helix.extractive');
+    // Everything the turn admitted but did not cite is still listed, as an observation.
+    expect(bundle.observation_refs.length).toBeGreaterThan(0);
+    expect([...bundle.observation_refs, ...bundle.evidence_refs].sort()).toEqual(refsOf(bundle).sort());
+    expect(bundle.observation_refs.filter((ref: string) => cited.includes(ref))).toEqual([]);
+    // The run snapshot counts the same evidence as the bundle.
+    expect(res.body.evidence).toEqual({ count: cited.length, refs: cited, truncated: false });
+    expect(res.body.summary.evidence_ref_count).toBe(cited.length);
+  });
+
+  it('projection: a declined answer grounds nothing, so every passage read is an observation', async () => {
+    const run = await start('What is the default value of collector.timeout?');
+    const res = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
+    expect(res.body).toMatchObject({
+      completion_status: 'needs_more_evidence',
+      latest_result: { text: null, writer: null },
+      evidence: { count: 0, refs: [] },
+    });
+    const bundle = await bundleOf(run.run_id);
+    expect(bundle).toMatchObject({ evidence_refs: [], terminal_candidate_writer: null });
+    expect(bundle.observation_refs.length).toBeGreaterThan(0);
+    expect(bundle.observation_refs).toEqual(refsOf(bundle));
+  });
+
+  it('projection: without required terminal authority every admitted passage is evidence, as before', async () => {
+    const run = await start('What is the default value of collector.batchSize?', {
+      completion_contract: { require_terminal_authority: false },
+    });
+    const res = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });
+    expect(res.body.completion_status).toBe('completed');
+    const bundle = await bundleOf(run.run_id);
+    expect(bundle.observation_refs).toEqual([]);
+    expect(bundle.evidence_refs.length).toBeGreaterThan(res.body.latest_result.supporting_evidence_refs.length);
+    expect([...bundle.evidence_refs].sort()).toEqual(refsOf(bundle).sort());
+    expect(res.body.evidence.count).toBe(bundle.evidence_refs.length);
+  });
+
   it('needs_more_evidence: a topic the library does not hold gets no made-up completion', async () => {
     const run = await start('What is the boiling point of liquid nitrogen?');
     const res = await turn(run.run_id, { expected_version: 1, instruction: 'Answer.' });

@@ -63,6 +63,26 @@ describe.each(storeFlavours())('store port on $name', (flavour) => {
     expect((await t.store.read.runs.listWithActiveTurn()).map((r) => r.runId)).toContain(run.runId);
   });
 
+  it("the latest result's writer is stored in the run state; a result stored before it existed reads as null", async () => {
+    const result = {
+      turn: 1,
+      outcome: 'succeeded' as const,
+      text: 'Answer. [1]',
+      supporting_evidence_refs: ['artifact:sha256:a'],
+      output_fields: {},
+      terminal_candidate_ref: 'candidate:sha256:c',
+      writer: 'helix.extractive',
+      failure_code: null,
+    };
+    const written = { ...baseRun('run_writer0001'), latestResult: result };
+    await t.store.read.runs.insert(written);
+    expect((await t.store.read.runs.get(written.runId))?.latestResult?.writer).toBe('helix.extractive');
+    const { writer: _absent, ...before } = result;
+    const old = { ...baseRun('run_writer0002'), latestResult: before as unknown as RunRecord['latestResult'] };
+    await t.store.read.runs.insert(old);
+    expect((await t.store.read.runs.get(old.runId))?.latestResult).toEqual({ ...result, writer: null });
+  });
+
   it('compare-and-set writes only over the expected version', async () => {
     const run = baseRun('run_cas0000001');
     await t.store.read.runs.insert(run);

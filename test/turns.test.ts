@@ -62,6 +62,8 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     expect([...executor.inputs[0]!.admittedCapabilities]).toContain('research-library.search');
     const evidence = await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token });
     expect(evidence.body.evidence_refs).toHaveLength(2);
+    expect(res.body.latest_result.writer).toBe('helix.scripted');
+    expect(evidence.body.terminal_candidate_writer).toBe('helix.scripted');
     expect(evidence.body.artifacts[0]).toMatchObject({
       capability_id: 'research-library.search',
       evidence_family: 'research_library_evidence',
@@ -113,7 +115,13 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
     ]);
     const run = await startRun(h.url, token);
     const one = await cont(h.url, token, run.run_id, { expected_version: 1, instruction: 'gather' });
-    expect(one.body.evidence.count).toBe(2);
+    // Nothing was authorized in turn 1, so its passages were read (observations) but ground nothing.
+    expect(one.body.evidence.count).toBe(0);
+    const read = (await api(h.url, 'GET', `${RUNS}/${run.run_id}/evidence`, { token })).body;
+    expect(read.evidence_refs).toEqual([]);
+    expect([...read.observation_refs].sort()).toEqual([...earlierRefs].sort());
+    // Claims no authorized answer backs are not reported as supported.
+    expect(read.supported_claims).toEqual([]);
     const two = await cont(h.url, token, run.run_id, { expected_version: 3, instruction: 'conclude' });
     expect(two.body).toMatchObject({
       terminal_authority_status: 'not_authorized',

@@ -7,17 +7,29 @@ type AdmittedArtifact = TurnArtifact & { readonly turn: number; readonly created
 
 export const EVIDENCE_SCHEMA = 'helix.agent_run.evidence_bundle.v1';
 
-const refsOf = (artifacts: readonly AdmittedArtifact[], kind: AdmittedArtifact['kind']) =>
-  artifacts.filter((a) => a.kind === kind).map((a) => a.ref);
+/**
+ * How the bundle splits the admitted artifacts. `evidence_refs` are the run's evidence (with
+ * terminal grounding required, what the authorized answer cites; see judgeTurn), in the run's
+ * order, so the bundle and the run snapshot's `evidence` agree. Every other admitted artifact but a
+ * receipt was read without grounding anything and is an observation, so a client sees what was read.
+ */
+const splitRefs = (run: RunRecord, artifacts: readonly AdmittedArtifact[]) => {
+  const admittedEvidence = new Set(artifacts.filter((a) => a.kind === 'evidence').map((a) => a.ref));
+  const evidence = run.evidenceRefs.filter((ref) => admittedEvidence.has(ref));
+  const grounded = new Set(evidence);
+  return {
+    observation_refs: artifacts.filter((a) => a.kind !== 'receipt' && !grounded.has(a.ref)).map((a) => a.ref),
+    evidence_refs: evidence,
+    receipt_refs: artifacts.filter((a) => a.kind === 'receipt').map((a) => a.ref),
+  };
+};
 
 /** The normalized `helix.agent_run.evidence_bundle.v1`: admitted artifacts with their provenance. */
 export const projectEvidence = (run: RunRecord, artifacts: readonly AdmittedArtifact[]) => ({
   schema: EVIDENCE_SCHEMA,
   run_id: run.runId,
   version: run.version,
-  observation_refs: refsOf(artifacts, 'observation'),
-  evidence_refs: refsOf(artifacts, 'evidence'),
-  receipt_refs: refsOf(artifacts, 'receipt'),
+  ...splitRefs(run, artifacts),
   artifacts: artifacts.map((a) => ({
     ref: a.ref,
     kind: a.kind,
@@ -33,6 +45,7 @@ export const projectEvidence = (run: RunRecord, artifacts: readonly AdmittedArti
   contradicted_claims: run.contradictions,
   unresolved_requirements: run.unresolvedRequirements,
   terminal_candidate_ref: run.latestResult?.terminal_candidate_ref ?? null,
+  terminal_candidate_writer: run.latestResult?.writer ?? null,
   terminal_authority_status: run.terminalAuthority,
   ...NON_AUTHORITY_FLAGS,
 });

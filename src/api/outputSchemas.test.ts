@@ -44,6 +44,7 @@ const run: RunRecord = {
     supporting_evidence_refs: ['r'],
     output_fields: { x: 1 },
     terminal_candidate_ref: 'cand',
+    writer: 'helix.extractive',
     failure_code: null,
   },
   lastEventSeq: 5,
@@ -82,5 +83,37 @@ describe('output schemas match the projections', () => {
     expectDeclared(EvidenceBundleSchema, bundle);
     const error = errorBody(new HelixError('version_conflict', { current_version: 4 }));
     expect(ErrorBodySchema.parse(error)).toEqual(error);
+  });
+});
+
+describe('the evidence bundle splits admitted artifacts by what grounds the answer', () => {
+  const admitted = (content: string, kind: 'evidence' | 'observation' | 'receipt' = 'evidence') => ({
+    ...scriptedArtifact(content, { capabilityId: 'c', family: 'f', kind }),
+    runId: run.runId,
+    turn: 1,
+    createdAt: 0,
+  });
+  const cited = admitted('cited');
+  const uncited = admitted('uncited');
+  const read = admitted('a document read', 'observation');
+  const receipt = admitted('a receipt', 'receipt');
+
+  it("evidence_refs are the run's evidence refs in its order; everything else read is an observation", () => {
+    const bundle = projectEvidence({ ...run, evidenceRefs: [cited.ref] }, [uncited, read, cited, receipt]);
+    expect(bundle).toMatchObject({
+      evidence_refs: [cited.ref],
+      observation_refs: [uncited.ref, read.ref],
+      receipt_refs: [receipt.ref],
+      terminal_candidate_writer: 'helix.extractive',
+    });
+  });
+
+  it('a run state that listed an observation among its evidence (stored before this split) still shows it as one', () => {
+    const bundle = projectEvidence({ ...run, evidenceRefs: [read.ref, cited.ref], latestResult: null }, [read, cited]);
+    expect(bundle).toMatchObject({
+      evidence_refs: [cited.ref],
+      observation_refs: [read.ref],
+      terminal_candidate_writer: null,
+    });
   });
 });

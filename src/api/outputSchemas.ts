@@ -74,6 +74,7 @@ export const RunViewSchema = z.looseObject({
       supporting_evidence_refs: z.array(z.string()),
       output_fields: z.record(z.string(), z.unknown()),
       terminal_candidate_ref: z.string().nullable(),
+      writer: z.string().nullable(),
       failure_code: z.string().nullable(),
     })
     .nullable(),
@@ -138,6 +139,7 @@ export const EvidenceBundleSchema = z.looseObject({
   ),
   unresolved_requirements: z.array(z.string()),
   terminal_candidate_ref: z.string().nullable(),
+  terminal_candidate_writer: z.string().nullable(),
   terminal_authority_status: z.enum(TERMINAL_AUTHORITY_STATUSES),
   ...FalseFlags,
 });

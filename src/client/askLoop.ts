@@ -25,11 +25,16 @@ export interface AskOutcome {
 export const FIRST_INSTRUCTION = 'Answer the objective from the admitted evidence, citing sources.';
 const RETRY_INSTRUCTION = 'Search again more broadly for evidence on the objective.';
 
-/** A turn made progress when something the completion judge looks at changed. */
-const progressKey = (run: RunSnapshot): string =>
+/**
+ * A turn made progress when something the completion judge looks at changed, or it read something
+ * new: with terminal grounding required, passages a turn read without an authorized answer are
+ * observations, not evidence, and the next turn may still answer from them.
+ */
+const progressKey = (run: RunSnapshot, evidence: RunEvidence): string =>
   JSON.stringify([
     run.completion_status,
     run.evidence.count,
+    evidence.observation_refs.length,
     run.unresolved_requirements,
     run.contradictions.map((c) => c.contradiction_id),
     run.terminal_authority_status,
@@ -74,11 +79,13 @@ export const askHelix = async (
           return { run, evidence: await client.evidence(run.run_id), stoppedBecause: 'needs_input' };
         answers.push({ question_id: question.question_id, value });
       }
-    } else if (previous === progressKey(run)) {
+    }
+    const progress = progressKey(run, await client.evidence(run.run_id));
+    if (answers.length === 0 && previous === progress) {
       stoppedBecause = 'no_progress';
       break;
     }
-    previous = progressKey(run);
+    previous = progress;
     run = await client.continue(run.run_id, {
       expected_version: run.version,
       ...(answers.length > 0 ? { answers } : { instruction }),

@@ -35,6 +35,8 @@ export interface LatestResult {
   readonly supporting_evidence_refs: readonly string[];
   readonly output_fields: Readonly<Record<string, unknown>>;
   readonly terminal_candidate_ref: string | null;
+  /** The executor that wrote the terminal candidate (`helix.extractive`, `helix.model`, ...); null without one. */
+  readonly writer: string | null;
   readonly failure_code: string | null;
 }
 
@@ -69,9 +71,12 @@ export interface RunRecord {
   readonly contradictions: readonly Contradiction[];
   readonly pendingQuestions: readonly PendingQuestion[];
   readonly answers: readonly Answer[];
-  /** Cumulative admitted artifact refs across turns, oldest first. */
+  /**
+   * The run's evidence refs, oldest first: with terminal grounding required the latest authorized
+   * answer's cited evidence, otherwise every admitted evidence ref over all turns (see judgeTurn).
+   */
   readonly evidenceRefs: readonly string[];
-  /** Claims the latest turn supported with admitted refs. */
+  /** Claims the latest turn supported with projected refs (with grounding required, refs the authorized answer cites). */
   readonly supportedClaims: readonly Claim[];
   readonly latestResult: LatestResult | null;
   readonly lastEventSeq: number;

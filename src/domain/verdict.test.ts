@@ -153,4 +153,57 @@ describe('judgeTurn', () => {
     );
     expect(v).toMatchObject({ terminalAuthority: 'not_required', completion: 'completed' });
   });
+
+  describe('projection (docs/spec/helix-agent-api-v1.md, Evidence and terminal authority)', () => {
+    const cited = scriptedArtifact('cited passage', LIB);
+    const uncited = scriptedArtifact('uncited passage', LIB);
+    const read = scriptedArtifact('a document read', { ...LIB, kind: 'observation' });
+    const turnOf = (candidates = [scriptedCandidate('answer', [cited.ref], {}, 'helix.extractive')]) =>
+      emptyOutcome({
+        artifacts: [cited, uncited, read],
+        satisfiedFamilies: [LIB.family],
+        terminalCandidates: candidates,
+      });
+
+    it('grounding required: evidence is the authorized citations; everything admitted is kept; the writer is recorded', () => {
+      const v = judgeTurn(run({ evidenceRefs: ['artifact:earlier'] }), turnOf(), ctx);
+      expect(v.terminalAuthority).toBe('authorized');
+      expect(v.projectedArtifacts.map((a) => a.ref)).toEqual([cited.ref]);
+      expect(v.admittedArtifacts.map((a) => a.ref)).toEqual([cited.ref, uncited.ref, read.ref]);
+      // An earlier answer's citations ground nothing now.
+      expect(v.evidenceRefs).toEqual([cited.ref]);
+      expect(v.latestResult.writer).toBe('helix.extractive');
+    });
+
+    it('grounding required and nothing authorized: no evidence, the writer of the refused candidate is still named', () => {
+      const none = judgeTurn(run({ evidenceRefs: ['artifact:earlier'] }), turnOf([]), ctx);
+      expect(none).toMatchObject({ terminalAuthority: 'not_evaluated', projectedArtifacts: [], evidenceRefs: [] });
+      expect(none.latestResult.writer).toBeNull();
+      expect(none.admittedArtifacts).toHaveLength(3);
+      const refused = judgeTurn(
+        run(),
+        turnOf([scriptedCandidate('answer', ['artifact:unknown'], {}, 'helix.model')]),
+        ctx,
+      );
+      expect(refused).toMatchObject({ terminalAuthority: 'not_authorized', evidenceRefs: [] });
+      expect(refused.latestResult).toMatchObject({ writer: 'helix.model', text: null });
+    });
+
+    it('grounding not required: every admitted evidence artifact is projected and accumulates over turns', () => {
+      const free = run({
+        contract: { ...run().contract, require_terminal_authority: false },
+        evidenceRefs: ['artifact:earlier'],
+      });
+      const v = judgeTurn(free, turnOf(), ctx);
+      expect(v.projectedArtifacts).toHaveLength(3);
+      expect(v.evidenceRefs).toEqual(['artifact:earlier', cited.ref, uncited.ref]);
+    });
+
+    it('min_evidence_refs still counts the cited evidence only', () => {
+      const two = run({ contract: { ...run().contract, min_evidence_refs: 2 } });
+      expect(judgeTurn(two, turnOf(), ctx).completion).toBe('needs_more_evidence');
+      const both = turnOf([scriptedCandidate('answer', [cited.ref, uncited.ref])]);
+      expect(judgeTurn(two, both, ctx).completion).toBe('completed');
+    });
+  });
 });

@@ -20,9 +20,12 @@ export interface TurnVerdict {
   readonly lifecycle: LifecycleStatus;
   readonly completion: CompletionStatus;
   readonly terminalAuthority: TerminalAuthorityStatus;
+  /** Every artifact that passed re-entry: the bundle lists them all (as evidence or observation). */
   readonly admittedArtifacts: readonly TurnArtifact[];
-  /** What the run and evidence bundle show: the admitted artifacts, or only the cited ones when grounding is required. */
+  /** What this turn projects as grounded: all admitted, or when grounding is required only the cited ones. */
   readonly projectedArtifacts: readonly TurnArtifact[];
+  /** The run's evidence refs after this turn, which the run snapshot and the bundle's `evidence_refs` show. */
+  readonly evidenceRefs: readonly string[];
   readonly rejectedArtifactRefs: readonly string[];
   readonly unresolvedRequirements: readonly string[];
   readonly pendingQuestions: readonly PendingQuestion[];
@@ -40,11 +43,7 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
   const gate = requiredEvidenceGate(outcome, ctx, reentry.admitted);
   const authority = evaluateTerminalAuthority(outcome.terminalCandidates, reentry.admitted, gate.missingFamilies);
   const authorized = authority.status === 'authorized' ? authority.candidate : null;
-  // With terminal grounding required, projected evidence is intersected with the authorized citations.
-  const projected =
-    authorized !== null && run.contract.require_terminal_authority
-      ? reentry.admitted.filter((a) => authorized.supportingRefs.includes(a.ref))
-      : reentry.admitted;
+  const projected = projectGrounded(run, reentry.admitted, authorized);
   const answered = new Set(run.answers.map((a) => a.question_id));
   const pendingQuestions = outcome.questions.filter((q) => !answered.has(q.question_id));
   const failureCode = outcome.status === 'failed' ? (outcome.failureCode ?? 'turn_failed') : null;
@@ -60,6 +59,7 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
     supporting_evidence_refs: authorized ? [...authorized.supportingRefs] : [],
     output_fields: authorized ? { ...authorized.outputFields } : {},
     terminal_candidate_ref: authority.candidate?.ref ?? null,
+    writer: authority.candidate?.writer ?? null,
     failure_code: failureCode,
   };
   return {
@@ -68,6 +68,7 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
     terminalAuthority,
     admittedArtifacts: reentry.admitted,
     projectedArtifacts: projected,
+    evidenceRefs: evidenceRefsAfter(run, projected),
     rejectedArtifactRefs: reentry.rejectedRefs,
     unresolvedRequirements: gate.unresolvedRequirements,
     pendingQuestions,
@@ -82,6 +83,34 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
       failureCode,
     }),
   };
+};
+
+/**
+ * docs/spec/helix-agent-api-v1.md (Evidence and terminal authority): when terminal grounding is
+ * required, projected evidence is intersected with the canonical authority's supporting refs, so a
+ * turn nothing was authorized in projects nothing. Without that requirement every admitted artifact is.
+ * (Authority already refused a candidate citing anything this turn did not admit.)
+ */
+const projectGrounded = (
+  run: RunRecord,
+  admitted: readonly TurnArtifact[],
+  authorized: TerminalCandidate | null,
+): readonly TurnArtifact[] => {
+  if (!run.contract.require_terminal_authority) return admitted;
+  if (authorized === null) return [];
+  // In citation order, so evidence_refs[0] is the answer's source [1].
+  const byRef = new Map(admitted.map((a) => [a.ref, a]));
+  return [...new Set(authorized.supportingRefs)].flatMap((ref) => byRef.get(ref) ?? []);
+};
+
+/**
+ * The run's evidence: the `evidence` artifacts projected (those `min_evidence_refs` counts). With
+ * grounding required they are the current authority's citations, replaced every turn (an earlier
+ * answer's citations ground nothing now); otherwise they accumulate over the turns.
+ */
+const evidenceRefsAfter = (run: RunRecord, projected: readonly TurnArtifact[]): readonly string[] => {
+  const evidence = projected.filter((a) => a.kind === 'evidence').map((a) => a.ref);
+  return run.contract.require_terminal_authority ? evidence : [...new Set([...run.evidenceRefs, ...evidence])];
 };
 
 interface Reentry {

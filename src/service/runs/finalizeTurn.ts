@@ -60,7 +60,7 @@ export const finalizeTurn = traced(
         unresolvedRequirements: verdict.unresolvedRequirements,
         contradictions: outcome.contradictions,
         pendingQuestions: verdict.pendingQuestions,
-        evidenceRefs: [...new Set([...run.evidenceRefs, ...projectedRefs])],
+        evidenceRefs: verdict.evidenceRefs,
         supportedClaims: outcome.supportedClaims.filter((c) => c.refs.every((ref) => projectedRefs.has(ref))),
         latestResult: verdict.latestResult,
         activeTurn: null,
@@ -69,7 +69,8 @@ export const finalizeTurn = traced(
       const committed = await commitRunChange(uow, run, next, withTurnUsage(verdict.events, outcome), now);
       // Read committed: a cancel may have landed between the read and the write; it wins.
       if (committed === undefined) return discard(await uow.runs.get(claimed.runId));
-      await uow.artifacts.admit(run.runId, run.stepsUsed, verdict.projectedArtifacts, now);
+      // Every admitted artifact is kept, cited or not: the bundle shows the uncited ones as observations.
+      await uow.artifacts.admit(run.runId, run.stepsUsed, verdict.admittedArtifacts, now);
       const view = projectRun(committed);
       await completeReceipt(uow, idem, 200, view, run.runId);
       return { kind: 'finalized', view };

@@ -65,6 +65,9 @@ const fromRow = (row: Selectable<AgentRunsTable>): RunRecord => {
   const state = JSON.parse(row.state) as RunState;
   return {
     ...state,
+    // A result stored before the writer was recorded reads as written by no known executor.
+    latestResult:
+      state.latestResult === null ? null : { ...state.latestResult, writer: state.latestResult.writer ?? null },
     runId: row.run_id,
     ownerHash: row.owner_hash,
     tenantRef: row.tenant_ref,
