@@ -4,6 +4,7 @@
  * a limit, a definition …). The sufficiency gate and the answer selection read both.
  */
 import { IDENTIFIER_PATTERN } from '../../domain/answerValues.js';
+import { escapeRegExp } from '../../domain/regExp.js';
 
 export const ASKED_ATTRIBUTES = ['default', 'limit', 'definition', 'other'] as const;
 export type AskedAttribute = (typeof ASKED_ATTRIBUTES)[number];
@@ -42,8 +43,6 @@ export const questionFocus = (question: string): QuestionFocus => {
   }
   return { identifiers: [...new Set(found)], attribute: attributeOf(question) };
 };
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The identifier as a whole name in `text`, case-insensitively: `gc.auto` is not in `gc.autoDetach`. */
 export const namesIdentifier = (text: string, identifier: string): boolean =>

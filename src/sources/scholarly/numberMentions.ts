@@ -1,3 +1,5 @@
+import { escapeRegExp } from '../../domain/regExp.js';
+
 /** A span of the input, in UTF-16 offsets, start inclusive and end exclusive (like `slice`). */
 export interface TextSpan {
   readonly text: string;
@@ -249,7 +251,6 @@ const UNITS = [
   'fold',
 ];
 
-const escapeRegExp = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const UNIT_PATTERN = [...UNITS]
   .sort((a, b) => b.length - a.length)
   .map(escapeRegExp)
