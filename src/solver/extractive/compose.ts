@@ -1,5 +1,5 @@
 import { stemSet } from '../../domain/terms.js';
-import type { RankedHit } from './relevance.js';
+import { overlap, type RankedHit } from './relevance.js';
 import type { QuestionFocus } from './questionFocus.js';
 import { splitSentences } from './sentences.js';
 import { attributeStrength, fullStrength, namedIn, properNames } from './sufficiency.js';
@@ -28,10 +28,7 @@ export const composeAnswer = (
   const wanted = stemSet(question);
   const scored = support.flatMap((hit, index) =>
     splitSentences(hit.text).map((sentence, position) => {
-      const have = stemSet(sentence);
-      let matched = 0;
-      for (const w of wanted) if (have.has(w)) matched++;
-      return { sentence, index, hit, matched, position };
+      return { sentence, index, hit, matched: overlap(sentence, wanted), position };
     }),
   );
   const matching = scored.filter((s) => s.matched > 0);

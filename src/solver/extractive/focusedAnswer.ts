@@ -10,7 +10,7 @@ import { stemSet } from '../../domain/terms.js';
 import type { CapabilityHit } from '../../sources/capability.js';
 import type { DetectedContradiction } from './contradictions.js';
 import { namesIdentifier, type QuestionFocus } from './questionFocus.js';
-import type { RankedHit } from './relevance.js';
+import { overlap, type RankedHit } from './relevance.js';
 import { splitSentences } from './sentences.js';
 import { attributeStrength, DEFAULT_VALUE_STATEMENT, statesAttribute } from './sufficiency.js';
 
@@ -30,12 +30,6 @@ const SENTENCES_PER_IDENTIFIER = 2;
 export const isEntryFor = (hit: CapabilityHit, identifier: string): boolean => {
   const last = hit.heading?.split(HEADING_PATH_SEPARATOR).at(-1);
   return last !== undefined && namesIdentifier(last, identifier) && last.length <= identifier.length + 40;
-};
-
-const overlap = (sentence: string, wanted: ReadonlySet<string>): number => {
-  let n = 0;
-  for (const w of stemSet(sentence)) if (wanted.has(w)) n++;
-  return n;
 };
 
 /** Candidate sentences for one identifier, best first: its entries' sentences, then sentences naming it. */

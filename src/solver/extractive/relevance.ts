@@ -9,6 +9,13 @@ export interface RankedHit extends CapabilityHit {
   readonly rank: number;
 }
 
+/** How many of the question's content stems `text` contains. */
+export const overlap = (text: string, wanted: ReadonlySet<string>): number => {
+  let n = 0;
+  for (const w of stemSet(text)) if (wanted.has(w)) n++;
+  return n;
+};
+
 /** Reciprocal-rank fusion constant (Cormack et al.): damps the head without ignoring the tail. */
 const RRF_K = 60;
 
