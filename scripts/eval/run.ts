@@ -94,7 +94,12 @@ const main = async (): Promise<void> => {
     say(`eval: ${report.added} documents, ${passages} passages in ${ingestSeconds.toFixed(1)} s`);
     const recall = await measureFileRecall(store, await baselineOver(store), questions);
     const config = loadConfig(
-      { HELIX_LOG_LEVEL: 'warn', HELIX_AGENT_DATABASE_SCOPES: 'research_library' },
+      // One client asking question after question: the per-credential limit would only pace the eval.
+      {
+        HELIX_LOG_LEVEL: 'warn',
+        HELIX_AGENT_DATABASE_SCOPES: 'research_library',
+        HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',
+      },
       { host: '127.0.0.1', port: 0, database },
     );
     const helix = await startHelix(config, { store, logger: createLogger('warn') });
