@@ -94,7 +94,7 @@ export const describeShapes = (f: BenchFigures): string[] => {
   if (f.search !== undefined) {
     const s = f.searchShape;
     lines.push(
-      `search: in-process store.read.library.search(terms, ${s.limit}), 1 caller, ${s.warmupQueries} warm-up + ${s.measuredQueries} measured queries of 2-5 terms; ` +
+      `search: in-process store.read.library.search({ terms, phrases: [] }, ${s.limit}), 1 caller, ${s.warmupQueries} warm-up + ${s.measuredQueries} measured queries of 2-5 terms; ` +
         `synthetic Zipf-distributed English-like text, ${s.passagesPerDocument} passages per document, ${s.documentsPerTransaction} documents per transaction`,
     );
   }

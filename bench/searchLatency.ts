@@ -1,5 +1,5 @@
 /**
- * Research-library search latency: `store.read.library.search(terms, limit)` timed in this process,
+ * Research-library search latency: `store.read.library.search({ terms, phrases: [] }, limit)` timed in this process,
  * one query at a time, against each dialect's real engine (SQLite FTS5 in a WAL file, PostgreSQL's
  * tsvector/GIN in PGlite), at each library size. A library grows in place from one size to the next,
  * through the same `replaceDocument` transactions `helix library add` commits, and every
@@ -76,7 +76,7 @@ const timeQueries = async (store: Store, queries: readonly (readonly string[])[]
   let emptyQueries = 0;
   for (const terms of queries) {
     const t0 = performance.now();
-    const hits = await store.read.library.search(terms, limit);
+    const hits = await store.read.library.search({ terms, phrases: [] }, limit);
     samples.push(performance.now() - t0);
     if (hits.length === 0) emptyQueries++;
   }

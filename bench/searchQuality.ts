@@ -65,7 +65,7 @@ const recallOf = async (
 ): Promise<{ recall: number; misses: string[] }> => {
   const misses: string[] = [];
   for (const q of queries) {
-    const hits = await store.read.library.search(contentTerms(q.query), K);
+    const hits = await store.read.library.search({ terms: contentTerms(q.query), phrases: [] }, K);
     if (!hits.some((h) => isRelevant(q.relevant, h.document.displayPath, h.passage.heading))) misses.push(q.query);
   }
   return { recall: (queries.length - misses.length) / queries.length, misses };

@@ -34,7 +34,7 @@ describe('helix library add drops boilerplate repeated across the batch', () => 
     it('stores no footer the pages share, keeps each page’s own text, and re-adding unchanged files writes nothing', async () => {
       expect(await ingestPaths(t.store, [dir], () => 1_000)).toMatchObject({ added: PAGES, unchanged: 0 });
       expect(await passagesOf(0)).toEqual(['Topic 0\n\nOnly page 0 explains widget 0.']);
-      expect(await t.store.read.library.search(['updated'], 10)).toEqual([]);
+      expect(await t.store.read.library.search({ terms: ['updated'], phrases: [] }, 10)).toEqual([]);
       const before = await t.store.read.library.list();
 
       expect(await ingestPaths(t.store, [dir], () => 2_000)).toMatchObject({ added: 0, updated: 0, unchanged: PAGES });

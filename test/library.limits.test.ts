@@ -75,7 +75,7 @@ describe('helix library add with per-document limits', () => {
       expect(documents.map((d) => d.displayPath.split('/').at(-1))).toEqual(['notes.md']);
       expect(await t.store.read.library.countPassages()).toBe(1);
       for (const term of ['dull', 'sectional', 'verbose'])
-        expect(await t.store.read.library.search([term], 5)).toEqual([]);
+        expect(await t.store.read.library.search({ terms: [term], phrases: [] }, 5)).toEqual([]);
     });
 
     it('keeps the indexed version of a document whose new version is refused', async () => {
@@ -92,8 +92,8 @@ describe('helix library add with per-document limits', () => {
       });
       const kept = (await t.store.read.library.list()).find((d) => d.origin.endsWith(`evolving-${flavour.name}.md`));
       expect(kept).toMatchObject({ passageCount: 3, updatedAt: 1_000 });
-      expect(await t.store.read.library.search(['rewritten'], 5)).toEqual([]);
-      expect((await t.store.read.library.search(['original'], 5)).length).toBeGreaterThan(0);
+      expect(await t.store.read.library.search({ terms: ['rewritten'], phrases: [] }, 5)).toEqual([]);
+      expect((await t.store.read.library.search({ terms: ['original'], phrases: [] }, 5)).length).toBeGreaterThan(0);
     });
   });
 

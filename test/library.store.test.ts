@@ -49,28 +49,56 @@ describe.each(storeFlavours())('library index on $name', (flavour) => {
   afterAll(async () => t.dispose());
 
   it('ranks stemmed OR matches, best first, with document identity', async () => {
-    const hits = await t.store.read.library.search(['recovering', 'killed', 'servers'], 5);
+    const hits = await t.store.read.library.search({ terms: ['recovering', 'killed', 'servers'], phrases: [] }, 5);
     expect(hits[0]?.passage.passageId).toBe('recovery:0');
     expect(hits[0]?.document).toEqual({ docId: 'recovery', title: 'Crash recovery', displayPath: 'recovery.md' });
     expect(hits[0]!.score).toBeGreaterThan(0);
   });
 
   it('returns nothing for absent topics and ignores query syntax in terms', async () => {
-    expect(await t.store.read.library.search(['photosynthesis'], 5)).toEqual([]);
-    expect(await t.store.read.library.search(['"hashes" OR *', 'NEAR(', '&|!'], 5)).toHaveLength(1);
-    expect(await t.store.read.library.search([], 5)).toEqual([]);
+    expect(await t.store.read.library.search({ terms: ['photosynthesis'], phrases: [] }, 5)).toEqual([]);
+    expect(
+      await t.store.read.library.search({ terms: ['"hashes" OR *', 'NEAR(', '&|!'], phrases: [] }, 5),
+    ).toHaveLength(1);
+    expect(await t.store.read.library.search({ terms: [], phrases: [] }, 5)).toEqual([]);
+  });
+
+  it('matches an identifier as a whole phrase: gc.auto finds its entry, not gc.autoDetach nor the loose words', async () => {
+    await t.store.transaction((uow) =>
+      uow.library.replaceDocument(
+        ...doc('gc', 'Garbage collection', [
+          'gc.autoDetach makes the housekeeping run in the background.',
+          'gc.auto sets how many loose objects trigger a collection; the default is 6700.',
+          'Automatic collection is sometimes called auto gc.',
+        ]),
+      ),
+    );
+    try {
+      const hits = await t.store.read.library.search({ terms: [], phrases: ['gc.auto'] }, 5);
+      expect(hits.map((h) => h.passage.passageId)).toEqual(['gc:1']);
+      // Query syntax inside a phrase is text, never an operator.
+      expect(await t.store.read.library.search({ terms: [], phrases: ['"zebra" OR *', 'NEAR(zebra'] }, 5)).toEqual([]);
+      const both = await t.store.read.library.search({ terms: ['housekeeping'], phrases: ['gc.auto'] }, 5);
+      expect(both.map((h) => h.passage.passageId).sort()).toEqual(['gc:0', 'gc:1']);
+    } finally {
+      await t.store.transaction(async (uow) => {
+        await uow.library.remove('gc');
+      });
+    }
   });
 
   it('replacing a document replaces its passages in the index; removing drops them', async () => {
     await t.store.transaction((uow) =>
       uow.library.replaceDocument(...doc('keys', 'API keys v2', ['Keys rotate yearly.'])),
     );
-    expect(await t.store.read.library.search(['hashes'], 5)).toEqual([]);
-    expect((await t.store.read.library.search(['rotate'], 5))[0]?.document.title).toBe('API keys v2');
+    expect(await t.store.read.library.search({ terms: ['hashes'], phrases: [] }, 5)).toEqual([]);
+    expect((await t.store.read.library.search({ terms: ['rotate'], phrases: [] }, 5))[0]?.document.title).toBe(
+      'API keys v2',
+    );
     expect(await t.store.read.library.countPassages()).toBe(3);
     expect(await t.store.read.library.remove('keys')).toBe(true);
     expect(await t.store.read.library.remove('keys')).toBe(false);
-    expect(await t.store.read.library.search(['rotate'], 5)).toEqual([]);
+    expect(await t.store.read.library.search({ terms: ['rotate'], phrases: [] }, 5)).toEqual([]);
     expect((await t.store.read.library.passages('recovery', 0, 5)).map((p) => p.ordinal)).toEqual([0, 1]);
   });
 });

@@ -4,7 +4,7 @@
  * question's content terms) beside the plain BM25 baseline over the same passages.
  */
 import { basename } from 'node:path';
-import { contentTerms } from '../../src/domain/terms.js';
+import { rankedSearch } from '../../src/sources/library/rankedSearch.js';
 import type { Store } from '../../src/store/port.js';
 import { buildBm25, type Bm25Index } from './bm25.js';
 import type { Question } from './questionSet.js';
@@ -30,7 +30,7 @@ export const baselineOver = async (store: Store): Promise<Bm25Index> => {
 };
 
 const helixTopFiles = async (store: Store, question: string): Promise<string[]> =>
-  (await store.read.library.search(contentTerms(question), RECALL_K)).map((hit) => basename(hit.document.displayPath));
+  (await rankedSearch(store, question, RECALL_K)).map((hit) => basename(hit.document.displayPath));
 
 export const measureFileRecall = async (
   store: Store,

@@ -180,6 +180,13 @@ export interface LibrarySearchHit {
   readonly score: number;
 }
 
+/** What a library search asks for: content words, any of which may match, and identifiers matched as exact phrases. */
+export interface LibraryQuery {
+  readonly terms: readonly string[];
+  /** Identifiers as written (`gc.auto`, `--depth`): a passage matches only with the whole name. */
+  readonly phrases: readonly string[];
+}
+
 export interface LibraryRepository {
   findByOrigin(origin: string): Promise<LibraryDocumentRecord | undefined>;
   getDocument(docId: string): Promise<LibraryDocumentRecord | undefined>;
@@ -188,8 +195,8 @@ export interface LibraryRepository {
   list(): Promise<LibraryDocumentRecord[]>;
   remove(docId: string): Promise<boolean>;
   passages(docId: string, fromOrdinal: number, toOrdinal: number): Promise<LibraryPassageRecord[]>;
-  /** Ranked full-text search: any of the terms may match; better matches first. */
-  search(terms: readonly string[], limit: number): Promise<LibrarySearchHit[]>;
+  /** Ranked full-text search: any term or phrase may match; better matches first. */
+  search(query: LibraryQuery, limit: number): Promise<LibrarySearchHit[]>;
   countPassages(): Promise<number>;
 }
 

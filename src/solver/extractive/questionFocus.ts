@@ -3,8 +3,7 @@
  * functions, commands), kept whole and matched exactly, and the asked attribute (a default value,
  * a limit, a definition …). The sufficiency gate and the answer selection read both.
  */
-import { IDENTIFIER_PATTERN } from '../../domain/answerValues.js';
-import { escapeRegExp } from '../../domain/regExp.js';
+import { identifiersIn } from '../../domain/identifiers.js';
 
 export const ASKED_ATTRIBUTES = ['default', 'limit', 'definition', 'other'] as const;
 export type AskedAttribute = (typeof ASKED_ATTRIBUTES)[number];
@@ -15,11 +14,6 @@ export interface QuestionFocus {
   readonly attribute: AskedAttribute;
 }
 
-const IDENTIFIER = new RegExp(IDENTIFIER_PATTERN, 'g');
-const CALL = /([A-Za-z_][\w.]*)\(\)/g;
-// An identifier starts where no word character or option dash precedes it.
-const STARTS_CLEAN = /(^|[^\w\-.\\])$/;
-
 const attributeOf = (question: string): AskedAttribute => {
   const q = question.toLowerCase();
   if (/\bdefaults?\b/.test(q)) return 'default';
@@ -29,21 +23,7 @@ const attributeOf = (question: string): AskedAttribute => {
   return 'other';
 };
 
-/** Trailing sentence punctuation is not part of a name (`gc.auto?`, `core.eol.`). */
-const trimmed = (identifier: string): string => identifier.replace(/[.,;:!?]+$/, '');
-
-export const questionFocus = (question: string): QuestionFocus => {
-  const found: string[] = [];
-  for (const match of question.matchAll(CALL)) found.push(`${match[1]}()`);
-  for (const match of question.matchAll(IDENTIFIER)) {
-    if (!STARTS_CLEAN.test(question.slice(0, match.index))) continue;
-    const identifier = trimmed(match[0]);
-    // A lone dash-word inside prose ("built-in", "e-mail") is no option: options start the word.
-    if (identifier.length >= 2 && !found.some((known) => known.includes(identifier))) found.push(identifier);
-  }
-  return { identifiers: [...new Set(found)], attribute: attributeOf(question) };
-};
-
-/** The identifier as a whole name in `text`, case-insensitively: `gc.auto` is not in `gc.autoDetach`. */
-export const namesIdentifier = (text: string, identifier: string): boolean =>
-  new RegExp(`(?<![\\w.-])${escapeRegExp(identifier)}(?![\\w-]|\\.\\w)`, 'i').test(text);
+export const questionFocus = (question: string): QuestionFocus => ({
+  identifiers: identifiersIn(question),
+  attribute: attributeOf(question),
+});

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { contentTerms } from '../../domain/terms.js';
 import type { Store } from '../../store/port.js';
 import { makeArtifact } from '../artifact.js';
 import type { Capability } from '../capability.js';
+import { rankedSearch } from './rankedSearch.js';
 
 const FAMILY = 'research_library_evidence';
 const MAX_READ_PASSAGES = 20;
@@ -30,7 +30,7 @@ const search = (store: Store): Capability<z.output<typeof SearchInput>> => ({
   description: 'Ranked full-text search over the operator-curated research library; returns passages with provenance.',
   input: SearchInput,
   async execute(input, context) {
-    const hits = await store.read.library.search(contentTerms(input.query), input.limit);
+    const hits = await rankedSearch(store, input.query, input.limit);
     const retrievedAt = new Date(context.now()).toISOString();
     const found = hits.map((hit) => {
       const artifact = makeArtifact({

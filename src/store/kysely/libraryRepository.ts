@@ -1,6 +1,12 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { StoreDialect } from '../migrations/index.js';
-import type { LibraryDocumentRecord, LibraryPassageRecord, LibraryRepository, LibrarySearchHit } from '../port.js';
+import type {
+  LibraryDocumentRecord,
+  LibraryPassageRecord,
+  LibraryQuery,
+  LibraryRepository,
+  LibrarySearchHit,
+} from '../port.js';
 import type { HelixDatabase, LibraryDocumentsTable, LibraryPassagesTable } from '../schema.js';
 import { toMillis } from './columns.js';
 
@@ -39,9 +45,35 @@ const PASSAGE_COLUMNS = [
   'p.text',
 ] as const;
 
-/** Terms reach the engines only as quoted literals of [a-z0-9]: no query syntax can be injected. */
+const MAX_TERMS = 32;
+const MAX_PHRASES = 8;
+
+/** Terms reach the engines only as quoted literals of letters and digits: no query syntax can be injected. */
 const safeTerms = (terms: readonly string[]): string[] =>
-  [...new Set(terms.flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((t) => t.length > 0))].slice(0, 32);
+  [...new Set(terms.flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((t) => t.length > 0))].slice(
+    0,
+    MAX_TERMS,
+  );
+
+/** A phrase as the tokens the SQLite tokenizer makes of it (`gc.auto` → gc auto), letters and digits only. */
+const phraseTokens = (phrase: string): string[] =>
+  phrase
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 0);
+
+interface SafeQuery {
+  readonly terms: readonly string[];
+  readonly phrases: readonly string[];
+}
+
+const safeQuery = (query: LibraryQuery): SafeQuery => ({
+  terms: safeTerms(query.terms),
+  phrases: [...new Set(query.phrases.map((p) => p.trim()).filter((p) => p.length > 0 && p.length <= 200))].slice(
+    0,
+    MAX_PHRASES,
+  ),
+});
 
 type SearchRow = Omit<Selectable<LibraryPassagesTable>, 'rowkey'> & {
   title: string;
@@ -55,9 +87,15 @@ const toHit = (row: SearchRow): LibrarySearchHit => ({
   score: Number(row.score),
 });
 
-/** SQLite FTS5: OR of quoted terms (porter-stemmed by the tokenizer); bm25 is lower-is-better. */
-const searchSqlite = async (db: Kysely<HelixDatabase>, terms: string[], limit: number): Promise<LibrarySearchHit[]> => {
-  const match = terms.map((t) => `"${t}"`).join(' OR ');
+/** SQLite FTS5: OR of quoted terms and phrases (porter-stemmed by the tokenizer); bm25 is lower-is-better. */
+const searchSqlite = async (
+  db: Kysely<HelixDatabase>,
+  query: SafeQuery,
+  limit: number,
+): Promise<LibrarySearchHit[]> => {
+  const phrases = query.phrases.map(phraseTokens).filter((tokens) => tokens.length > 0);
+  const match = [...query.terms.map((t) => `"${t}"`), ...phrases.map((tokens) => `"${tokens.join(' ')}"`)].join(' OR ');
+  if (match === '') return [];
   const rows = await db
     .selectFrom('helix_library_fts as f')
     .innerJoin('helix_library_passages as p', 'p.rowkey', 'f.rowid')
@@ -76,18 +114,26 @@ const searchSqlite = async (db: Kysely<HelixDatabase>, terms: string[], limit: n
   return rows.map((r) => toHit(r as SearchRow));
 };
 
-/** PostgreSQL: OR tsquery over the stored English tsvector, ranked by ts_rank (length-normalized). */
+/**
+ * PostgreSQL: OR of the terms and of each phrase, over the stored English tsvector, ranked by
+ * ts_rank (length-normalized). Phrases go through phraseto_tsquery, which parses them as the
+ * documents were parsed (the English parser keeps `gc.auto` as one lexeme).
+ */
 const searchPostgres = async (
   db: Kysely<HelixDatabase>,
-  terms: string[],
+  query: SafeQuery,
   limit: number,
 ): Promise<LibrarySearchHit[]> => {
-  const query = terms.join(' | ');
+  const parts = [
+    ...(query.terms.length === 0 ? [] : [sql`to_tsquery('english', ${query.terms.join(' | ')})`]),
+    ...query.phrases.map((phrase) => sql`phraseto_tsquery('english', ${phrase})`),
+  ];
+  if (parts.length === 0) return [];
   const rows = await db
-    .selectFrom(sql`to_tsquery('english', ${query})`.as('q'))
-    .innerJoin('helix_library_passages as p', (join) => join.on(sql<boolean>`p.tsv @@ q`))
+    .selectFrom(sql`(SELECT ${sql.join(parts, sql` || `)} AS q)`.as('tsq'))
+    .innerJoin('helix_library_passages as p', (join) => join.on(sql<boolean>`p.tsv @@ tsq.q`))
     .innerJoin('helix_library_documents as d', 'd.doc_id', 'p.doc_id')
-    .select([...PASSAGE_COLUMNS, 'd.title', 'd.display_path', sql<number>`ts_rank(p.tsv, q, 1)`.as('score')])
+    .select([...PASSAGE_COLUMNS, 'd.title', 'd.display_path', sql<number>`ts_rank(p.tsv, tsq.q, 1)`.as('score')])
     .orderBy('score', 'desc')
     .orderBy('p.passage_id')
     .limit(limit)
@@ -206,9 +252,8 @@ export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDiale
       .execute();
     return rows.map(passageFromRow);
   },
-  async search(terms, limit) {
-    const safe = safeTerms(terms);
-    if (safe.length === 0) return [];
+  async search(query, limit) {
+    const safe = safeQuery(query);
     return dialect === 'sqlite' ? searchSqlite(db, safe, limit) : searchPostgres(db, safe, limit);
   },
   async countPassages() {
