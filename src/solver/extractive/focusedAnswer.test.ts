@@ -74,6 +74,26 @@ describe('selectFocused', () => {
     expect(selection.kind === 'answer' && selection.sentences.map((s) => s.hit.ref)).toEqual(['c2']);
   });
 
+  it('asks of each identifier what its own clause asks: a default in one clause does not make --depth a default question', () => {
+    const cloneDepth = {
+      ...hit(
+        'c2',
+        'OPTIONS › --depth <depth>',
+        '--depth <depth>\n\nCreate a shallow clone with a history truncated to the given number of commits.',
+      ),
+      title: 'git-clone(1) — OPTIONS › --depth <depth>',
+    };
+    const svnDepth = {
+      ...hit('s1', 'OPTIONS › --depth <depth>', '--depth <depth>\n\nHow deep to walk the log. Default is 50.'),
+      title: 'git-svn(1) — OPTIONS › --depth <depth>',
+    };
+    const question = 'Which remote name does git clone use by default, and what does its --depth option do?';
+    const selection = selectFocused(question, questionFocus(question), [svnDepth, cloneDepth]);
+    expect(selection.kind === 'answer' && selection.sentences.map((s) => s.sentence)).toEqual([
+      'Create a shallow clone with a history truncated to the given number of commits.',
+    ]);
+  });
+
   it('declines an identifier no passage names, and an entry that never states the asked attribute', () => {
     const unknown = 'What is the default value of gc.autoCompressLevel?';
     expect(selectFocused(unknown, questionFocus(unknown), [AUTO, PACKS])).toEqual({

@@ -10,7 +10,7 @@ import { stemSet } from '../../domain/terms.js';
 import type { CapabilityHit } from '../../sources/capability.js';
 import type { DetectedContradiction } from './contradictions.js';
 import { namesIdentifier } from '../../domain/identifiers.js';
-import type { QuestionFocus } from './questionFocus.js';
+import { attributeFor, type QuestionFocus } from './questionFocus.js';
 import { overlap, type RankedHit } from './relevance.js';
 import { splitSentences } from './sentences.js';
 import { attributeStrength, DEFAULT_VALUE_STATEMENT, statesAttribute } from './sufficiency.js';
@@ -53,13 +53,14 @@ const sentencesFor = (
     );
   // The entry about the identifier outranks any passage that mentions it; within each, a sentence
   // stating the value outranks one that mentions a default in passing, then overlap with the question.
+  const attribute = attributeFor(focus, identifier);
   return [...fromEntries.map((c) => ({ c, entry: 1 })), ...naming.map((c) => ({ c, entry: 0 }))]
-    .filter(({ c }) => focus.attribute !== 'default' || statesAttribute(c.sentence, 'default'))
+    .filter(({ c }) => attribute !== 'default' || statesAttribute(c.sentence, 'default'))
     .map(({ c, entry }, order) => ({
       candidate: c,
       order,
       entry,
-      states: focus.attribute === 'default' ? attributeStrength(c.sentence, 'default') : 0,
+      states: attribute === 'default' ? attributeStrength(c.sentence, 'default') : 0,
       // Of several entries for one name (`--depth` of clone and of fetch), the one whose source the question names.
       source: overlap(c.hit.title, wanted),
       score: overlap(c.sentence, wanted),
@@ -105,9 +106,9 @@ export const focusedConflicts = (
   focus: QuestionFocus,
   hits: readonly RankedHit[],
 ): DetectedContradiction[] => {
-  if (focus.attribute !== 'default') return [];
   const wanted = stemSet(question);
   return focus.identifiers.flatMap((identifier) => {
+    if (attributeFor(focus, identifier) !== 'default') return [];
     const conflict = conflictFor(identifier, sentencesFor(identifier, focus, hits, wanted));
     return conflict === undefined ? [] : [conflict];
   });
