@@ -41,6 +41,17 @@ describe('composeAnswer', () => {
     expect(compose('How much does the team plan cost per user per month?', [hit])?.cited).toHaveLength(1);
   });
 
+  it('declines when the passages never name an abbreviation-shaped name the question asks about (zstd, lz4)', () => {
+    const hit = passage(
+      'a',
+      'An integer -1..9, indicating the compression level for objects in a pack file. -1 is the zlib default.',
+    );
+    expect(compose('Which zstd compression level does git use for pack files?', [hit])).toBe(undefined);
+    expect(compose('Which lz4 compression level does git use for pack files?', [hit])).toBe(undefined);
+    expect(compose('Which zlib compression level does git use for pack files?', [hit])?.cited).toHaveLength(1);
+    expect(compose("Which compression level does git's pack writer use?", [hit])?.cited).toHaveLength(1);
+  });
+
   it('quotes a sentence repeated by a copy of the page once', () => {
     const text = 'The number of parallel workers updating the working tree. The default is one.';
     const answer = compose('How many parallel workers update the working tree by default?', [

@@ -2,7 +2,7 @@ import { stemSet } from '../../domain/terms.js';
 import { overlap, type RankedHit } from './relevance.js';
 import type { QuestionFocus } from './questionFocus.js';
 import { splitSentences } from './sentences.js';
-import { attributeStrength, fullStrength, namedIn, properNames } from './sufficiency.js';
+import { attributeStrength, fullStrength, namedIn, insistedNames } from './sufficiency.js';
 
 const MAX_SENTENCES = 4;
 
@@ -18,7 +18,7 @@ export interface ComposedAnswer {
  * citation number, then the numbered sources. Every word of the answer comes from a cited passage,
  * and only quoted passages are cited. Undefined when the evidence does not state what is asked:
  * no sentence of the chosen passages states the asked attribute (a default, a quantity), or the
- * passages never name a proper name the question insists on.
+ * passages never name a name the question insists on (a product, an abbreviation such as zstd).
  */
 export const composeAnswer = (
   question: string,
@@ -62,7 +62,7 @@ export const composeAnswer = (
     if (stating !== undefined) chosen.splice(MAX_SENTENCES - 1, 1, stating);
   }
   const quoted = chosen.map((s) => `${s.hit.title}\n${s.hit.text}`).join('\n');
-  if (!properNames(question).every((name) => namedIn(quoted, name))) return undefined;
+  if (!insistedNames(question).every((name) => namedIn(quoted, name))) return undefined;
   return renderAnswer(chosen.sort((a, b) => a.index - b.index || a.position - b.position));
 };
 

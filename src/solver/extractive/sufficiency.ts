@@ -33,10 +33,17 @@ export const attributeStrength = (sentence: string, attribute: AskedAttribute): 
 };
 
 /**
- * Capitalised words past the question's first word (product and project names: "GitHub",
- * "GitLab"): an answer must come from sources that name them, or it is about something else.
+ * The names a question insists on: capitalised words past its first word (product and project
+ * names: "GitHub", "GitLab") and abbreviation-shaped words (no vowel or letters with digits:
+ * "zstd", "lz4", "sha256"). An answer must come from sources that name them, or it is about
+ * something else: the compression levels of zlib are no answer about zstd.
  */
-export const properNames = (question: string): string[] =>
-  [...question.matchAll(/(?<=\s)[A-Z][\w-]*[a-z][\w-]*/g)].map((m) => m[0]).filter((word) => word !== 'I');
+export const insistedNames = (question: string): string[] => {
+  const proper = [...question.matchAll(/(?<=\s)[A-Z][\w-]*[a-z][\w-]*/g)].map((m) => m[0]).filter((w) => w !== 'I');
+  const abbreviations = [...question.matchAll(/(?<![\w.'’-])[a-z][a-z0-9]+(?![\w.-]\w)/g)]
+    .map((m) => m[0])
+    .filter((word) => /\d/.test(word) || !/[aeiouy]/.test(word));
+  return [...proper, ...abbreviations];
+};
 
 export const namedIn = (text: string, name: string): boolean => text.toLowerCase().includes(name.toLowerCase());
