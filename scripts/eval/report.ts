@@ -9,7 +9,15 @@ export interface EvalFigures {
   readonly ingest: { readonly seconds: number; readonly passages: number };
   readonly scored: readonly Scored[];
   readonly recall: FileRecall;
-  readonly turnMillis: { readonly p50: number; readonly p99: number; readonly turns: number };
+  readonly turnMillis: TurnMillis;
+  /** The same questions' turns again on the grown library (the latency goal's 15k passages); none when too few sources. */
+  readonly atScale?: { readonly passages: number; readonly turnMillis: TurnMillis };
+}
+
+export interface TurnMillis {
+  readonly p50: number;
+  readonly p99: number;
+  readonly turns: number;
 }
 
 export interface Goal {
@@ -38,6 +46,7 @@ export const goalsOf = (figures: EvalFigures): Goal[] => {
     met: share >= target,
   });
   const mbps = megabytesPerSecond(figures);
+  const latency = figures.atScale ?? { passages: figures.ingest.passages, turnMillis: figures.turnMillis };
   return [
     atLeast('single fact correct', shareOf(summaries, 'single_fact'), 0.9),
     atLeast('two passages correct', shareOf(summaries, 'two_passages'), 0.7),
@@ -45,7 +54,8 @@ export const goalsOf = (figures: EvalFigures): Goal[] => {
     atLeast('unanswerable declined', shareOf(summaries, 'unanswerable'), 0.9),
     {
       name: 'authorized but wrong, of all questions',
-      figure: percent(wrongShare),
+      // One decimal: 4 of 77 is 5.2 %, which must not read as a met 5 %.
+      figure: `${(wrongShare * 100).toFixed(1)} %`,
       target: '≤ 5 %',
       met: wrongShare <= 0.05,
     },
@@ -56,10 +66,10 @@ export const goalsOf = (figures: EvalFigures): Goal[] => {
       met: figures.recall.helix >= figures.recall.baseline + 0.1 - 1e-9,
     },
     {
-      name: `turn p50 (${figures.ingest.passages} passages, SQLite)`,
-      figure: `${figures.turnMillis.p50.toFixed(0)} ms`,
+      name: `turn p50 (${latency.passages} passages, SQLite)`,
+      figure: `${latency.turnMillis.p50.toFixed(0)} ms`,
       target: '≤ 100 ms',
-      met: figures.turnMillis.p50 <= 100,
+      met: latency.turnMillis.p50 <= 100,
     },
     { name: 'ingest (HTML)', figure: `${mbps.toFixed(2)} MB/s`, target: '≥ 1 MB/s', met: mbps >= 1 },
   ];
@@ -102,6 +112,11 @@ export const renderQualityDoc = (figures: EvalFigures): string => {
     '',
     `File recall@5 over ${figures.recall.questions} questions with known source files: Helix ${figures.recall.helix.toFixed(2)}, plain BM25 ${figures.recall.baseline.toFixed(2)}.`,
     `Ingest: ${figures.ingest.passages} passages in ${figures.ingest.seconds.toFixed(1)} s (${megabytesPerSecond(figures).toFixed(2)} MB/s). Turns: ${figures.turnMillis.turns}, p50 ${figures.turnMillis.p50.toFixed(1)} ms, p99 ${figures.turnMillis.p99.toFixed(1)} ms.`,
+    ...(figures.atScale === undefined
+      ? []
+      : [
+          `At scale (the manual's AsciiDoc sources added, ${figures.atScale.passages} passages): turns ${figures.atScale.turnMillis.turns}, p50 ${figures.atScale.turnMillis.p50.toFixed(1)} ms, p99 ${figures.atScale.turnMillis.p99.toFixed(1)} ms.`,
+        ]),
     `Loop guidance: ${continueAfterDecline(figures.scored)} of ${declines.length} declined runs still recommended \`continue\`; declined runs used ${meanSteps.toFixed(1)} steps on average.`,
     '',
     '## Every question',

@@ -18,12 +18,13 @@ import { createLogger } from '../../src/logger.js';
 import { startHelix } from '../../src/server.js';
 import { ingestPaths } from '../../src/sources/library/ingest.js';
 import { openStore } from '../../src/store/openStore.js';
+import type { Store } from '../../src/store/port.js';
 import { percentile } from '../../bench/percentile.js';
 import { askQuestion } from './askQuestions.js';
 import { CorpusUnavailableError, locateCorpus, type Corpus } from './corpus.js';
 import { checkQuestions, loadQuestions, QUESTION_KINDS, type Question, type QuestionKind } from './questionSet.js';
 import { baselineOver, measureFileRecall } from './recall.js';
-import { goalsOf, renderQualityDoc, type EvalFigures } from './report.js';
+import { goalsOf, renderQualityDoc, type EvalFigures, type TurnMillis } from './report.js';
 import { scoreOutcome, summarize, type Scored } from './score.js';
 
 const say = (line: string): void => {
@@ -51,8 +52,7 @@ const parseUsage = (): { kinds: readonly QuestionKind[]; ids: readonly string[] 
 const corpusTexts = (corpus: Corpus): Map<string, string> =>
   new Map(corpus.files.map((file) => [basename(file), convert(readFileSync(file, 'utf8'), { wordwrap: false })]));
 
-const askAll = async (url: string, key: string, questions: readonly Question[], showAnswers: boolean) => {
-  const client = new HelixRestClient(url, key);
+const askAll = async (client: HelixRestClient, questions: readonly Question[], showAnswers: boolean) => {
   const scored: Scored[] = [];
   const turnMillis: number[] = [];
   for (const [index, question] of questions.entries()) {
@@ -67,6 +67,28 @@ const askAll = async (url: string, key: string, questions: readonly Question[], 
       );
   }
   return { scored, turnMillis };
+};
+
+const millisOf = (samples: readonly number[]): TurnMillis => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), turns: sorted.length };
+};
+
+/** Grows the library with the manual's AsciiDoc sources and times the same questions' turns again. */
+const measureAtScale = async (
+  store: Store,
+  corpus: Corpus,
+  client: HelixRestClient,
+  questions: readonly Question[],
+): Promise<EvalFigures['atScale']> => {
+  if (corpus.scaleFiles.length === 0) return undefined;
+  say(`eval: adding the manual's ${corpus.scaleFiles.length} AsciiDoc sources for the latency figure at scale …`);
+  await ingestPaths(store, [...corpus.scaleFiles], Date.now, () => {});
+  const passages = await store.read.library.countPassages();
+  const samples: number[] = [];
+  for (const question of questions) samples.push(...(await askQuestion(client, question)).turnMillis);
+  say(`eval: ${passages} passages; timed ${samples.length} turns`);
+  return { passages, turnMillis: millisOf(samples) };
 };
 
 const main = async (): Promise<void> => {
@@ -94,11 +116,12 @@ const main = async (): Promise<void> => {
     say(`eval: ${report.added} documents, ${passages} passages in ${ingestSeconds.toFixed(1)} s`);
     const recall = await measureFileRecall(store, await baselineOver(store), questions);
     const config = loadConfig(
-      // One client asking question after question: the per-credential limit would only pace the eval.
+      // One client asking question after question: the rate limits would only pace the eval.
       {
         HELIX_LOG_LEVEL: 'warn',
         HELIX_AGENT_DATABASE_SCOPES: 'research_library',
         HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',
+        HELIX_AGENT_IP_RATE_LIMIT: '0',
       },
       { host: '127.0.0.1', port: 0, database },
     );
@@ -115,8 +138,9 @@ const main = async (): Promise<void> => {
         Date.now(),
       );
       say(`eval: asking ${questions.length} questions`);
-      const { scored, turnMillis } = await askAll(helix.url, key, questions, ids !== undefined);
-      const sorted = [...turnMillis].sort((a, b) => a - b);
+      const client = new HelixRestClient(helix.url, key);
+      const { scored, turnMillis } = await askAll(client, questions, ids !== undefined);
+      const atScale = ids === undefined ? await measureAtScale(store, corpus, client, questions) : undefined;
       const figures: EvalFigures = {
         date: new Date().toISOString().slice(0, 10),
         machine: `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}`,
@@ -124,7 +148,8 @@ const main = async (): Promise<void> => {
         ingest: { seconds: ingestSeconds, passages },
         scored,
         recall,
-        turnMillis: { p50: percentile(sorted, 50), p99: percentile(sorted, 99), turns: sorted.length },
+        turnMillis: millisOf(turnMillis),
+        ...(atScale === undefined ? {} : { atScale }),
       };
       printAndWrite(figures, write);
     } finally {
