@@ -18,18 +18,30 @@ export interface ProbeRun {
   detail(id: string): string | undefined;
 }
 
-/** Runs a probe script (`scripts/….ts`) to completion with a clean probe environment plus `env`. */
-export const runProbeScript = async (script: string, env: Record<string, string>): Promise<ProbeRun> => {
-  const child = spawnTs(script, [], { ...CLEAN_PROBE_ENV, ...env });
+export interface ScriptRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a script (`scripts/….ts`) to completion with exactly `env` on top of the test process's. */
+export const runScript = async (script: string, env: Record<string, string>): Promise<ScriptRun> => {
+  const child = spawnTs(script, [], env);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
+  return { code: code ?? -1, stdout, stderr };
+};
+
+/** Runs a probe script to completion with a clean probe environment plus `env`. */
+export const runProbeScript = async (script: string, env: Record<string, string>): Promise<ProbeRun> => {
+  const { code, stdout, stderr } = await runScript(script, { ...CLEAN_PROBE_ENV, ...env });
   const report = stdout.trim() === '' ? undefined : (JSON.parse(stdout) as ProbeReport);
   const find = (id: string) => report?.checks.find((c) => c.id === id);
   return {
-    code: code ?? -1,
+    code,
     stdout,
     stderr,
     report,
