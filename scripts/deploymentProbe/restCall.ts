@@ -71,6 +71,12 @@ export const statusProblem = (answer: Answer, expected: number | readonly number
   return [`HTTP ${answer.status}${error === undefined ? '' : ` ${error}`}, expected ${allowed.join(' or ')}`];
 };
 
+/** The status problem, or when the status is right, what `body` finds: an error body is not judged as a receipt. */
+export const statusThen = (answer: Answer, expected: number | readonly number[], body: () => string[]): string[] => {
+  const problems = statusProblem(answer, expected);
+  return problems.length > 0 ? problems : body();
+};
+
 export const field = (body: unknown, name: string): unknown =>
   body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
 

@@ -129,7 +129,7 @@ export const admitTarget = (
     if (!isLoopbackHost(url.hostname)) {
       throw new ProbeConfigError(
         'plain_http_not_loopback',
-        `refusing plain http to non-loopback host ${url.host}: only https is allowed there`,
+        `${name}: refusing plain http to non-loopback host ${url.host}; only https is allowed there`,
       );
     }
     if (!allowLoopbackHttp) {

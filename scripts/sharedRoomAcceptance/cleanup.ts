@@ -1,7 +1,7 @@
 import { isTerminalLifecycle, LIFECYCLE_STATUSES, type LifecycleStatus } from '../../src/domain/statuses.js';
 import { describeFailure, type ProbeContext } from '../deploymentProbe/guardedFetch.js';
 import { check, type Check } from '../deploymentProbe/report.js';
-import { field, statusProblem, type Answer } from '../deploymentProbe/restCall.js';
+import { field, statusThen, type Answer } from '../deploymentProbe/restCall.js';
 import type { CleanupStatus } from './report.js';
 import { mayHaveLostResponse } from './lostResponse.js';
 import { RUNS_PATH } from './plan.js';
@@ -60,10 +60,7 @@ const cleanupBinding = async (ctx: ProbeContext, token: string, resources: Resou
   if (ref === undefined) return notes.length === 0 ? undefined : check(IDS.unbind, 'passed', notes.join('; '));
   try {
     const { answer, retried } = await withOneRetry(() => send(ctx, token, unbindRequest(ref)));
-    const problems = [
-      ...statusProblem(answer, 200),
-      ...unbindProblems(answer.body, ref, ['revoked', 'already_revoked']),
-    ];
+    const problems = statusThen(answer, 200, () => unbindProblems(answer.body, ref, ['revoked', 'already_revoked']));
     if (problems.length === 0) resources.activeBindingRef = undefined;
     return finish(IDS.unbind, [...notes, ...retried], problems, `binding ${ref} withdrawn`);
   } catch (err) {
@@ -122,10 +119,9 @@ const cleanupRun = async (ctx: ProbeContext, token: string, resources: Resources
   };
   try {
     const { answer, retried } = await withOneRetry(() => send(ctx, token, cancel));
-    const problems = [
-      ...statusProblem(answer, 200),
-      ...(answer.status === 200 && lifecycleOf(answer.body) !== 'cancelled' ? ['the run is not cancelled'] : []),
-    ];
+    const problems = statusThen(answer, 200, () =>
+      lifecycleOf(answer.body) === 'cancelled' ? [] : ['the run is not cancelled'],
+    );
     return finish(IDS.cancel, [...notes, ...retried], problems, `run ${runId} cancelled`);
   } catch (err) {
     return check(IDS.cancel, 'failed', [...notes, `cancelling run ${runId}: ${describeFailure(err)}`].join('; '));

@@ -2,7 +2,7 @@ import { OAUTH_SCOPES } from '../../src/domain/scopes.js';
 import { challengeCheck, protectedResourceMetadataCheck } from '../deploymentProbe/discoveryChecks.js';
 import type { ProbeContext } from '../deploymentProbe/guardedFetch.js';
 import type { Check } from '../deploymentProbe/report.js';
-import { restCall, statusProblem, step } from '../deploymentProbe/restCall.js';
+import { restCall, statusThen, step } from '../deploymentProbe/restCall.js';
 import { ROOMS_METADATA_PATH, ROOMS_PATH } from './plan.js';
 import { flagProblems, schemaProblems } from './roomReceipts.js';
 
@@ -35,7 +35,7 @@ export const readOnlyChecks = async (ctx: ProbeContext, token: string | undefine
   const list = await step(
     'rooms.list',
     () => restCall(ctx, token, 'GET', ROOMS_PATH),
-    (a) => [...statusProblem(a, 200), ...schemaProblems(a.body, 'list'), ...flagProblems(a.body)],
+    (a) => statusThen(a, 200, () => [...schemaProblems(a.body, 'list'), ...flagProblems(a.body)]),
     'the visible rooms listed in a list receipt with false-authority flags',
   );
   return [...checks, list.check];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { boundedStartRequest, checkStartedRun, helixErrorOf } from '../deploymentProbe/boundedRun.js';
 import type { ProbeContext } from '../deploymentProbe/guardedFetch.js';
 import { check, type Check } from '../deploymentProbe/report.js';
-import { field, replayedProblem, statusProblem, step, type Answer } from '../deploymentProbe/restCall.js';
+import { field, replayedProblem, statusProblem, statusThen, step, type Answer } from '../deploymentProbe/restCall.js';
 import { replayingStep } from './lostResponse.js';
 import { ROOMS_PATH, RUNS_PATH } from './plan.js';
 import { send, type Resources, type RestRequest } from './resources.js';
@@ -25,11 +25,11 @@ const replayedHeader = (a: Answer): string[] =>
 
 const createRoom = async (ctx: ProbeContext, token: string, key: string, resources: Resources): Promise<Check[]> => {
   const request: RestRequest = { method: 'POST', path: ROOMS_PATH, payload: { key, body: { title: ROOM_TITLE } } };
-  const judge = (a: Answer) => [
-    ...statusProblem(a, CREATED),
-    ...(idOf(a.body, 'room_id') === undefined ? ['the receipt has no room_id'] : []),
-    ...flagProblems(a.body),
-  ];
+  const judge = (a: Answer) =>
+    statusThen(a, CREATED, () => [
+      ...(idOf(a.body, 'room_id') === undefined ? ['the receipt has no room_id'] : []),
+      ...flagProblems(a.body),
+    ]);
   const created = await replayingStep(
     'room.create',
     () => send(ctx, token, request),
@@ -59,12 +59,12 @@ const inspectRoom = async (ctx: ProbeContext, token: string, roomId: string): Pr
   const result = await step(
     'room.inspect',
     () => send(ctx, token, { method: 'GET', path: `${ROOMS_PATH}/${encodeURIComponent(roomId)}` }),
-    (a) => [
-      ...statusProblem(a, 200),
-      ...schemaProblems(a.body, 'inspect'),
-      ...flagProblems(a.body),
-      ...(idOf(a.body, 'room_id') === roomId ? [] : ['the receipt does not name the room']),
-    ],
+    (a) =>
+      statusThen(a, 200, () => [
+        ...schemaProblems(a.body, 'inspect'),
+        ...flagProblems(a.body),
+        ...(idOf(a.body, 'room_id') === roomId ? [] : ['the receipt does not name the room']),
+      ]),
     `room ${roomId} inspected`,
   );
   return result.check;
@@ -104,15 +104,15 @@ const commandDisabled = async (ctx: ProbeContext, token: string, roomId: string)
         path: `${ROOMS_PATH}/${encodeURIComponent(roomId)}/commands`,
         payload: { body: { room_id: roomId, command: 'live acceptance: this command must not execute' } },
       }),
-    (a) => [
-      ...statusProblem(a, 501),
-      ...(field(a.body, 'code') === 'command_execution_not_enabled'
-        ? []
-        : [`code is ${helixErrorOf(a.body) ?? 'not a Helix error'}, expected command_execution_not_enabled`]),
-      ...(field(field(a.body, 'details'), 'execution_enabled') === false
-        ? []
-        : ['details.execution_enabled is not false']),
-    ],
+    (a) =>
+      statusThen(a, 501, () => [
+        ...(field(a.body, 'code') === 'command_execution_not_enabled'
+          ? []
+          : [`code is ${helixErrorOf(a.body) ?? 'not a Helix error'}, expected command_execution_not_enabled`]),
+        ...(field(field(a.body, 'details'), 'execution_enabled') === false
+          ? []
+          : ['details.execution_enabled is not false']),
+      ]),
     '501 command_execution_not_enabled, execution_enabled false',
   );
   return result.check;

@@ -34,7 +34,8 @@ export const runAcceptance = async (config: HarnessConfig, clock: () => number =
   }
   const cleaned = await cleanUp(config, mutationToken, resources, cleanupDeadline, clock);
   if (bug !== undefined) throw bug;
-  return { checks: [...checks, ...cleaned.checks], roomId: resources.roomId, cleanup: cleaned };
+  const { status, detail } = cleaned;
+  return { checks: [...checks, ...cleaned.checks], roomId: resources.roomId, cleanup: { status, detail } };
 };
 
 const cleanUp = async (

@@ -1,6 +1,6 @@
 import type { ProbeContext } from '../deploymentProbe/guardedFetch.js';
 import { check, type Check } from '../deploymentProbe/report.js';
-import { statusProblem, type Answer } from '../deploymentProbe/restCall.js';
+import { statusThen, type Answer } from '../deploymentProbe/restCall.js';
 import { replayingStep } from './lostResponse.js';
 import { RUN_BINDINGS_PATH } from './plan.js';
 import { send, type Resources, type RestRequest } from './resources.js';
@@ -20,12 +20,12 @@ export const unbindRequest = (ref: string): RestRequest => ({
   path: `${RUN_BINDINGS_PATH}/${encodeURIComponent(ref)}`,
 });
 
-const bindProblems = (a: Answer): string[] => [
-  ...statusProblem(a, BOUND),
-  ...schemaProblems(a.body, 'run_bind'),
-  ...flagProblems(a.body),
-  ...(idOf(a.body, 'binding_ref') === undefined ? ['the receipt has no binding_ref'] : []),
-];
+const bindProblems = (a: Answer): string[] =>
+  statusThen(a, BOUND, () => [
+    ...schemaProblems(a.body, 'run_bind'),
+    ...flagProblems(a.body),
+    ...(idOf(a.body, 'binding_ref') === undefined ? ['the receipt has no binding_ref'] : []),
+  ]);
 
 /**
  * A bind whose outcome the harness must not lose track of: pending until an answer arrives, and
@@ -66,7 +66,7 @@ const unbind = async (
   const result = await replayingStep(
     id,
     () => send(ctx, token, unbindRequest(ref)),
-    (a, replayed) => [...statusProblem(a, 200), ...unbindProblems(a.body, ref, outcomes(replayed))],
+    (a, replayed) => statusThen(a, 200, () => unbindProblems(a.body, ref, outcomes(replayed))),
     (a) => `binding ${ref} withdrawn: ${String((a.body as Record<string, unknown>).revocation_status)}`,
   );
   if (result.answer?.status === 200) resources.activeBindingRef = undefined;
