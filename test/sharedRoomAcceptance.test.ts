@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_SETTINGS } from '../scripts/sharedRoomAcceptance/config.js';
-import type { AcceptanceReport, StepStatus } from '../scripts/sharedRoomAcceptance/report.js';
+import type { AcceptanceReport } from '../scripts/sharedRoomAcceptance/report.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
-import { runScript } from './support/probeProcess.js';
+import { runReportingScript } from './support/probeProcess.js';
 import { spawnTs } from './support/processes.js';
 import { startRoomFacadeFixture, type Behaviour, type Route } from './support/roomFacadeFixture.js';
 import { storedRuns } from './support/storedRuns.js';
@@ -19,21 +19,8 @@ const S = HARNESS_SETTINGS;
 /** Every harness variable blanked, so the developer's own environment cannot leak in. */
 const CLEAN = Object.fromEntries(Object.values(S).map((name) => [name, '']));
 
-interface HarnessRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly report: AcceptanceReport | undefined;
-  status(id: string): StepStatus | undefined;
-  detail(id: string): string | undefined;
-}
-
-const harness = async (env: Record<string, string>): Promise<HarnessRun> => {
-  const run = await runScript(SCRIPT, { ...CLEAN, ...env });
-  const report = run.stdout.trim() === '' ? undefined : (JSON.parse(run.stdout) as AcceptanceReport);
-  const find = (id: string) => report?.steps.find((s) => s.id === id);
-  return { ...run, report, status: (id) => find(id)?.status, detail: (id) => find(id)?.detail };
-};
+const harness = (env: Record<string, string>) =>
+  runReportingScript(SCRIPT, { ...CLEAN, ...env }, (report: AcceptanceReport) => report.steps);
 
 const READ_ONLY = ['rooms.protected_resource_metadata', 'rooms.unauthenticated_challenge', 'rooms.list'];
 const MUTATION = [

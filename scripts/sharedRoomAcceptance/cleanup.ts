@@ -31,10 +31,45 @@ const withOneRetry = async (attempt: () => Promise<Answer>): Promise<{ answer: A
   }
 };
 
-const finish = (id: string, notes: readonly string[], problems: readonly string[], passed: string): Check =>
-  problems.length === 0
-    ? check(id, 'passed', [...notes, passed].join('; '))
-    : check(id, 'failed', [...notes, ...problems].join('; '));
+/**
+ * First recovers what an unanswered request may have created (its replay failing is a failure of
+ * this step), then answers the identifier to undo, or why there is nothing to undo.
+ */
+const recoverFirst = async (
+  id: string,
+  unknown: string,
+  recover: () => Promise<string[]>,
+  identifier: () => string | undefined,
+): Promise<{ target: string; notes: string[] } | { done: Check | undefined }> => {
+  let notes: string[];
+  try {
+    notes = await recover();
+  } catch (err) {
+    return { done: check(id, 'failed', `${unknown} and its replay failed: ${describeFailure(err)}`) };
+  }
+  const target = identifier();
+  if (target !== undefined) return { target, notes };
+  return { done: notes.length === 0 ? undefined : check(id, 'passed', notes.join('; ')) };
+};
+
+/** The undoing request, retried once; passed only when `judge` finds nothing wrong. */
+const undo = async (
+  id: string,
+  notes: readonly string[],
+  attempt: () => Promise<Answer>,
+  judge: (a: Answer) => string[],
+  passed: string,
+): Promise<Check> => {
+  try {
+    const { answer, retried } = await withOneRetry(attempt);
+    const problems = judge(answer);
+    return problems.length === 0
+      ? check(id, 'passed', [...notes, ...retried, passed].join('; '))
+      : check(id, 'failed', [...notes, ...retried, ...problems].join('; '));
+  } catch (err) {
+    return check(id, 'failed', [...notes, describeFailure(err)].join('; '));
+  }
+};
 
 /** A bind sent but never answered: the exact replay answers the binding if there is one. */
 const recoverBinding = async (ctx: ProbeContext, token: string, resources: Resources): Promise<string[]> => {
@@ -50,22 +85,23 @@ const recoverBinding = async (ctx: ProbeContext, token: string, resources: Resou
 };
 
 const cleanupBinding = async (ctx: ProbeContext, token: string, resources: Resources): Promise<Check | undefined> => {
-  let notes: string[];
-  try {
-    notes = await recoverBinding(ctx, token, resources);
-  } catch (err) {
-    return check(IDS.unbind, 'failed', `a bind's outcome is unknown and its replay failed: ${describeFailure(err)}`);
-  }
-  const ref = resources.activeBindingRef;
-  if (ref === undefined) return notes.length === 0 ? undefined : check(IDS.unbind, 'passed', notes.join('; '));
-  try {
-    const { answer, retried } = await withOneRetry(() => send(ctx, token, unbindRequest(ref)));
-    const problems = statusThen(answer, 200, () => unbindProblems(answer.body, ref, ['revoked', 'already_revoked']));
-    if (problems.length === 0) resources.activeBindingRef = undefined;
-    return finish(IDS.unbind, [...notes, ...retried], problems, `binding ${ref} withdrawn`);
-  } catch (err) {
-    return check(IDS.unbind, 'failed', [...notes, `withdrawing binding ${ref}: ${describeFailure(err)}`].join('; '));
-  }
+  const found = await recoverFirst(
+    IDS.unbind,
+    "a bind's outcome is unknown",
+    () => recoverBinding(ctx, token, resources),
+    () => resources.activeBindingRef,
+  );
+  if ('done' in found) return found.done;
+  const ref = found.target;
+  const withdrawn = await undo(
+    IDS.unbind,
+    found.notes,
+    () => send(ctx, token, unbindRequest(ref)),
+    (a) => statusThen(a, 200, () => unbindProblems(a.body, ref, ['revoked', 'already_revoked'])),
+    `binding ${ref} withdrawn`,
+  );
+  if (withdrawn.status === 'passed') resources.activeBindingRef = undefined;
+  return withdrawn;
 };
 
 /** A start sent but never answered: its exact key replays the stored run, if one was created. */
@@ -97,18 +133,18 @@ const currentRun = async (ctx: ProbeContext, token: string, path: string) => {
 };
 
 const cleanupRun = async (ctx: ProbeContext, token: string, resources: Resources): Promise<Check | undefined> => {
-  let notes: string[];
-  try {
-    notes = await recoverRun(ctx, token, resources);
-  } catch (err) {
-    return check(IDS.cancel, 'failed', `the start's outcome is unknown and its replay failed: ${describeFailure(err)}`);
-  }
-  const runId = resources.runId;
-  if (runId === undefined) return notes.length === 0 ? undefined : check(IDS.cancel, 'passed', notes.join('; '));
+  const found = await recoverFirst(
+    IDS.cancel,
+    "the start's outcome is unknown",
+    () => recoverRun(ctx, token, resources),
+    () => resources.runId,
+  );
+  if ('done' in found) return found.done;
+  const runId = found.target;
   const path = `${RUNS_PATH}/${encodeURIComponent(runId)}`;
   const run = await currentRun(ctx, token, path);
   if (run.lifecycle !== undefined && isTerminalLifecycle(run.lifecycle))
-    return check(IDS.cancel, 'passed', [...notes, `run ${runId} is already ${run.lifecycle}`].join('; '));
+    return check(IDS.cancel, 'passed', [...found.notes, `run ${runId} is already ${run.lifecycle}`].join('; '));
   const cancel: RestRequest = {
     method: 'POST',
     path: `${path}/cancel`,
@@ -117,15 +153,13 @@ const cleanupRun = async (ctx: ProbeContext, token: string, resources: Resources
       body: { expected_version: run.version, reason: 'shared live room acceptance cleanup' },
     },
   };
-  try {
-    const { answer, retried } = await withOneRetry(() => send(ctx, token, cancel));
-    const problems = statusThen(answer, 200, () =>
-      lifecycleOf(answer.body) === 'cancelled' ? [] : ['the run is not cancelled'],
-    );
-    return finish(IDS.cancel, [...notes, ...retried], problems, `run ${runId} cancelled`);
-  } catch (err) {
-    return check(IDS.cancel, 'failed', [...notes, `cancelling run ${runId}: ${describeFailure(err)}`].join('; '));
-  }
+  return undo(
+    IDS.cancel,
+    found.notes,
+    () => send(ctx, token, cancel),
+    (a) => statusThen(a, 200, () => (lifecycleOf(a.body) === 'cancelled' ? [] : ['the run is not cancelled'])),
+    `run ${runId} cancelled`,
+  );
 };
 
 const skippedCheck = (id: string, why: string): Check => check(id, 'skipped', why);
