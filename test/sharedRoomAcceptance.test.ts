@@ -259,6 +259,19 @@ describe('live acceptance harness: network mode against a room facade stand-in a
     expect((await newRuns(before))[0]!.lifecycle).toBe('cancelled');
   });
 
+  it('a cancellation that answers outcome_unknown is a release failure, not retried into success', async () => {
+    const room = await facade({ 'run.cancel': ['unknown'] });
+    const before = await runIds();
+    const run = await network(room.url);
+    expect(run.code).toBe(1);
+    expect(run.status('cleanup.unbind_run')).toBe('passed');
+    expect(run.status('cleanup.cancel_run')).toBe('failed');
+    expect(run.detail('cleanup.cancel_run')).toBe('HTTP 409 outcome_unknown (outcome_unknown), expected 200');
+    expect(run.report?.cleanup.status).toBe('failed');
+    // The stand-in never forwarded the cancel: the run is honestly left waiting, and reported so.
+    expect((await newRuns(before))[0]!.lifecycle).toBe('waiting');
+  });
+
   it('bounds every request: a command that never answers fails after the request timeout and cleanup still runs', async () => {
     const room = await facade({ 'room.command': ['hang'] });
     const run = await network(room.url, { [S.timeoutMs]: '1000' });

@@ -152,7 +152,7 @@ export const readSwitch = (env: Env, names: readonly string[]): boolean => {
   throw new ProbeConfigError('invalid_opt_in', `${names.join(' or ')} must be 1 or unset`);
 };
 
-/** A whole number of milliseconds within [min, max]; unset answers the default. */
+/** A whole decimal number within [min, max] (no sign, unit or exponent); unset answers the fallback. */
 export const readBoundedInteger = (
   env: Env,
   name: string,

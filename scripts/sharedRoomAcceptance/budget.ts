@@ -18,10 +18,10 @@ export interface Phase {
  */
 export const startPhase = (target: string, fetch: Fetch, name: string, deadline: number, now: number): Phase => {
   const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new BudgetExhausted(`the total time budget ran out during the ${name}`)),
-    Math.max(0, deadline - now),
-  );
+  const exhausted = () => controller.abort(new BudgetExhausted(`the total time budget ran out during the ${name}`));
+  // A phase that starts with its budget spent sends nothing at all.
+  if (deadline <= now) exhausted();
+  const timer = setTimeout(exhausted, Math.max(0, deadline - now));
   timer.unref();
   const bounded: Fetch = (url, init = {}) => {
     if (controller.signal.aborted) return Promise.reject(controller.signal.reason);

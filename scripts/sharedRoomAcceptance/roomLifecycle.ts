@@ -9,11 +9,6 @@ import { send, type Resources, type RestRequest } from './resources.js';
 import { runBindingChecks } from './runBindingChecks.js';
 import { flagProblems, idOf, schemaProblems } from './roomReceipts.js';
 
-/**
- * The mutation steps (HAR-07): the one retained room, one bounded run bound, withdrawn and bound
- * again, and the disabled command. Everything created is recorded in `resources` as soon as it is
- * known, for cleanup to undo.
- */
 /** The create body never changes: the caller-stable key must replay, not conflict (HAR-11). */
 export const ROOM_TITLE = 'Helix shared live room acceptance';
 const RUN_OBJECTIVE =
@@ -118,6 +113,11 @@ const commandDisabled = async (ctx: ProbeContext, token: string, roomId: string)
   return result.check;
 };
 
+/**
+ * The mutation steps (HAR-07): the one retained room, one bounded run bound, withdrawn and bound
+ * again, and the disabled command. Everything created is recorded in `resources` as soon as it is
+ * known, for cleanup to undo.
+ */
 export const mutationChecks = async (
   ctx: ProbeContext,
   token: string,

@@ -14,11 +14,12 @@ import { OAUTH_SCOPES } from '../../src/domain/scopes.js';
  *
  * `script` decides, per route and per call, what happens: `ok`; `lose` (the change is committed,
  * then the socket is destroyed before any answer, a lost response); `fail` (500, nothing done);
- * `hang` (no answer at all). Calls beyond the list are `ok`.
+ * `unknown` (409 `outcome_unknown`, nothing done); `hang` (no answer at all). Calls beyond the
+ * list are `ok`.
  */
 export const ROUTES = ['room.create', 'run.start', 'room.bind', 'room.unbind', 'run.cancel', 'room.command'] as const;
 export type Route = (typeof ROUTES)[number];
-export type Behaviour = 'ok' | 'lose' | 'fail' | 'hang';
+export type Behaviour = 'ok' | 'lose' | 'fail' | 'unknown' | 'hang';
 
 interface Answer {
   readonly status: number;
@@ -172,8 +173,9 @@ export const startRoomFacadeFixture = async (options: {
     const path = new URL(req.url ?? '/', 'http://fixture').pathname;
     const behaviour = behaviourFor(routeOf(req.method ?? '', path));
     if (behaviour === 'hang') return;
-    if (behaviour === 'fail') {
-      const { status, body: error } = roomError(500, 'internal_error');
+    if (behaviour === 'fail' || behaviour === 'unknown') {
+      const { status, body: error } =
+        behaviour === 'fail' ? roomError(500, 'internal_error') : roomError(409, 'outcome_unknown');
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(error));
       return;
     }
