@@ -17,9 +17,13 @@ export const excerpt = (text: string): string => (text.length > MAX_EXCERPT ? `$
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** `code (message)` of a `helix.agent_api.error.v1` body, or undefined for anything else. */
+/** The room facade's error schema (docs/spec/shared-live-room-requirements.md §4, [ref] of §22). */
+export const ROOM_ERROR_SCHEMA = 'helix.shared_live_room.error.v1';
+const ERROR_SCHEMAS: readonly unknown[] = [ERROR_SCHEMA, ROOM_ERROR_SCHEMA];
+
+/** `code (message)` of a Helix error body (core or room facade), or undefined for anything else. */
 export const helixErrorOf = (value: unknown): string | undefined => {
-  if (!isObject(value) || value.schema !== ERROR_SCHEMA) return undefined;
+  if (!isObject(value) || !ERROR_SCHEMAS.includes(value.schema)) return undefined;
   return `${String(value.code)} (${excerpt(String(value.message))})`;
 };
 

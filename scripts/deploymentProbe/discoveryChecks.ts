@@ -53,14 +53,18 @@ const resourceProblem = (resource: unknown, target: string): string | undefined 
   return undefined;
 };
 
-const metadataProblems = (document: Record<string, unknown>, target: string): string[] => {
+const metadataProblems = (
+  document: Record<string, unknown>,
+  target: string,
+  requiredScopes: readonly string[],
+): string[] => {
   const problems: string[] = [];
   const resource = resourceProblem(document.resource, target);
   if (resource !== undefined) problems.push(resource);
   const scopes = document.scopes_supported;
   if (!isStringArray(scopes)) problems.push('scopes_supported is not an array of strings');
   else {
-    const missing = REQUIRED_SCOPES.filter((s) => !scopes.includes(s));
+    const missing = requiredScopes.filter((s) => !scopes.includes(s));
     if (missing.length > 0) problems.push(`scopes_supported lacks ${missing.join(', ')}`);
   }
   const methods = document.bearer_methods_supported;
@@ -83,7 +87,16 @@ const authorizationServersCheck = (id: string, servers: unknown): Check => {
   return check(id, 'passed', `${servers.length} authorization server(s) advertised`);
 };
 
-const metadataChecks = async (ctx: ProbeContext, id: string, path: string): Promise<Check[]> => {
+/**
+ * One RFC 9728 document: the canonical resource, the required scopes and the header bearer method
+ * (check `id`), then its authorization servers (check `<id>.authorization_servers`).
+ */
+export const protectedResourceMetadataCheck = async (
+  ctx: ProbeContext,
+  id: string,
+  path: string,
+  requiredScopes: readonly string[] = REQUIRED_SCOPES,
+): Promise<Check[]> => {
   const serversId = `${id}.authorization_servers`;
   const notRead = (detail: string): Check[] => [
     check(id, 'failed', detail),
@@ -110,10 +123,11 @@ const metadataChecks = async (ctx: ProbeContext, id: string, path: string): Prom
   if (document === null || typeof document !== 'object' || Array.isArray(document))
     return notRead(`GET ${path} answered JSON that is not an object`);
   const fields = document as Record<string, unknown>;
-  const problems = metadataProblems(fields, ctx.target);
+  const problems = metadataProblems(fields, ctx.target, requiredScopes);
+  const scopes = requiredScopes === REQUIRED_SCOPES ? 'run scopes' : `the ${requiredScopes.length} required scopes`;
   const main =
     problems.length === 0
-      ? check(id, 'passed', `resource ${String(fields.resource)}; run scopes and header bearer method advertised`)
+      ? check(id, 'passed', `resource ${String(fields.resource)}; ${scopes} and header bearer method advertised`)
       : check(id, 'failed', problems.join('; '));
   return [main, authorizationServersCheck(serversId, fields.authorization_servers)];
 };
@@ -124,32 +138,50 @@ export const challengeMetadataUrl = (header: string): string | undefined => {
   return /(?:^|[\s,])resource_metadata\s*=\s*"([^"]*)"/i.exec(header)?.[1];
 };
 
-/** POST /mcp without credentials must be challenged, pointing at the MCP metadata document. */
-export const unauthenticatedChallengeCheck = async (ctx: ProbeContext): Promise<Check> => {
-  const id = 'mcp.unauthenticated_challenge';
-  const expected = `${ctx.target}${MCP_METADATA_PATH}`;
+/** A request made without credentials, and the metadata documents its challenge may point at. */
+export interface ChallengeProbe {
+  readonly id: string;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly init?: RequestInit;
+  readonly metadataPaths: readonly string[];
+}
+
+/** RFC 6750 §3 / RFC 9728 §5.1: 401 with a Bearer challenge naming one of the expected documents. */
+export const challengeCheck = async (ctx: ProbeContext, probe: ChallengeProbe): Promise<Check> => {
+  const { id, method, path } = probe;
+  const expected = probe.metadataPaths.map((p) => `${ctx.target}${p}`);
   let response: Response;
   try {
-    response = await ctx.fetch(`${ctx.target}/mcp`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify(INITIALIZE),
-    });
+    response = await ctx.fetch(`${ctx.target}${path}`, { ...probe.init, method });
     await response.body?.cancel();
   } catch (err) {
-    return check(id, 'failed', `POST /mcp: ${describeFailure(err)}`);
+    return check(id, 'failed', `${method} ${path}: ${describeFailure(err)}`);
   }
   if (response.status !== 401)
-    return check(id, 'failed', `POST /mcp without credentials answered ${response.status}, expected 401`);
+    return check(id, 'failed', `${method} ${path} without credentials answered ${response.status}, expected 401`);
   const header = response.headers.get('www-authenticate');
   if (header === null) return check(id, 'failed', '401 without a WWW-Authenticate header');
   const metadata = challengeMetadataUrl(header);
   if (metadata === undefined)
     return check(id, 'failed', 'WWW-Authenticate is not a Bearer challenge with resource_metadata');
-  if (metadata !== expected)
-    return check(id, 'failed', `challenge resource_metadata is ${metadata}, expected ${expected}`);
+  if (!expected.includes(metadata))
+    return check(id, 'failed', `challenge resource_metadata is ${metadata}, expected ${expected.join(' or ')}`);
   return check(id, 'passed', `401 with a Bearer challenge naming resource_metadata ${metadata}`);
 };
+
+/** POST /mcp without credentials must be challenged, pointing at the MCP metadata document. */
+export const unauthenticatedChallengeCheck = (ctx: ProbeContext): Promise<Check> =>
+  challengeCheck(ctx, {
+    id: 'mcp.unauthenticated_challenge',
+    method: 'POST',
+    path: '/mcp',
+    init: {
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(INITIALIZE),
+    },
+    metadataPaths: [MCP_METADATA_PATH],
+  });
 
 /** Stateless Streamable HTTP: no SSE stream to GET. */
 const getNotAllowedCheck = async (ctx: ProbeContext): Promise<Check> => {
@@ -168,7 +200,7 @@ const getNotAllowedCheck = async (ctx: ProbeContext): Promise<Check> => {
 /** Both protected-resource metadata documents, each with its authorization_servers check. */
 export const protectedResourceMetadataChecks = async (ctx: ProbeContext): Promise<Check[]> => {
   const checks: Check[] = [];
-  for (const { id, path } of METADATA_DOCUMENTS) checks.push(...(await metadataChecks(ctx, id, path)));
+  for (const { id, path } of METADATA_DOCUMENTS) checks.push(...(await protectedResourceMetadataCheck(ctx, id, path)));
   return checks;
 };
 

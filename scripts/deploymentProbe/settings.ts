@@ -1,6 +1,7 @@
 /**
  * The settings every deployment probe reads (`npm run mcp:provider-conformance`, `npm run
- * smoke:production`): the target origin, the loopback opt-in and the access token. Every refusal
+ * smoke:production`, `npm run helix:shared-room:live-acceptance`): the target origin, the loopback
+ * opt-in, the access token and bounded numbers. Every refusal
  * is a ProbeConfigError (exit 2) raised before any request is made, so a refused target is never
  * contacted.
  *
@@ -22,6 +23,9 @@ export const CONFIG_ERROR_CODES = [
   'invalid_model',
   'provider_override_not_opted_in',
   'provider_override_not_loopback',
+  'invalid_number',
+  'invalid_idempotency_key',
+  'unexpected_arguments',
 ] as const;
 export type ConfigErrorCode = (typeof CONFIG_ERROR_CODES)[number];
 
@@ -93,12 +97,27 @@ export const parseOrigin = (name: string, raw: string): URL => {
   return url;
 };
 
+/** The variable names a refusal message cites: the contract's names joined with " or ". */
+export interface TargetSettingNames {
+  readonly baseUrl: string;
+  readonly allowLoopbackHttp: string;
+}
+
+const PROBE_TARGET_NAMES: TargetSettingNames = {
+  baseUrl: DEPLOYMENT_SETTINGS.baseUrl.join(' or '),
+  allowLoopbackHttp: DEPLOYMENT_SETTINGS.allowLoopbackHttp.join(' or '),
+};
+
 /**
  * Only https, or plain http to a loopback host with the explicit opt-in. The opt-in never admits
  * plain http to any other host (contract, "Provider conformance probe").
  */
-export const admitTarget = (raw: string | undefined, allowLoopbackHttp: boolean): string => {
-  const name = DEPLOYMENT_SETTINGS.baseUrl.join(' or ');
+export const admitTarget = (
+  raw: string | undefined,
+  allowLoopbackHttp: boolean,
+  names: TargetSettingNames = PROBE_TARGET_NAMES,
+): string => {
+  const name = names.baseUrl;
   if (raw === undefined) {
     throw new ProbeConfigError(
       'target_missing',
@@ -110,13 +129,13 @@ export const admitTarget = (raw: string | undefined, allowLoopbackHttp: boolean)
     if (!isLoopbackHost(url.hostname)) {
       throw new ProbeConfigError(
         'plain_http_not_loopback',
-        `refusing plain http to non-loopback host ${url.host}: only https is allowed there`,
+        `${name}: refusing plain http to non-loopback host ${url.host}; only https is allowed there`,
       );
     }
     if (!allowLoopbackHttp) {
       throw new ProbeConfigError(
         'loopback_http_not_opted_in',
-        `plain http to loopback host ${url.host} needs ${DEPLOYMENT_SETTINGS.allowLoopbackHttp.join(' or ')}=1`,
+        `plain http to loopback host ${url.host} needs ${names.allowLoopbackHttp}=1`,
       );
     }
   } else if (url.protocol !== 'https:') {
@@ -125,28 +144,50 @@ export const admitTarget = (raw: string | undefined, allowLoopbackHttp: boolean)
   return url.origin;
 };
 
-const readOptIn = (env: Env): boolean => {
-  const value = setting(env, DEPLOYMENT_SETTINGS.allowLoopbackHttp);
+/** A `1`-or-unset switch (`0` also means off); anything else is refused rather than guessed. */
+export const readSwitch = (env: Env, names: readonly string[]): boolean => {
+  const value = setting(env, names);
   if (value === undefined || value === '0') return false;
   if (value === '1') return true;
-  throw new ProbeConfigError(
-    'invalid_opt_in',
-    `${DEPLOYMENT_SETTINGS.allowLoopbackHttp.join(' or ')} must be 1 or unset`,
-  );
+  throw new ProbeConfigError('invalid_opt_in', `${names.join(' or ')} must be 1 or unset`);
+};
+
+/** A whole decimal number within [min, max] (no sign, unit or exponent); unset answers the fallback. */
+export const readBoundedInteger = (
+  env: Env,
+  name: string,
+  bounds: { readonly min: number; readonly max: number; readonly fallback: number },
+): number => {
+  const value = setting(env, [name]);
+  if (value === undefined) return bounds.fallback;
+  const parsed = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(parsed >= bounds.min && parsed <= bounds.max)) {
+    throw new ProbeConfigError(
+      'invalid_number',
+      `${name} must be a whole number from ${bounds.min} through ${bounds.max}`,
+    );
+  }
+  return parsed;
 };
 
 /** RFC 6750 §2.1 b64token; anything else cannot travel in an Authorization header unaltered. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
-export const readDeploymentSettings = (env: Env): DeploymentSettings => {
-  const accessToken = setting(env, DEPLOYMENT_SETTINGS.accessToken);
+/** The bearer, if set; the message names the variable, never the value. */
+export const readAccessToken = (env: Env, names: readonly string[]): string | undefined => {
+  const accessToken = setting(env, names);
   if (accessToken !== undefined && !B64TOKEN.test(accessToken)) {
     throw new ProbeConfigError(
       'invalid_access_token',
-      `${DEPLOYMENT_SETTINGS.accessToken.join(' or ')} is not a bearer token (RFC 6750 b64token)`,
+      `${names.join(' or ')} is not a bearer token (RFC 6750 b64token)`,
     );
   }
-  const loopbackOptIn = readOptIn(env);
+  return accessToken;
+};
+
+export const readDeploymentSettings = (env: Env): DeploymentSettings => {
+  const accessToken = readAccessToken(env, DEPLOYMENT_SETTINGS.accessToken);
+  const loopbackOptIn = readSwitch(env, DEPLOYMENT_SETTINGS.allowLoopbackHttp);
   const target = admitTarget(setting(env, DEPLOYMENT_SETTINGS.baseUrl), loopbackOptIn);
   return { target, targetIsLoopback: isLoopbackHost(new URL(target).hostname), loopbackOptIn, accessToken };
 };

@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { boundedStartRequest, checkStartedRun, helixErrorOf } from '../deploymentProbe/boundedRun.js';
-import { describeFailure, readBoundedJson, type ProbeContext } from '../deploymentProbe/guardedFetch.js';
+import { boundedStartRequest, checkStartedRun } from '../deploymentProbe/boundedRun.js';
+import type { ProbeContext } from '../deploymentProbe/guardedFetch.js';
 import { check, type Check } from '../deploymentProbe/report.js';
+import {
+  field,
+  replayedProblem,
+  restCall,
+  statusProblem,
+  step,
+  type Answer,
+  type RestPayload,
+} from '../deploymentProbe/restCall.js';
 
 /**
  * Production checklist step 10 over REST: start one run with a 60-second budget and one step,
@@ -13,61 +22,9 @@ import { check, type Check } from '../deploymentProbe/report.js';
 const RUNS = '/api/v1/agent-runs';
 const IDS = { start: 'run.start', inspect: 'run.inspect', cancel: 'run.cancel', replay: 'run.cancel_replay' } as const;
 
-interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: unknown;
-}
-
-type Mutation = { readonly key: string; readonly body: unknown };
-
-const call = async (ctx: ProbeContext, token: string, path: string, mutation?: Mutation): Promise<Answer> => {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
-  if (mutation !== undefined)
-    Object.assign(headers, { 'content-type': 'application/json', 'idempotency-key': mutation.key });
-  const response = await ctx.fetch(`${ctx.target}${path}`, {
-    method: mutation === undefined ? 'GET' : 'POST',
-    headers,
-    ...(mutation === undefined ? {} : { body: JSON.stringify(mutation.body) }),
-  });
-  return { status: response.status, headers: response.headers, body: await readBoundedJson(response) };
-};
-
-/** A request as a check: a transport failure fails it, and so does any problem `judge` finds. */
-const step = async (
-  id: string,
-  request: () => Promise<Answer>,
-  judge: (answer: Answer) => string[],
-  passed: string,
-): Promise<{ check: Check; answer?: Answer }> => {
-  let answer: Answer;
-  try {
-    answer = await request();
-  } catch (err) {
-    return { check: check(id, 'failed', describeFailure(err)) };
-  }
-  const problems = judge(answer);
-  return {
-    check: problems.length === 0 ? check(id, 'passed', passed) : check(id, 'failed', problems.join('; ')),
-    answer,
-  };
-};
-
-/** The first problem of an answer whose status is not the expected one, naming Helix's error code. */
-const statusProblem = (answer: Answer, expected: number): string[] =>
-  answer.status === expected
-    ? []
-    : [
-        `HTTP ${answer.status}${helixErrorOf(answer.body) === undefined ? '' : ` ${helixErrorOf(answer.body)}`}, expected ${expected}`,
-      ];
-
-const field = (body: unknown, name: string): unknown =>
-  body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
-
-const replayedProblem = (answer: Answer, expected: 'true' | 'false'): string[] =>
-  answer.headers.get('idempotency-replayed') === expected
-    ? []
-    : [`Idempotency-Replayed is ${String(answer.headers.get('idempotency-replayed'))}, expected ${expected}`];
+/** A GET without a payload, a POST with its Idempotency-Key and body. */
+const call = (ctx: ProbeContext, token: string, path: string, mutation?: RestPayload): Promise<Answer> =>
+  restCall(ctx, token, mutation === undefined ? 'GET' : 'POST', path, mutation);
 
 export const runLifecycleChecks = async (ctx: ProbeContext, token: string): Promise<Check[]> => {
   const key = `helix-smoke-${randomUUID()}`;
