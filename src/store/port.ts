@@ -180,7 +180,7 @@ export interface LibrarySearchHit {
   readonly score: number;
 }
 
-export interface LibraryRepository {
+export interface LibraryRepository extends LibraryEmbeddingMethods {
   findByOrigin(origin: string): Promise<LibraryDocumentRecord | undefined>;
   getDocument(docId: string): Promise<LibraryDocumentRecord | undefined>;
   /** Replaces the document and all its passages (and their index entries); call inside a transaction. */
@@ -192,6 +192,25 @@ export interface LibraryRepository {
   search(terms: readonly string[], limit: number): Promise<LibrarySearchHit[]>;
   countPassages(): Promise<number>;
 }
+
+/** Optional passage embeddings (hybrid search, docs/solver.md); empty when none are configured. */
+export interface LibraryEmbeddingMethods {
+  /** Stores (or replaces) passages' embeddings made by `model`; the vectors are L2-normalized on the way in. */
+  putEmbeddings(model: string, embeddings: readonly LibraryEmbedding[]): Promise<void>;
+  /** Passages with no embedding by `model` (none yet, or one by another model), in document order. */
+  unembedded(model: string, limit: number): Promise<LibraryPassageRef[]>;
+  countUnembedded(model: string): Promise<number>;
+  /** The passages whose `model` embeddings are nearest `vector`; score is the cosine similarity. */
+  nearest(vector: readonly number[], model: string, limit: number): Promise<LibrarySearchHit[]>;
+}
+
+export interface LibraryEmbedding {
+  readonly passageId: string;
+  readonly vector: readonly number[];
+}
+
+/** A passage with the document it belongs to, unranked. */
+export type LibraryPassageRef = Omit<LibrarySearchHit, 'score'>;
 
 export const ACCOUNT_STATUSES = ['active', 'disabled'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];

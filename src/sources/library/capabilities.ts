@@ -3,6 +3,8 @@ import { contentTerms } from '../../domain/terms.js';
 import type { Store } from '../../store/port.js';
 import { makeArtifact } from '../artifact.js';
 import type { Capability } from '../capability.js';
+import type { HybridRanking } from './hybridSearch.js';
+import { hybridSearch } from './hybridSearch.js';
 
 const FAMILY = 'research_library_evidence';
 const MAX_READ_PASSAGES = 20;
@@ -22,7 +24,7 @@ const titleOf = (title: string, heading: string | null): string =>
   heading === null || heading === title ? title : `${title} — ${heading}`;
 
 /** `research-library.search`: ranked passages as evidence, each citing its document and span. */
-const search = (store: Store): Capability<z.output<typeof SearchInput>> => ({
+const search = (store: Store, hybrid: HybridRanking | undefined): Capability<z.output<typeof SearchInput>> => ({
   id: 'research-library.search',
   scope: 'research_library',
   family: FAMILY,
@@ -30,7 +32,11 @@ const search = (store: Store): Capability<z.output<typeof SearchInput>> => ({
   description: 'Ranked full-text search over the operator-curated research library; returns passages with provenance.',
   input: SearchInput,
   async execute(input, context) {
-    const hits = await store.read.library.search(contentTerms(input.query), input.limit);
+    const lexical = (limit: number) => store.read.library.search(contentTerms(input.query), limit);
+    const hits =
+      hybrid === undefined
+        ? await lexical(input.limit)
+        : await hybridSearch(store, hybrid, input.query, input.limit, lexical, context.signal);
     const retrievedAt = new Date(context.now()).toISOString();
     const found = hits.map((hit) => {
       const artifact = makeArtifact({
@@ -98,4 +104,6 @@ const readDocument = (store: Store): Capability<z.output<typeof ReadInput>> => (
   },
 });
 
-export const libraryCapabilities = (store: Store): Capability[] => [search(store), readDocument(store)] as Capability[];
+/** With `hybrid` (an embeddings endpoint is configured) search fuses lexical and semantic rankings. */
+export const libraryCapabilities = (store: Store, hybrid?: HybridRanking): Capability[] =>
+  [search(store, hybrid), readDocument(store)] as Capability[];

@@ -1,6 +1,12 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { StoreDialect } from '../migrations/index.js';
-import type { LibraryDocumentRecord, LibraryPassageRecord, LibraryRepository, LibrarySearchHit } from '../port.js';
+import type {
+  LibraryDocumentRecord,
+  LibraryEmbeddingMethods,
+  LibraryPassageRecord,
+  LibraryRepository,
+  LibrarySearchHit,
+} from '../port.js';
 import type { HelixDatabase, LibraryDocumentsTable, LibraryPassagesTable } from '../schema.js';
 import { toMillis } from './columns.js';
 
@@ -28,7 +34,7 @@ const passageFromRow = (row: Omit<Selectable<LibraryPassagesTable>, 'rowkey'>): 
   text: row.text,
 });
 
-const PASSAGE_COLUMNS = [
+export const LIBRARY_PASSAGE_COLUMNS = [
   'p.passage_id',
   'p.doc_id',
   'p.ordinal',
@@ -43,13 +49,13 @@ const PASSAGE_COLUMNS = [
 const safeTerms = (terms: readonly string[]): string[] =>
   [...new Set(terms.flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((t) => t.length > 0))].slice(0, 32);
 
-type SearchRow = Omit<Selectable<LibraryPassagesTable>, 'rowkey'> & {
+export type SearchRow = Omit<Selectable<LibraryPassagesTable>, 'rowkey'> & {
   title: string;
   display_path: string;
   score: number | string;
 };
 
-const toHit = (row: SearchRow): LibrarySearchHit => ({
+export const libraryHit = (row: SearchRow): LibrarySearchHit => ({
   passage: passageFromRow(row),
   document: { docId: row.doc_id, title: row.title, displayPath: row.display_path },
   score: Number(row.score),
@@ -63,7 +69,7 @@ const searchSqlite = async (db: Kysely<HelixDatabase>, terms: string[], limit: n
     .innerJoin('helix_library_passages as p', 'p.rowkey', 'f.rowid')
     .innerJoin('helix_library_documents as d', 'd.doc_id', 'p.doc_id')
     .select([
-      ...PASSAGE_COLUMNS,
+      ...LIBRARY_PASSAGE_COLUMNS,
       'd.title',
       'd.display_path',
       sql<number>`-bm25(helix_library_fts, 2.0, 1.0)`.as('score'),
@@ -73,7 +79,7 @@ const searchSqlite = async (db: Kysely<HelixDatabase>, terms: string[], limit: n
     .orderBy('p.passage_id')
     .limit(limit)
     .execute();
-  return rows.map((r) => toHit(r as SearchRow));
+  return rows.map((r) => libraryHit(r as SearchRow));
 };
 
 /** PostgreSQL: OR tsquery over the stored English tsvector, ranked by ts_rank (length-normalized). */
@@ -87,12 +93,12 @@ const searchPostgres = async (
     .selectFrom(sql`to_tsquery('english', ${query})`.as('q'))
     .innerJoin('helix_library_passages as p', (join) => join.on(sql<boolean>`p.tsv @@ q`))
     .innerJoin('helix_library_documents as d', 'd.doc_id', 'p.doc_id')
-    .select([...PASSAGE_COLUMNS, 'd.title', 'd.display_path', sql<number>`ts_rank(p.tsv, q, 1)`.as('score')])
+    .select([...LIBRARY_PASSAGE_COLUMNS, 'd.title', 'd.display_path', sql<number>`ts_rank(p.tsv, q, 1)`.as('score')])
     .orderBy('score', 'desc')
     .orderBy('p.passage_id')
     .limit(limit)
     .execute();
-  return rows.map((r) => toHit(r as SearchRow));
+  return rows.map((r) => libraryHit(r as SearchRow));
 };
 
 /** SQLite: removes a document's FTS5 rows by rowid (indexed), before its passages go. */
@@ -159,7 +165,10 @@ const insertPassages = async (
   }
 };
 
-export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDialect): LibraryRepository => ({
+export const libraryRepository = (
+  db: Kysely<HelixDatabase>,
+  dialect: StoreDialect,
+): Omit<LibraryRepository, keyof LibraryEmbeddingMethods> => ({
   async findByOrigin(origin) {
     const row = await db
       .selectFrom('helix_library_documents')
@@ -198,7 +207,7 @@ export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDiale
   async passages(docId, fromOrdinal, toOrdinal) {
     const rows = await db
       .selectFrom('helix_library_passages as p')
-      .select(PASSAGE_COLUMNS)
+      .select(LIBRARY_PASSAGE_COLUMNS)
       .where('p.doc_id', '=', docId)
       .where('p.ordinal', '>=', fromOrdinal)
       .where('p.ordinal', '<=', toOrdinal)
