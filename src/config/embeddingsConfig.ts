@@ -24,7 +24,7 @@ const baseUrl = (env: Env): string => {
 export const embeddingsConfig = (env: Env, production: boolean): EmbeddingsSettings | undefined => {
   const model = value(env, 'HELIX_EMBEDDINGS_MODEL');
   if (model === undefined) return undefined;
-  if (model.length > 200 || /[\u0000-\u001f]/.test(model))
+  if (model.length > 200 || !/^[\p{L}\p{N}\p{P}\p{S} ]+$/u.test(model))
     throw new ConfigError('HELIX_EMBEDDINGS_MODEL must be a model name of at most 200 printable characters');
   const apiKey =
     secretValue(env, 'HELIX_EMBEDDINGS_API_KEY', production) ?? secretValue(env, 'HELIX_MODEL_API_KEY', production);
