@@ -124,3 +124,20 @@ describe('embeddingsClient', () => {
     expect(error.message).toContain('could not reach the embeddings endpoint');
   });
 });
+
+describe('embeddingsClient time bound', () => {
+  it('gives up on an endpoint that does not answer in time, as a transport error', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const client = embeddingsClient({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm' }, { timeoutMs: 50 });
+      const error = await rejectsWithModelError(client.embed(['hello']));
+      expect(error.kind).toBe('transport');
+      expect(error.message).toBe('the embeddings endpoint did not answer in time');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+});

@@ -36,6 +36,7 @@ const postBatch = async (
   send: ProviderFetch,
   inputs: readonly string[],
   signal: AbortSignal,
+  timeout: AbortSignal,
 ): Promise<number[][]> => {
   let text: string;
   try {
@@ -56,6 +57,8 @@ const postBatch = async (
       });
     text = body.text;
   } catch (error) {
+    if (timeout.aborted && !(error instanceof ModelError))
+      throw new ModelError('transport', 'the embeddings endpoint did not answer in time', { retryable: true });
     throw asEmbeddingsError(chatFailures.toModelError(error, signal));
   }
   let json: unknown;
@@ -85,7 +88,8 @@ export const embeddingsClient = (settings: EmbeddingsSettings, options: Embeddin
       for (let i = 0; i < texts.length; i += EMBEDDINGS_BATCH) {
         const timeout = AbortSignal.timeout(timeoutMs);
         const batchSignal = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
-        vectors.push(...(await postBatch(settings, send, texts.slice(i, i + EMBEDDINGS_BATCH), batchSignal)));
+        const batch = texts.slice(i, i + EMBEDDINGS_BATCH);
+        vectors.push(...(await postBatch(settings, send, batch, batchSignal, timeout)));
       }
       const dims = vectors[0]?.length;
       if (vectors.some((v) => v.length !== dims))
