@@ -88,7 +88,7 @@ const addCommand = (): Command => {
       process.stdout.write(
         `library: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.failed} failed, ${report.refused} refused; ${report.passages} passages indexed\n`,
       );
-      if (report.embedded > 0) process.stdout.write(`library: ${report.embedded} passages embedded\n`);
+      if (report.embedded !== undefined) process.stdout.write(`library: ${report.embedded} passages embedded\n`);
       const notIndexed = report.failed + report.refused;
       if (notIndexed > 0) {
         throw new CliError(

@@ -42,8 +42,8 @@ export interface IngestReport {
   readonly refused: number;
   readonly failed: number;
   readonly passages: number;
-  /** Passages embedded in this run (0 when no embeddings endpoint is configured). */
-  readonly embedded: number;
+  /** Passages embedded in this run; absent when no embeddings endpoint is configured. */
+  readonly embedded?: number;
   /** Why embedding stopped (the endpoint failed); the documents are indexed and searchable lexically. */
   readonly embeddingError?: string;
 }
@@ -299,7 +299,7 @@ export const ingestPaths = async (
       }
     }
   }
-  if (embedder === undefined) return { ...counts, embedded: 0 };
+  if (embedder === undefined) return counts;
   const embedding = await embedMissingPassages(store, embedder, (p) =>
     onProgress({ path: p.path, outcome: 'embedded', passages: p.passages, index: p.done, total: p.total }),
   );
