@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LibrarySearchHit } from '../../store/port.js';
-import { fuseRankings, RRF_K } from './hybrid.js';
+import { RRF_K } from '../../domain/rankFusion.js';
+import { fuseRankings } from './hybrid.js';
 
 const hit = (id: string, score: number): LibrarySearchHit => ({
   passage: { passageId: id, docId: 'doc', ordinal: 0, heading: null, page: null, start: 0, end: 1, text: id },

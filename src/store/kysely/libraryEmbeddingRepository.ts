@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { LibraryEmbeddingMethods, LibraryPassageRef } from '../port.js';
 import type { HelixDatabase } from '../schema.js';
-import { LIBRARY_PASSAGE_COLUMNS, libraryHit } from './libraryRepository.js';
+import { PASSAGE_COLUMNS, toHit } from './libraryRepository.js';
 import { dotWithStored, encodeVector, normalized, topScored } from './libraryVectors.js';
 
 /** Rows per insert: four parameters a row stays well under SQLite's bound-parameter cap. */
@@ -47,13 +47,13 @@ export const libraryEmbeddingRepository = (db: Kysely<HelixDatabase>): LibraryEm
     async unembedded(model, limit) {
       const rows = await passagesWithout(model)
         .innerJoin('helix_library_documents as d', 'd.doc_id', 'p.doc_id')
-        .select([...LIBRARY_PASSAGE_COLUMNS, 'd.title', 'd.display_path'])
+        .select([...PASSAGE_COLUMNS, 'd.title', 'd.display_path'])
         .orderBy('p.doc_id')
         .orderBy('p.ordinal')
         .limit(limit)
         .execute();
       return rows.map((row): LibraryPassageRef => {
-        const { passage, document } = libraryHit({ ...row, score: 0 });
+        const { passage, document } = toHit({ ...row, score: 0 });
         return { passage, document };
       });
     },
@@ -80,7 +80,7 @@ export const libraryEmbeddingRepository = (db: Kysely<HelixDatabase>): LibraryEm
       const rows = await db
         .selectFrom('helix_library_passages as p')
         .innerJoin('helix_library_documents as d', 'd.doc_id', 'p.doc_id')
-        .select([...LIBRARY_PASSAGE_COLUMNS, 'd.title', 'd.display_path'])
+        .select([...PASSAGE_COLUMNS, 'd.title', 'd.display_path'])
         .where(
           'p.passage_id',
           'in',
@@ -90,7 +90,7 @@ export const libraryEmbeddingRepository = (db: Kysely<HelixDatabase>): LibraryEm
       const byId = new Map(rows.map((row) => [row.passage_id, row]));
       return best.flatMap((b) => {
         const row = byId.get(b.id);
-        return row === undefined ? [] : [libraryHit({ ...row, score: b.score })];
+        return row === undefined ? [] : [toHit({ ...row, score: b.score })];
       });
     },
   };

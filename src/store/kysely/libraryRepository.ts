@@ -1,14 +1,12 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { StoreDialect } from '../migrations/index.js';
-import type {
-  LibraryDocumentRecord,
-  LibraryEmbeddingMethods,
-  LibraryPassageRecord,
-  LibraryRepository,
-  LibrarySearchHit,
-} from '../port.js';
+import type { LibraryDocumentRecord, LibraryPassageRecord, LibraryRepository, LibrarySearchHit } from '../port.js';
 import type { HelixDatabase, LibraryDocumentsTable, LibraryPassagesTable } from '../schema.js';
 import { toMillis } from './columns.js';
+import type { LibraryEmbeddingMethods } from '../port.js';
+
+/** The embedding methods live in libraryEmbeddingRepository.ts; the store joins the two. */
+type LexicalLibraryRepository = Omit<LibraryRepository, keyof LibraryEmbeddingMethods>;
 
 const documentFromRow = (row: Selectable<LibraryDocumentsTable>): LibraryDocumentRecord => ({
   docId: row.doc_id,
@@ -34,7 +32,7 @@ const passageFromRow = (row: Omit<Selectable<LibraryPassagesTable>, 'rowkey'>): 
   text: row.text,
 });
 
-export const LIBRARY_PASSAGE_COLUMNS = [
+export const PASSAGE_COLUMNS = [
   'p.passage_id',
   'p.doc_id',
   'p.ordinal',
@@ -55,7 +53,7 @@ export type SearchRow = Omit<Selectable<LibraryPassagesTable>, 'rowkey'> & {
   score: number | string;
 };
 
-export const libraryHit = (row: SearchRow): LibrarySearchHit => ({
+export const toHit = (row: SearchRow): LibrarySearchHit => ({
   passage: passageFromRow(row),
   document: { docId: row.doc_id, title: row.title, displayPath: row.display_path },
   score: Number(row.score),
@@ -69,7 +67,7 @@ const searchSqlite = async (db: Kysely<HelixDatabase>, terms: string[], limit: n
     .innerJoin('helix_library_passages as p', 'p.rowkey', 'f.rowid')
     .innerJoin('helix_library_documents as d', 'd.doc_id', 'p.doc_id')
     .select([
-      ...LIBRARY_PASSAGE_COLUMNS,
+      ...PASSAGE_COLUMNS,
       'd.title',
       'd.display_path',
       sql<number>`-bm25(helix_library_fts, 2.0, 1.0)`.as('score'),
@@ -79,7 +77,7 @@ const searchSqlite = async (db: Kysely<HelixDatabase>, terms: string[], limit: n
     .orderBy('p.passage_id')
     .limit(limit)
     .execute();
-  return rows.map((r) => libraryHit(r as SearchRow));
+  return rows.map((r) => toHit(r as SearchRow));
 };
 
 /** PostgreSQL: OR tsquery over the stored English tsvector, ranked by ts_rank (length-normalized). */
@@ -93,12 +91,12 @@ const searchPostgres = async (
     .selectFrom(sql`to_tsquery('english', ${query})`.as('q'))
     .innerJoin('helix_library_passages as p', (join) => join.on(sql<boolean>`p.tsv @@ q`))
     .innerJoin('helix_library_documents as d', 'd.doc_id', 'p.doc_id')
-    .select([...LIBRARY_PASSAGE_COLUMNS, 'd.title', 'd.display_path', sql<number>`ts_rank(p.tsv, q, 1)`.as('score')])
+    .select([...PASSAGE_COLUMNS, 'd.title', 'd.display_path', sql<number>`ts_rank(p.tsv, q, 1)`.as('score')])
     .orderBy('score', 'desc')
     .orderBy('p.passage_id')
     .limit(limit)
     .execute();
-  return rows.map((r) => libraryHit(r as SearchRow));
+  return rows.map((r) => toHit(r as SearchRow));
 };
 
 /** SQLite: removes a document's FTS5 rows by rowid (indexed), before its passages go. */
@@ -165,10 +163,7 @@ const insertPassages = async (
   }
 };
 
-export const libraryRepository = (
-  db: Kysely<HelixDatabase>,
-  dialect: StoreDialect,
-): Omit<LibraryRepository, keyof LibraryEmbeddingMethods> => ({
+export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDialect): LexicalLibraryRepository => ({
   async findByOrigin(origin) {
     const row = await db
       .selectFrom('helix_library_documents')
@@ -207,7 +202,7 @@ export const libraryRepository = (
   async passages(docId, fromOrdinal, toOrdinal) {
     const rows = await db
       .selectFrom('helix_library_passages as p')
-      .select(LIBRARY_PASSAGE_COLUMNS)
+      .select(PASSAGE_COLUMNS)
       .where('p.doc_id', '=', docId)
       .where('p.ordinal', '>=', fromOrdinal)
       .where('p.ordinal', '<=', toOrdinal)
