@@ -180,7 +180,7 @@ export interface LibrarySearchHit {
   readonly score: number;
 }
 
-export interface LibraryRepository extends LibraryEmbeddingMethods {
+export interface LibraryRepository {
   findByOrigin(origin: string): Promise<LibraryDocumentRecord | undefined>;
   getDocument(docId: string): Promise<LibraryDocumentRecord | undefined>;
   /** Replaces the document and all its passages (and their index entries); call inside a transaction. */
@@ -191,10 +191,8 @@ export interface LibraryRepository extends LibraryEmbeddingMethods {
   /** Ranked full-text search: any of the terms may match; better matches first. */
   search(terms: readonly string[], limit: number): Promise<LibrarySearchHit[]>;
   countPassages(): Promise<number>;
-}
 
-/** Optional passage embeddings (hybrid search, docs/solver.md); empty when none are configured. */
-export interface LibraryEmbeddingMethods {
+  // Optional passage embeddings (hybrid search, docs/solver.md); empty when none are configured.
   /** Stores (or replaces) passages' embeddings made by `model`; the vectors are L2-normalized on the way in. */
   putEmbeddings(model: string, embeddings: readonly LibraryEmbedding[]): Promise<void>;
   /** Passages with no embedding by `model` (none yet, or one by another model), in document order. */
@@ -203,6 +201,12 @@ export interface LibraryEmbeddingMethods {
   /** The passages whose `model` embeddings are nearest `vector`; score is the cosine similarity. */
   nearest(vector: readonly number[], model: string, limit: number): Promise<LibrarySearchHit[]>;
 }
+
+/** The embedding methods (src/store/kysely/libraryEmbeddingRepository.ts implements them). */
+export type LibraryEmbeddingMethods = Pick<
+  LibraryRepository,
+  'putEmbeddings' | 'unembedded' | 'countUnembedded' | 'nearest'
+>;
 
 export interface LibraryEmbedding {
   readonly passageId: string;

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { contentTerms } from '../../domain/terms.js';
 import type { Store } from '../../store/port.js';
 import { makeArtifact } from '../artifact.js';
+import { hybridSearch, type HybridRanking } from './hybridSearch.js';
 import type { Capability } from '../capability.js';
-import type { HybridRanking } from './hybridSearch.js';
-import { hybridSearch } from './hybridSearch.js';
 
 const FAMILY = 'research_library_evidence';
 const MAX_READ_PASSAGES = 20;
