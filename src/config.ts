@@ -2,7 +2,9 @@ import { ConfigError, endpoint, integer, list, value, type Env } from './config/
 import type { OAuthConfig } from './auth/oauthJwt.js';
 import { accountPolicyDefaults } from './config/accountPolicyConfig.js';
 import type { TurnLimits } from './service/runs/turnSlots.js';
+import { embeddingsConfig } from './config/embeddingsConfig.js';
 import { libraryLimits } from './config/libraryLimits.js';
+import type { EmbeddingsSettings } from './model/embeddings/embeddingsSettings.js';
 import { modelConfig, type ModelConfig } from './config/modelConfig.js';
 import type { AccountPolicy } from './domain/accountPolicy.js';
 import { SCOPE_CATALOG } from './domain/scopeCatalog.js';
@@ -54,6 +56,8 @@ export interface HelixConfig {
   readonly accountDefaults: AccountPolicy;
   /** Per-document bounds of `helix library add` (HELIX_LIBRARY_MAX_*); the server checks them at start-up too. */
   readonly libraryLimits: DocumentLimits;
+  /** The optional embeddings endpoint of hybrid library search (HELIX_EMBEDDINGS_*); undefined ranks lexically. */
+  readonly embeddings: EmbeddingsSettings | undefined;
 }
 
 export interface HttpLimits {
@@ -367,5 +371,6 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     model: modelConfig(env, production),
     accountDefaults: accountPolicyDefaults(env),
     libraryLimits: libraryLimits(env),
+    embeddings: embeddingsConfig(env, production),
   };
 };

@@ -8,6 +8,7 @@ import { createOAuthVerifier } from './auth/oauthJwt.js';
 import { ConfigError, type HelixConfig } from './config.js';
 import { buildApp, type AppOptions } from './http/app.js';
 import { createLogger } from './logger.js';
+import { embeddingsClient } from './model/embeddings/embeddingsClient.js';
 import { ActiveTurns } from './service/runs/activeTurns.js';
 import { TurnSlots } from './service/runs/turnSlots.js';
 import { AccountPolicies } from './accounts/accountPolicies.js';
@@ -103,9 +104,17 @@ const defaultExecutor = (
 };
 
 /** The configured sources; a configuration the registry refuses stops start-up as a configuration error. */
-const registryOf = (store: Store, sources: HelixConfig['sources']) => {
+const registryOf = (store: Store, config: HelixConfig, logger: Logger) => {
+  const hybrid =
+    config.embeddings === undefined
+      ? undefined
+      : {
+          embedder: embeddingsClient(config.embeddings),
+          onFallback: (reason: string) =>
+            logger.warn({ err: { message: reason } }, 'library search fell back to lexical ranking'),
+        };
   try {
-    return buildRegistry(store, sources);
+    return buildRegistry(store, config.sources, hybrid);
   } catch (err) {
     if (err instanceof TypeError) throw new ConfigError(`source configuration: ${err.message}`);
     throw err;
@@ -147,7 +156,7 @@ const openRuntime = async (config: HelixConfig, options: StartOptions): Promise<
 /** Step 2: the run service and what it runs on (sources, signals, turn slots, account policy). */
 const buildRunService = async (config: HelixConfig, options: StartOptions, rt: Runtime, resolveHost: HostResolver) => {
   const { store, clock, logger } = rt;
-  const registry = registryOf(store, config.sources);
+  const registry = registryOf(store, config, logger);
   // Replicas sharing PostgreSQL signal each other through LISTEN/NOTIFY; otherwise signals stay in-process.
   const notifier: RunNotifier =
     options.store === undefined && isPostgresUrl(config.database)

@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { LIBRARY_LIMIT_SETTINGS, libraryLimits, parseLibraryLimit } from '../config/libraryLimits.js';
+import { embeddingsConfig } from '../config/embeddingsConfig.js';
 import { ConfigError } from '../config/env.js';
+import { embeddingsClient } from '../model/embeddings/embeddingsClient.js';
 import {
   DEFAULT_DOCUMENT_LIMITS,
   DOCUMENT_LIMIT_NAMES,
@@ -39,6 +41,12 @@ const describeProgress = (p: IngestProgress): string => {
   return `${position} ${p.outcome.padEnd(9)} ${p.path} (${p.passages} passages)`;
 };
 
+/** HELIX_EMBEDDINGS_* as the server reads them; a bad value stops the command as configuration. */
+const embedderFromEnv = () => {
+  const settings = embeddingsConfig(process.env, process.env.NODE_ENV === 'production');
+  return settings === undefined ? undefined : embeddingsClient(settings);
+};
+
 /**
  * The environment's limits (a bad HELIX_LIBRARY_MAX_* is a configuration error), with any given on
  * the command line in their place (a bad option value is invalid input).
@@ -73,17 +81,23 @@ const addCommand = (): Command => {
   }
   return add.action(async (paths: string[], options: { database?: string } & Record<string, string | undefined>) => {
     const limits = limitsFor(options);
+    const embedder = embedderFromEnv();
     await withDatabase(options, async (database) => {
-      const report = await addDocuments(database.library, paths, limits, (p) =>
-        process.stderr.write(`${describeProgress(p)}\n`),
-      );
+      const deps = embedder === undefined ? database.library : { ...database.library, embedder };
+      const report = await addDocuments(deps, paths, limits, (p) => process.stderr.write(`${describeProgress(p)}\n`));
       process.stdout.write(
         `library: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.failed} failed, ${report.refused} refused; ${report.passages} passages indexed\n`,
       );
+      if (report.embedded !== undefined) process.stdout.write(`library: ${report.embedded} passages embedded\n`);
       const notIndexed = report.failed + report.refused;
       if (notIndexed > 0) {
         throw new CliError(
           `${notIndexed} file(s) could not be indexed${report.refused > 0 ? ` (${report.refused} refused by a per-document limit)` : ''}`,
+        );
+      }
+      if (report.embeddingError !== undefined) {
+        throw new CliError(
+          `embedding stopped: ${report.embeddingError}; the documents are indexed and searchable lexically, and \`helix library add\` embeds the rest next time`,
         );
       }
     });

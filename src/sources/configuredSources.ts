@@ -1,6 +1,7 @@
 import type { Store } from '../store/port.js';
 import type { Capability } from './capability.js';
 import { libraryCapabilities } from './library/capabilities.js';
+import type { HybridRanking } from './library/hybridSearch.js';
 import { CapabilityRegistry } from './registry.js';
 import { repositoryCapabilities } from './repository/repositoryCapabilities.js';
 import { scholarlyCapabilities } from './scholarly/scholarlyCapabilities.js';
@@ -21,8 +22,8 @@ export interface SourcesConfig {
  * The capabilities this deployment offers. The research library lives in the store and is always
  * there; every other source is off until its configuration names where it is.
  */
-export const configuredCapabilities = (store: Store, config: SourcesConfig): Capability[] => [
-  ...libraryCapabilities(store),
+export const configuredCapabilities = (store: Store, config: SourcesConfig, hybrid?: HybridRanking): Capability[] => [
+  ...libraryCapabilities(store, hybrid),
   ...(config.repositoryRoots.length > 0 ? repositoryCapabilities({ roots: config.repositoryRoots }) : []),
   ...(config.searchUrl !== undefined ? publicWebCapabilities({ searchUrl: config.searchUrl }) : []),
   // Returns nothing unless a bibliographic endpoint is configured.
@@ -31,5 +32,5 @@ export const configuredCapabilities = (store: Store, config: SourcesConfig): Cap
 
 /** Source factories reject bad settings with a TypeError naming the setting; start-up reports it as configuration. */
 /** Throws TypeError for a configuration the registry refuses (a duplicate capability id); start-up reports it. */
-export const buildRegistry = (store: Store, config: SourcesConfig): CapabilityRegistry =>
-  new CapabilityRegistry(configuredCapabilities(store, config));
+export const buildRegistry = (store: Store, config: SourcesConfig, hybrid?: HybridRanking): CapabilityRegistry =>
+  new CapabilityRegistry(configuredCapabilities(store, config, hybrid));

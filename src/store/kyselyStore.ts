@@ -7,6 +7,7 @@ import { bindingRepository } from './kysely/bindingRepository.js';
 import { sessionRepository } from './kysely/sessionRepository.js';
 import { artifactRepository } from './kysely/artifactRepository.js';
 import { eventRepository } from './kysely/eventRepository.js';
+import { libraryEmbeddingRepository } from './kysely/libraryEmbeddingRepository.js';
 import { libraryRepository } from './kysely/libraryRepository.js';
 import { metaRepository } from './kysely/metaRepository.js';
 import { modelProviderRepository } from './kysely/modelProviderRepository.js';
@@ -27,7 +28,7 @@ const unitOfWork = (db: Kysely<HelixDatabase>, dialect: StoreDialect): UnitOfWor
   apiKeys: apiKeyRepository(db),
   workers: workerRepository(db),
   meta: metaRepository(db),
-  library: libraryRepository(db, dialect),
+  library: { ...libraryRepository(db, dialect), ...libraryEmbeddingRepository(db) },
   accounts: accountRepository(db),
   bindings: bindingRepository(db),
   sessions: sessionRepository(db),

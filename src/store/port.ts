@@ -198,7 +198,30 @@ export interface LibraryRepository {
   /** Ranked full-text search: any term or phrase may match; better matches first. */
   search(query: LibraryQuery, limit: number): Promise<LibrarySearchHit[]>;
   countPassages(): Promise<number>;
+
+  // Optional passage embeddings (hybrid search, docs/solver.md); empty when none are configured.
+  /** Stores (or replaces) passages' embeddings made by `model`; the vectors are L2-normalized on the way in. */
+  putEmbeddings(model: string, embeddings: readonly LibraryEmbedding[]): Promise<void>;
+  /** Passages with no embedding by `model` (none yet, or one by another model), in document order. */
+  unembedded(model: string, limit: number): Promise<LibraryPassageRef[]>;
+  countUnembedded(model: string): Promise<number>;
+  /** The passages whose `model` embeddings are nearest `vector`; score is the cosine similarity. */
+  nearest(vector: readonly number[], model: string, limit: number): Promise<LibrarySearchHit[]>;
 }
+
+/** The embedding methods (src/store/kysely/libraryEmbeddingRepository.ts implements them). */
+export type LibraryEmbeddingMethods = Pick<
+  LibraryRepository,
+  'putEmbeddings' | 'unembedded' | 'countUnembedded' | 'nearest'
+>;
+
+export interface LibraryEmbedding {
+  readonly passageId: string;
+  readonly vector: readonly number[];
+}
+
+/** A passage with the document it belongs to, unranked. */
+export type LibraryPassageRef = Omit<LibrarySearchHit, 'score'>;
 
 export const ACCOUNT_STATUSES = ['active', 'disabled'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];

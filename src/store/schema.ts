@@ -135,10 +135,19 @@ export interface LibraryFtsTable {
   text: string;
 }
 
+/** A passage's embedding: Float32 little-endian bytes, L2-normalized when written. */
+export interface LibraryEmbeddingsTable {
+  passage_id: string;
+  model: string;
+  dims: number;
+  vector: Uint8Array;
+}
+
 export interface LibraryTables {
   helix_library_documents: LibraryDocumentsTable;
   helix_library_passages: LibraryPassagesTable;
   helix_library_fts: LibraryFtsTable;
+  helix_library_embeddings: LibraryEmbeddingsTable;
 }
 
 export interface AccountsTable {

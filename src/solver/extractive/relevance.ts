@@ -1,3 +1,4 @@
+import { reciprocalRankFusion } from '../../domain/rankFusion.js';
 import { stem, stemSet } from '../../domain/terms.js';
 import type { CapabilityHit } from '../../sources/capability.js';
 
@@ -16,9 +17,6 @@ export const overlap = (text: string, wanted: ReadonlySet<string>): number => {
   return n;
 };
 
-/** Reciprocal-rank fusion constant (Cormack et al.): damps the head without ignoring the tail. */
-const RRF_K = 60;
-
 /**
  * Fuses the ranked lists of every (query, capability) call and keeps only passages that cover
  * enough of the question: a topic the library does not hold yields nothing, not a made-up answer.
@@ -30,17 +28,13 @@ export const rankHits = (
   onTopic: (hit: CapabilityHit) => boolean = () => false,
 ): RankedHit[] => {
   const wanted = [...stemSet(question)];
-  const fused = new Map<string, { hit: CapabilityHit; capabilityId: string; rrf: number }>();
-  for (const list of lists) {
-    list.hits.forEach((hit, position) => {
-      const entry = fused.get(hit.ref) ?? { hit, capabilityId: list.capabilityId, rrf: 0 };
-      entry.rrf += 1 / (RRF_K + position + 1);
-      fused.set(hit.ref, entry);
-    });
-  }
+  const fused = reciprocalRankFusion(
+    lists.map((list) => list.hits.map((hit) => ({ hit, capabilityId: list.capabilityId }))),
+    (entry) => entry.hit.ref,
+  );
   const minimumMatched = wanted.length <= 2 ? 1 : 2;
-  return [...fused.values()]
-    .map(({ hit, capabilityId, rrf }) => {
+  return fused
+    .map(({ item: { hit, capabilityId }, score: rrf }) => {
       const have = new Set([...stemSet(`${hit.title} ${hit.text}`)].map(stem));
       const matched = wanted.filter((w) => have.has(w)).length;
       const coverage = wanted.length === 0 ? 0 : matched / wanted.length;

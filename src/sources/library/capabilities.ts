@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Store } from '../../store/port.js';
 import { makeArtifact } from '../artifact.js';
+import { hybridSearch, type HybridRanking } from './hybridSearch.js';
 import type { Capability } from '../capability.js';
 import { rankedSearch } from './rankedSearch.js';
 
@@ -22,7 +23,7 @@ const titleOf = (title: string, heading: string | null): string =>
   heading === null || heading === title ? title : `${title} — ${heading}`;
 
 /** `research-library.search`: ranked passages as evidence, each citing its document and span. */
-const search = (store: Store): Capability<z.output<typeof SearchInput>> => ({
+const search = (store: Store, hybrid: HybridRanking | undefined): Capability<z.output<typeof SearchInput>> => ({
   id: 'research-library.search',
   scope: 'research_library',
   family: FAMILY,
@@ -30,7 +31,11 @@ const search = (store: Store): Capability<z.output<typeof SearchInput>> => ({
   description: 'Ranked full-text search over the operator-curated research library; returns passages with provenance.',
   input: SearchInput,
   async execute(input, context) {
-    const hits = await rankedSearch(store, input.query, input.limit);
+    const lexical = (limit: number) => rankedSearch(store, input.query, limit);
+    const hits =
+      hybrid === undefined
+        ? await lexical(input.limit)
+        : await hybridSearch(store, hybrid, input.query, input.limit, lexical, context.signal);
     const retrievedAt = new Date(context.now()).toISOString();
     const found = hits.map((hit) => {
       const artifact = makeArtifact({
@@ -98,4 +103,6 @@ const readDocument = (store: Store): Capability<z.output<typeof ReadInput>> => (
   },
 });
 
-export const libraryCapabilities = (store: Store): Capability[] => [search(store), readDocument(store)] as Capability[];
+/** With `hybrid` (an embeddings endpoint is configured) search fuses lexical and semantic rankings. */
+export const libraryCapabilities = (store: Store, hybrid?: HybridRanking): Capability[] =>
+  [search(store, hybrid), readDocument(store)] as Capability[];

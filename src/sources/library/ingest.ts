@@ -13,11 +13,16 @@ import {
   type DocumentLimits,
 } from './extract/limits.js';
 import { generatePassages } from './passages.js';
+import type { PassageEmbedder } from './embedder.js';
+import { embedMissingPassages } from './embedPassages.js';
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', 'dist', 'coverage']);
 
-/** `refused`: the document passed one of its limits (DocumentLimitError); `failed`: anything else. */
-export type IngestOutcome = 'added' | 'updated' | 'unchanged' | 'refused' | 'failed';
+/**
+ * `refused`: the document passed one of its limits (DocumentLimitError); `failed`: anything else;
+ * `embedded`: passages of the document got their embeddings (index and total then count passages).
+ */
+export type IngestOutcome = 'added' | 'updated' | 'unchanged' | 'refused' | 'failed' | 'embedded';
 
 export interface IngestProgress {
   readonly path: string;
@@ -37,6 +42,10 @@ export interface IngestReport {
   readonly refused: number;
   readonly failed: number;
   readonly passages: number;
+  /** Passages embedded in this run; absent when no embeddings endpoint is configured. */
+  readonly embedded?: number;
+  /** Why embedding stopped (the endpoint failed); the documents are indexed and searchable lexically. */
+  readonly embeddingError?: string;
 }
 
 const isSupported = (file: string): boolean => {
@@ -234,7 +243,8 @@ const storeDocument = async (
  * replaced in one transaction, so a search never sees half a document. Paragraphs that repeat
  * across many documents of the batch (boilerplate.ts) are left out of the changed ones. A
  * document past one of `limits` is refused whole (nothing of it is written; an earlier version
- * stays as it was) and the rest are still indexed.
+ * stays as it was) and the rest are still indexed. With an `embedder`, passages without an
+ * embedding by its model are embedded last (embedPassages.ts).
  */
 export const ingestPaths = async (
   store: Store,
@@ -242,6 +252,7 @@ export const ingestPaths = async (
   now: () => number,
   onProgress: (progress: IngestProgress) => void = () => undefined,
   limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
+  embedder?: PassageEmbedder,
 ): Promise<IngestReport> => {
   const { files, missing } = await collectFiles(paths.map((p) => resolve(p)));
   const counts = { added: 0, updated: 0, unchanged: 0, refused: 0, failed: missing.length, passages: 0 };
@@ -288,5 +299,13 @@ export const ingestPaths = async (
       }
     }
   }
-  return counts;
+  if (embedder === undefined) return counts;
+  const embedding = await embedMissingPassages(store, embedder, (p) =>
+    onProgress({ path: p.path, outcome: 'embedded', passages: p.passages, index: p.done, total: p.total }),
+  );
+  return {
+    ...counts,
+    embedded: embedding.embedded,
+    ...(embedding.error === undefined ? {} : { embeddingError: embedding.error }),
+  };
 };

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { StoreDialect } from '../migrations/index.js';
 import type {
   LibraryDocumentRecord,
+  LibraryEmbeddingMethods,
   LibraryPassageRecord,
   LibraryQuery,
   LibraryRepository,
@@ -9,6 +10,9 @@ import type {
 } from '../port.js';
 import type { HelixDatabase, LibraryDocumentsTable, LibraryPassagesTable } from '../schema.js';
 import { toMillis } from './columns.js';
+
+/** The embedding methods live in libraryEmbeddingRepository.ts; the store joins the two. */
+type LexicalLibraryRepository = Omit<LibraryRepository, keyof LibraryEmbeddingMethods>;
 
 const documentFromRow = (row: Selectable<LibraryDocumentsTable>): LibraryDocumentRecord => ({
   docId: row.doc_id,
@@ -34,7 +38,7 @@ const passageFromRow = (row: Omit<Selectable<LibraryPassagesTable>, 'rowkey'>): 
   text: row.text,
 });
 
-const PASSAGE_COLUMNS = [
+export const PASSAGE_COLUMNS = [
   'p.passage_id',
   'p.doc_id',
   'p.ordinal',
@@ -75,13 +79,13 @@ const safeQuery = (query: LibraryQuery): SafeQuery => ({
   ),
 });
 
-type SearchRow = Omit<Selectable<LibraryPassagesTable>, 'rowkey'> & {
+export type SearchRow = Omit<Selectable<LibraryPassagesTable>, 'rowkey'> & {
   title: string;
   display_path: string;
   score: number | string;
 };
 
-const toHit = (row: SearchRow): LibrarySearchHit => ({
+export const toHit = (row: SearchRow): LibrarySearchHit => ({
   passage: passageFromRow(row),
   document: { docId: row.doc_id, title: row.title, displayPath: row.display_path },
   score: Number(row.score),
@@ -205,7 +209,7 @@ const insertPassages = async (
   }
 };
 
-export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDialect): LibraryRepository => ({
+export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDialect): LexicalLibraryRepository => ({
   async findByOrigin(origin) {
     const row = await db
       .selectFrom('helix_library_documents')

@@ -196,6 +196,7 @@ export const SUBJECT_FREE_TABLES: readonly string[] = [
   'helix_library_documents',
   'helix_library_passages',
   'helix_library_fts',
+  'helix_library_embeddings',
   'helix_migrations',
   'helix_migrations_lock',
   'helix_subject_owners',

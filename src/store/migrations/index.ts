@@ -6,6 +6,7 @@ import { accounts } from './0004_accounts.js';
 import { modelProviders } from './0005_model_providers.js';
 import { accountPolicies } from './0006_account_policies.js';
 import { subjectAccess } from './0007_subject_access.js';
+import { libraryEmbeddings } from './0008_library_embeddings.js';
 
 export type { StoreDialect } from './dialect.js';
 import type { StoreDialect } from './dialect.js';
@@ -19,6 +20,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0005_model_providers': modelProviders,
   '0006_account_policies': accountPolicies,
   '0007_subject_access': subjectAccess,
+  '0008_library_embeddings': libraryEmbeddings(dialect),
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({
