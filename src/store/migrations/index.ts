@@ -6,6 +6,7 @@ import { accounts } from './0004_accounts.js';
 import { modelProviders } from './0005_model_providers.js';
 import { accountPolicies } from './0006_account_policies.js';
 import { subjectAccess } from './0007_subject_access.js';
+import { rooms } from './0009_rooms.js';
 
 export type { StoreDialect } from './dialect.js';
 import type { StoreDialect } from './dialect.js';
@@ -19,6 +20,8 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0005_model_providers': modelProviders,
   '0006_account_policies': accountPolicies,
   '0007_subject_access': subjectAccess,
+  // 0008 is taken by the library embeddings (a parallel branch); names sort, so the order holds.
+  '0009_rooms': rooms,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({
