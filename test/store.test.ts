@@ -3,7 +3,6 @@ import type { RunRecord } from '../src/domain/run.js';
 import { baseRun } from './support/runRecord.js';
 import { storeFlavours, type TestStore } from './support/stores.js';
 
-
 describe.each(storeFlavours())('store port on $name', (flavour) => {
   let t: TestStore;
   beforeAll(async () => {
