@@ -211,7 +211,7 @@ describe.each(storeFlavours())('room use cases on $name', (flavour) => {
     });
   });
 
-  it('RREST-04, SLR-06: another owner’s run, another tenant’s room or a non-member’s room is not_found; bad input is a 400', async () => {
+  it('RREST-04, SLR-06: another owner’s run, another tenant’s room or a non-member’s room is not_found; a finished run cannot be bound; bad input is a 400', async () => {
     const roomId = await newRoom(alice);
     const bobsRun = await ownedRun(bob);
     expect(await refusal(bindRun(deps, alice, { room_id: roomId, run_id: bobsRun }))).toMatchObject({
@@ -224,6 +224,12 @@ describe.each(storeFlavours())('room use cases on $name', (flavour) => {
     const elsewhereRun = await ownedRun(elsewhere);
     expect(await refusal(bindRun(deps, elsewhere, { room_id: roomId, run_id: elsewhereRun }))).toMatchObject({
       code: 'not_found',
+    });
+    const finished = await ownedRun(alice);
+    const run = (await t.store.read.runs.get(finished))!;
+    await t.store.read.runs.compareAndSet({ ...run, lifecycle: 'completed', version: 2 }, 1);
+    expect(await refusal(bindRun(deps, alice, { room_id: roomId, run_id: finished }))).toMatchObject({
+      code: 'run_not_active',
     });
     expect(await refusal(bindRun(deps, alice, { room_id: roomId, run_id: 'nope' }))).toMatchObject({
       code: 'invalid_request',

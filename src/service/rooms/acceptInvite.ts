@@ -29,8 +29,9 @@ export const acceptInvite = async (deps: RoomDeps, accountId: string, token: str
     const invite = await uow.rooms.consumeInvite(sha256Hex(token), accountId, now);
     if (invite === undefined) throw inviteNotFound();
     const room = await uow.rooms.getRoom(invite.roomId);
-    const consent = room && (await uow.rooms.getConsentVersion(room.roomId, room.consentVersion));
-    if (room === undefined || consent === undefined) throw inviteNotFound();
+    if (room === undefined) throw inviteNotFound();
+    const consent = await uow.rooms.getConsentVersion(room.roomId, room.consentVersion);
+    if (consent === undefined) throw inviteNotFound();
     const existing = await uow.rooms.getMember(room.roomId, accountId);
     if (isCurrentMember(existing)) throw new HelixError('invalid_request', alreadyMember);
     const member: RoomMemberRecord = {
