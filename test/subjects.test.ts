@@ -10,7 +10,14 @@ import { startSession } from '../src/accounts/sessions.js';
 import { findActiveApiKey, hashApiKey } from '../src/auth/apiKeys.js';
 import { API_KEY_ISSUER } from '../src/auth/authenticate.js';
 import { loadInstanceSecret } from '../src/auth/instanceSecret.js';
-import { ownerHashOf } from '../src/auth/principal.js';
+import { ownerHashOf, ownershipOf, type Principal } from '../src/auth/principal.js';
+import { DENY_ALL, featuresFrom } from '../src/domain/accountPolicy.js';
+import { sha256Hex } from '../src/domain/hashing.js';
+import { ScopeSet } from '../src/domain/scopes.js';
+import { bindRun } from '../src/service/rooms/bindRun.js';
+import { createInvite } from '../src/service/rooms/createInvite.js';
+import { createRoom } from '../src/service/rooms/createRoom.js';
+import type { RoomDeps } from '../src/service/rooms/deps.js';
 import { emptyOutcome, type TurnOutcome } from '../src/domain/turn.js';
 import type { TurnInput } from '../src/solver/executor.js';
 import { ScriptedExecutor, scriptedArtifact, scriptedCandidate } from '../src/solver/scriptedExecutor.js';
@@ -113,7 +120,10 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
       },
     });
     expect(provider.status, provider.text).toBe(201);
+    // The JWT owner's run is still waiting: a completed run cannot be bound.
+    const rooms = await populateRooms(accountId, tenant, jwtSubject, jwtRun.body.run_id as string);
     return {
+      rooms,
       accountId,
       key,
       keyId: keyRecord.keyId,
@@ -130,6 +140,43 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
       ],
     };
   };
+  /** Shared Live Room rows of the subject: a room (with its member and consent rows), an invite, a run and a chat binding. */
+  const populateRooms = async (accountId: string, tenant: string, subject: string, runId: string) => {
+    const store = h.testStore.store;
+    const allowAll = async () => ({ ...DENY_ALL, features: featuresFrom(['shared_live_room']) });
+    const deps: RoomDeps = {
+      store,
+      instanceSecret: secret,
+      policies: { forPrincipal: allowAll, forAccount: allowAll },
+      receiptTtlMs: 86_400_000,
+      now: () => Date.now(),
+    };
+    const owner: Principal = {
+      kind: 'local_jwt',
+      tenantId: tenant,
+      issuer: 'helix-local',
+      subject,
+      accountId,
+      scopes: ScopeSet.parse('helix.rooms.manage helix.agent_runs.write'),
+      credentialId: 'jti_rooms',
+      linkedAccount: true,
+    };
+    const room = await createRoom(deps, owner, idemKey(), { title: `room of ${accountId}` });
+    const roomId = room.body.room.room_id;
+    const invite = await createInvite(deps, accountId, roomId, { role: 'member' });
+    const binding = await bindRun(deps, owner, { room_id: roomId, run_id: runId });
+    const chatRef = `rcb_${randomBytes(16).toString('hex')}`;
+    await store.read.rooms.insertChatBinding({
+      bindingRef: chatRef,
+      runId,
+      ownerHash: ownershipOf(owner, secret).ownerHash,
+      chatSessionId: null,
+      status: 'active',
+      createdAt: Date.now(),
+      revokedAt: null,
+    });
+    return { roomId, inviteToken: invite.token, bindingRef: binding.body.binding_ref, chatRef };
+  };
   let alice: Awaited<ReturnType<typeof populate>>;
   let bob: Awaited<ReturnType<typeof populate>>;
 
@@ -141,6 +188,8 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     s.objective,
     s.keyId,
     s.providerId,
+    s.rooms.roomId,
+    s.rooms.chatRef,
   ];
   const rowsWith = (dump: TableDump, markers: readonly string[]) =>
     Object.entries(dump).flatMap(([table, rows]) =>
@@ -288,11 +337,17 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
         runs: 3,
         run_events: events,
         run_artifacts: 4,
-        idempotency_receipts: 5,
+        idempotency_receipts: 6,
         model_providers: 1,
+        rooms: 1,
+        room_memberships: 1,
+        room_consent_versions: 1,
+        room_invites: 1,
+        room_run_bindings: 1,
+        room_chat_bindings: 1,
         owner_registrations: 2,
       },
-      total: 23 + events,
+      total: 30 + events,
     });
   });
 
@@ -350,7 +405,20 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     expect(records.agent_bindings).toEqual([
       expect.objectContaining({ issuer: 'https://login.example.com', provider: 'idp', status: 'active' }),
     ]);
-    expect(records.idempotency_receipts).toHaveLength(5);
+    expect(records.idempotency_receipts).toHaveLength(6);
+    // Shared Live Room: the subject's room, membership, consent version, invite and bindings, never the invite token or its hash.
+    expect(records.rooms).toEqual([
+      expect.objectContaining({ room_id: alice.rooms.roomId, owner_account_id: alice.accountId }),
+    ]);
+    expect(records.room_memberships).toEqual([expect.objectContaining({ room_id: alice.rooms.roomId, role: 'owner' })]);
+    expect(records.room_consent_versions).toEqual([
+      expect.objectContaining({ room_id: alice.rooms.roomId, version: 1 }),
+    ]);
+    expect(records.room_invites).toEqual([expect.objectContaining({ room_id: alice.rooms.roomId, role: 'member' })]);
+    expect(records.room_run_bindings).toEqual([
+      expect.objectContaining({ binding_ref: alice.rooms.bindingRef, run_id: alice.runIds[1], status: 'active' }),
+    ]);
+    expect(records.room_chat_bindings).toEqual([expect.objectContaining({ binding_ref: alice.rooms.chatRef })]);
     expect(records.sessions).toHaveLength(1);
     expect(records.one_time_tokens.map((t: { purpose: string }) => t.purpose).sort()).toEqual([
       'link_intent',
@@ -369,6 +437,8 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
       alice.keyHash,
       alice.passwordHash,
       alice.sessionHash,
+      alice.rooms.inviteToken,
+      sha256Hex(alice.rooms.inviteToken),
       ...alice.ownerHashes,
     ]) {
       expect(res.text).not.toContain(secretValue);

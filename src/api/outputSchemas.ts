@@ -156,4 +156,5 @@ export const ErrorBodySchema = z.looseObject({
   feature: z.string().optional(),
   issues: z.array(z.looseObject({ path: z.string(), message: z.string() })).optional(),
   retry_after_seconds: z.number().optional(),
+  execution_enabled: z.literal(false).optional(),
 });

@@ -4,6 +4,7 @@ import { containsCredential, isCredentialShaped } from './credentialShape.js';
 describe('credential shapes', () => {
   it.each([
     `hlx_${'a'.repeat(43)}`,
+    `hlxinv_${'b'.repeat(43)}`,
     'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig',
     'Bearer abcdefghijklmnop',
     'sk-abcdefghijklmnopqrstu',

@@ -45,6 +45,10 @@ export const ERROR_CODES = [
   'store_unavailable',
   'provider_secrets_unavailable',
   'provider_destination_refused',
+  'room_role_forbidden',
+  'room_consent_required',
+  'room_binding_conflict',
+  'command_execution_not_enabled',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -200,6 +204,29 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     message:
       "The model provider base_url names a destination this deployment does not connect to on an owner's behalf.",
   },
+  // Shared Live Room (docs/rooms.md). The caller is a member but its role does not allow the act:
+  // an observer binding a run (RREST-04), a non-owner managing the room (D-09).
+  room_role_forbidden: {
+    status: 403,
+    adr: 'authz_denied',
+    message: 'Your role in this room does not allow this operation.',
+  },
+  // PRE-01, D-09: a state the member can change (accept the current consent version), hence 409, not a grant problem.
+  room_consent_required: {
+    status: 409,
+    message: "Accept the room's current consent version before binding a run to it.",
+  },
+  // RREST-04, WD-09: one active binding per run; no endpoint moves it to another room.
+  room_binding_conflict: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'The run already has an active binding to another room; withdraw it before binding the run again.',
+  },
+  // RREST-10, MRT-10 (docs/spec/shared-live-room-requirements.md §22: 501 with details.execution_enabled false).
+  command_execution_not_enabled: {
+    status: 501,
+    message: 'Room command execution is not enabled; no command was executed.',
+  },
   internal_error: { status: 500, message: 'An internal error occurred.' },
 };
 
@@ -212,6 +239,8 @@ export interface ErrorDetails {
   readonly feature?: string;
   readonly issues?: readonly { readonly path: string; readonly message: string }[];
   readonly retry_after_seconds?: number;
+  /** `command_execution_not_enabled`: always false (RREST-10). */
+  readonly execution_enabled?: false;
 }
 
 export class HelixError extends Error {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { HelixError } from './errors.js';
 import {
+  ADR_SCOPES,
   MODEL_PROVIDER_OPERATIONS,
+  ROOM_OPERATIONS,
+  requireScopes,
+  type Operation,
   OAUTH_SCOPES,
   OPERATION_SCOPES,
   RUN_OPERATIONS,
@@ -13,7 +18,7 @@ import {
 describe('scope registry', () => {
   it('every operation names a contract OAuth scope, and that scope alone allows it', () => {
     for (const operation of RUN_OPERATIONS) {
-      expect(new ScopeSet([OPERATION_SCOPES[operation].oauth]).allows(operation)).toBe(true);
+      expect(new ScopeSet(OPERATION_SCOPES[operation].oauth).allows(operation)).toBe(true);
     }
   });
 
@@ -86,5 +91,39 @@ describe('operator-only subject operations', () => {
   it('a refusal names the ADR-0004 scope, since no OAuth scope admits them', () => {
     expect(requiredScopeOf('subject.erase')).toBe('subject.erase');
     expect(requiredScopeOf('run.start')).toBe('helix.agent_runs.write');
+  });
+});
+
+describe('multi-scope room operations (PRE-05, SLR-13, SLR-15)', () => {
+  const refusal = (scopes: string, operation: Operation): unknown => {
+    try {
+      requireScopes(ScopeSet.parse(scopes), operation);
+      return undefined;
+    } catch (err) {
+      return { code: (err as HelixError).code, scope: (err as HelixError).details.scope };
+    }
+  };
+
+  it('room.bind_run needs helix.rooms.manage AND helix.agent_runs.write; the refusal names what is missing', () => {
+    expect(refusal('helix.rooms.manage helix.agent_runs.write', 'room.bind_run')).toBeUndefined();
+    expect(refusal('helix.rooms.manage', 'room.bind_run')).toEqual({
+      code: 'insufficient_scope',
+      scope: 'helix.agent_runs.write',
+    });
+    expect(refusal('helix.agent_runs.write', 'room.bind_run')).toEqual({
+      code: 'insufficient_scope',
+      scope: 'helix.rooms.manage',
+    });
+    expect(refusal('helix.rooms.read', 'room.unbind_run')).toEqual({
+      code: 'insufficient_scope',
+      scope: 'helix.rooms.manage helix.agent_runs.write',
+    });
+    expect(requiredScopeOf('room.bind_run')).toBe('helix.rooms.manage helix.agent_runs.write');
+  });
+
+  it('no ADR-0004 scope admits a room operation; the aep:* wildcard grants every OAuth scope (SLR-15)', () => {
+    const adrOnly = ADR_SCOPES.filter((s) => s !== 'agent.write' && s !== 'agent.read').join(' ');
+    expect(ROOM_OPERATIONS.filter((op) => ScopeSet.parse(`${adrOnly} agent.write agent.read`).allows(op))).toEqual([]);
+    expect(ROOM_OPERATIONS.filter((op) => ScopeSet.parse('aep:*').allows(op))).toEqual([...ROOM_OPERATIONS]);
   });
 });

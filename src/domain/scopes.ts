@@ -5,6 +5,8 @@
  * Authorization is always decided in OAuth terms: each operation requires OAuth scopes, and a
  * principal's granted scopes are first expanded into the OAuth scopes they imply.
  */
+import { HelixError } from './errors.js';
+
 export const LOGICAL_DATA_SCOPES = [
   'public_web',
   'scholarly_research',
@@ -106,11 +108,33 @@ export type ModelProviderOperation = (typeof MODEL_PROVIDER_OPERATIONS)[number];
 export const SUBJECT_OPERATIONS = ['subject.read', 'subject.export', 'subject.erase'] as const;
 export type SubjectOperation = (typeof SUBJECT_OPERATIONS)[number];
 
-export type Operation = RunOperation | ModelProviderOperation | SubjectOperation;
+/**
+ * The Shared Live Room facade (docs/spec/shared-live-room-requirements.md §4, §11; use cases in
+ * src/service/rooms/). SLR-15: no ADR-0004 scope maps onto the room scopes, so only OAuth admits them.
+ */
+export const ROOM_OPERATIONS = [
+  'room.list',
+  'room.inspect',
+  'room.create',
+  'room.bind_run',
+  'room.claim_chat',
+  'room.unbind_run',
+  'room.unbind_chat',
+  'room.command',
+] as const;
+export type RoomOperation = (typeof ROOM_OPERATIONS)[number];
+
+export type Operation = RunOperation | ModelProviderOperation | SubjectOperation | RoomOperation;
+
+/** At least one scope: an operation nobody could be granted would be a typo, not a rule. */
+export type ScopeList = readonly [OAuthScope, ...OAuthScope[]];
 
 interface OperationGrant {
-  /** The OAuth scope the contract requires; named in `insufficient_scope` challenges. */
-  readonly oauth: OAuthScope;
+  /**
+   * Every OAuth scope the contract requires, all of them at once (PRE-05, SLR-13: binding a run to
+   * a room needs `helix.rooms.manage` and `helix.agent_runs.write`); `insufficient_scope` names the missing ones.
+   */
+  readonly oauth: ScopeList;
   /** ADR-0004 scopes that also admit exactly this operation. */
   readonly adr: readonly AdrScope[];
 }
@@ -128,27 +152,45 @@ interface OperatorGrant {
 export const OPERATION_SCOPES: {
   readonly [O in Operation]: O extends SubjectOperation ? OperatorGrant : OperationGrant;
 } = {
-  'run.start': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.create'] },
-  'run.continue': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.create'] },
-  'run.cancel': { oauth: 'helix.agent_runs.write', adr: ['agent.write', 'run.cancel'] },
-  'run.inspect': { oauth: 'helix.agent_runs.read', adr: ['agent.read', 'run.read'] },
-  'run.events': { oauth: 'helix.agent_runs.read', adr: ['agent.read', 'run.read', 'stream.subscribe'] },
-  'run.evidence': { oauth: 'helix.agent_runs.read', adr: ['agent.read', 'run.read'] },
-  'run.events_stream': { oauth: 'helix.agent_runs.read', adr: ['agent.read', 'run.read', 'stream.subscribe'] },
+  'run.start': { oauth: ['helix.agent_runs.write'], adr: ['agent.write', 'run.create'] },
+  'run.continue': { oauth: ['helix.agent_runs.write'], adr: ['agent.write', 'run.create'] },
+  'run.cancel': { oauth: ['helix.agent_runs.write'], adr: ['agent.write', 'run.cancel'] },
+  'run.inspect': { oauth: ['helix.agent_runs.read'], adr: ['agent.read', 'run.read'] },
+  'run.events': { oauth: ['helix.agent_runs.read'], adr: ['agent.read', 'run.read', 'stream.subscribe'] },
+  'run.evidence': { oauth: ['helix.agent_runs.read'], adr: ['agent.read', 'run.read'] },
+  'run.events_stream': { oauth: ['helix.agent_runs.read'], adr: ['agent.read', 'run.read', 'stream.subscribe'] },
   // Write does not imply read, as for runs: a registering key may be unable to list.
-  'model_provider.register': { oauth: 'helix.model_providers.write', adr: ['provider.write'] },
-  'model_provider.delete': { oauth: 'helix.model_providers.write', adr: ['provider.write'] },
-  'model_provider.list': { oauth: 'helix.model_providers.read', adr: ['provider.read'] },
-  'model_provider.inspect': { oauth: 'helix.model_providers.read', adr: ['provider.read'] },
+  'model_provider.register': { oauth: ['helix.model_providers.write'], adr: ['provider.write'] },
+  'model_provider.delete': { oauth: ['helix.model_providers.write'], adr: ['provider.write'] },
+  'model_provider.list': { oauth: ['helix.model_providers.read'], adr: ['provider.read'] },
+  'model_provider.inspect': { oauth: ['helix.model_providers.read'], adr: ['provider.read'] },
   'subject.read': { oauth: null, adr: ['subject.read'] },
   'subject.export': { oauth: null, adr: ['subject.export'] },
   'subject.erase': { oauth: null, adr: ['subject.erase'] },
+  // Shared Live Room (RREST-01..10, MRT-01..10): the dual-scope rows are PRE-05's multi-scope operations.
+  'room.list': { oauth: ['helix.rooms.read'], adr: [] },
+  'room.inspect': { oauth: ['helix.rooms.read'], adr: [] },
+  'room.create': { oauth: ['helix.rooms.manage'], adr: [] },
+  'room.bind_run': { oauth: ['helix.rooms.manage', 'helix.agent_runs.write'], adr: [] },
+  'room.claim_chat': { oauth: ['helix.rooms.manage', 'helix.agent_runs.write'], adr: [] },
+  'room.unbind_run': { oauth: ['helix.rooms.manage', 'helix.agent_runs.write'], adr: [] },
+  'room.unbind_chat': { oauth: ['helix.rooms.manage', 'helix.agent_runs.write'], adr: [] },
+  'room.command': { oauth: ['helix.rooms.manage'], adr: [] },
 };
 
-/** The scope an `insufficient_scope` refusal names for an operation. */
-export const requiredScopeOf = (operation: Operation): string => {
+/** The scopes an operation requires, as a bearer security requirement lists them (OAuth, else its ADR-0004 scope). */
+export const requiredScopesOf = (operation: Operation): readonly [string, ...string[]] => {
   const grant: OperationGrant | OperatorGrant = OPERATION_SCOPES[operation];
-  return grant.oauth ?? grant.adr[0];
+  return grant.oauth ?? grant.adr;
+};
+
+/** The scope an `insufficient_scope` refusal names for an operation: RFC 6750 §3 space-separates a set. */
+export const requiredScopeOf = (operation: Operation): string => requiredScopesOf(operation).join(' ');
+
+/** Every scope-checked use case starts here (RFC 6750 §3.1); the refusal names every missing scope (SLR-13). */
+export const requireScopes = (scopes: ScopeSet, operation: Operation): void => {
+  const missing = scopes.missingFor(operation);
+  if (missing.length > 0) throw new HelixError('insufficient_scope', { scope: missing.join(' ') });
 };
 
 const GRANTABLE: ReadonlySet<string> = new Set<string>([...OAUTH_SCOPES, ...ADR_SCOPES, ADR_WILDCARD]);
@@ -180,9 +222,15 @@ export class ScopeSet {
   }
 
   allows(operation: Operation): boolean {
+    return this.missingFor(operation).length === 0;
+  }
+
+  /** What the principal lacks for the operation (empty when allowed): the `scope` of an `insufficient_scope` refusal (SLR-13). */
+  missingFor(operation: Operation): string[] {
     const grant: OperationGrant | OperatorGrant = OPERATION_SCOPES[operation];
-    if (grant.oauth === null) return grant.adr.some((s) => this.granted.has(s));
-    return this.hasOAuth(grant.oauth) || grant.adr.some((s) => this.granted.has(s));
+    if (grant.oauth === null) return grant.adr.some((s) => this.granted.has(s)) ? [] : [grant.adr[0]];
+    if (grant.adr.some((s) => this.granted.has(s))) return [];
+    return grant.oauth.filter((scope) => !this.hasOAuth(scope));
   }
 
   toArray(): string[] {

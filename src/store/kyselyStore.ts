@@ -12,6 +12,7 @@ import { libraryRepository } from './kysely/libraryRepository.js';
 import { metaRepository } from './kysely/metaRepository.js';
 import { modelProviderRepository } from './kysely/modelProviderRepository.js';
 import { receiptRepository } from './kysely/receiptRepository.js';
+import { roomRepository } from './kysely/roomRepository.js';
 import { runRepository } from './kysely/runRepository.js';
 import { subjectRepository } from './kysely/subjectRepository.js';
 import { workerRepository } from './kysely/workerRepository.js';
@@ -34,6 +35,7 @@ const unitOfWork = (db: Kysely<HelixDatabase>, dialect: StoreDialect): UnitOfWor
   sessions: sessionRepository(db),
   modelProviders: modelProviderRepository(db),
   subjects: subjectRepository(db),
+  rooms: roomRepository(db),
 });
 
 const MAX_ATTEMPTS = 5;

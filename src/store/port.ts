@@ -2,6 +2,7 @@ import type { RunEvent, NewRunEvent } from '../domain/events.js';
 import type { RunRecord } from '../domain/run.js';
 import type { TurnArtifact } from '../domain/turn.js';
 import type { SealedSecret } from '../domain/sealedSecret.js';
+import type { RoomRepository } from './roomPort.js';
 
 /**
  * The storage port. The service sees only these shapes; it never imports a driver. Every method of
@@ -37,6 +38,8 @@ export interface UnitOfWork {
   readonly sessions: SessionRepository;
   readonly modelProviders: ModelProviderRepository;
   readonly subjects: SubjectRepository;
+  /** Shared Live Room (src/store/roomPort.ts). */
+  readonly rooms: RoomRepository;
 }
 
 export interface RunRepository {

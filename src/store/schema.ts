@@ -92,7 +92,7 @@ export interface MetaTable {
   value: string;
 }
 
-export interface HelixDatabase extends LibraryTables, AccountTables, ModelProviderTables, SubjectTables {
+export interface HelixDatabase extends LibraryTables, AccountTables, ModelProviderTables, SubjectTables, RoomTables {
   helix_agent_runs: AgentRunsTable;
   helix_agent_run_events: AgentRunEventsTable;
   helix_agent_run_artifacts: AgentRunArtifactsTable;
@@ -255,4 +255,80 @@ export interface SubjectErasuresTable {
 export interface SubjectTables {
   helix_subject_owners: SubjectOwnersTable;
   helix_subject_erasures: SubjectErasuresTable;
+}
+
+/** Shared Live Room (src/store/migrations/0009_rooms.ts). */
+export interface RoomsTable {
+  room_id: string;
+  title: string;
+  status: string;
+  owner_account_id: string;
+  tenant_hash: string;
+  owner_hash: string | null;
+  consent_version: number;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+export interface RoomConsentVersionsTable {
+  room_id: string;
+  version: number;
+  text: string;
+  published_at: number | string;
+  published_by: string;
+}
+
+export interface RoomMembersTable {
+  room_id: string;
+  account_id: string;
+  role: string;
+  accepted_consent_version: number | null;
+  consent_receipt_ref: string | null;
+  joined_at: number | string;
+  removed_at: number | string | null;
+}
+
+export interface RoomInvitesTable {
+  /** SHA-256 of the show-once `hlxinv_` token. */
+  token_hash: string;
+  room_id: string;
+  role: string;
+  created_by: string;
+  created_at: number | string;
+  expires_at: number | string;
+  used_at: number | string | null;
+  used_by: string | null;
+}
+
+export interface RoomRunBindingsTable {
+  binding_ref: string;
+  run_id: string;
+  room_id: string;
+  owner_hash: string;
+  account_id: string;
+  role: string;
+  consent_version: number;
+  consent_receipt_ref: string;
+  status: string;
+  created_at: number | string;
+  revoked_at: number | string | null;
+}
+
+export interface RoomChatBindingsTable {
+  binding_ref: string;
+  run_id: string;
+  owner_hash: string;
+  chat_session_id: string | null;
+  status: string;
+  created_at: number | string;
+  revoked_at: number | string | null;
+}
+
+export interface RoomTables {
+  helix_rooms: RoomsTable;
+  helix_room_consent_versions: RoomConsentVersionsTable;
+  helix_room_members: RoomMembersTable;
+  helix_room_invites: RoomInvitesTable;
+  helix_room_run_bindings: RoomRunBindingsTable;
+  helix_room_chat_bindings: RoomChatBindingsTable;
 }

@@ -17,7 +17,8 @@ const outputSchemaOf = (tool: ToolDefinition): Tool['outputSchema'] => ({
 });
 
 const describeTool = (tool: ToolDefinition): Tool => {
-  const securitySchemes = [{ type: 'oauth2', scopes: [OPERATION_SCOPES[tool.operation].oauth] }];
+  // MCP-02: the complete scope set, every scope the handler will require.
+  const securitySchemes = [{ type: 'oauth2', scopes: [...OPERATION_SCOPES[tool.operation].oauth] }];
   return {
     name: tool.name,
     title: tool.title,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { OPERATION_SCOPES } from '../../domain/scopes.js';
+import { OPERATION_SCOPES, requiredScopesOf } from '../../domain/scopes.js';
 import { SESSION_COOKIE } from '../../accounts/sessions.js';
 import { BINDING_REF } from '../../service/accounts/bindingViews.js';
 import { IDENTIFIER_PATTERN } from '../../auth/apiKeys.js';
@@ -82,8 +82,7 @@ const securityOf = (doc: OperationDoc): JsonObject[] => {
   if (doc.authentication === 'none') return [];
   if (doc.authentication === 'session') return [{ session: [] }];
   if (doc.scope === undefined) throw new Error(`OpenAPI: bearer operation ${doc.operationId} names no scope`);
-  const grant = OPERATION_SCOPES[doc.scope];
-  return [{ bearer: [grant.oauth ?? grant.adr[0]] }];
+  return [{ bearer: [...requiredScopesOf(doc.scope)] }];
 };
 
 const successResponse = (doc: OperationDoc, components: SchemaComponents): JsonObject => {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../domain/errors.js';
-import { OPERATION_SCOPES, type Operation } from '../../domain/scopes.js';
+import { OPERATION_SCOPES, ROOM_OPERATIONS, requiredScopesOf, type Operation } from '../../domain/scopes.js';
 import { BINDING_ROUTES } from '../account/bindingRoutes.js';
 import { EVENT_STREAM_PATH } from '../rest/eventStreamRoute.js';
 import { PROVIDER_ROUTES } from '../rest/providerRoutes.js';
@@ -77,10 +77,11 @@ describe('the OpenAPI document', () => {
     const scoped = Object.values(doc.paths)
       .flatMap((item) => Object.values(item))
       .filter((op) => op['x-helix-operation'] !== undefined);
-    expect(new Set(scoped.map((op) => op['x-helix-operation']))).toEqual(new Set(Object.keys(OPERATION_SCOPES)));
+    // The room operations' use cases exist (src/service/rooms/); their routes come with the room facade.
+    const routed = Object.keys(OPERATION_SCOPES).filter((op) => !(ROOM_OPERATIONS as readonly string[]).includes(op));
+    expect(new Set(scoped.map((op) => op['x-helix-operation']))).toEqual(new Set(routed));
     for (const op of scoped) {
-      const grant = OPERATION_SCOPES[op['x-helix-operation'] as Operation];
-      expect(op.security).toEqual([{ bearer: [grant.oauth ?? grant.adr[0]] }]);
+      expect(op.security).toEqual([{ bearer: [...requiredScopesOf(op['x-helix-operation'] as Operation)] }]);
     }
     expect(operation('GET', '/healthz')?.security).toEqual([]);
     expect(operation('GET', '/api/account/session/agent-bindings')?.security).toEqual([{ session: [] }]);

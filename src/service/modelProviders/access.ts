@@ -1,6 +1,6 @@
 import { ownershipOf, type Ownership, type Principal } from '../../auth/principal.js';
 import { HelixError } from '../../domain/errors.js';
-import { OPERATION_SCOPES, type ModelProviderOperation } from '../../domain/scopes.js';
+import { requireScopes, type ModelProviderOperation } from '../../domain/scopes.js';
 import { MODEL_PROVIDER_ID } from '../../providers/providerSchemas.js';
 import type { ModelProviderDeps } from './deps.js';
 
@@ -10,8 +10,7 @@ export const ownershipFor = (
   principal: Principal,
   operation: ModelProviderOperation,
 ): Ownership => {
-  if (!principal.scopes.allows(operation))
-    throw new HelixError('insufficient_scope', { scope: OPERATION_SCOPES[operation].oauth });
+  requireScopes(principal.scopes, operation);
   return ownershipOf(principal, deps.instanceSecret);
 };
 

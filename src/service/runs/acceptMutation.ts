@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Ownership, Principal } from '../../auth/principal.js';
+import type { RunOperation } from '../../domain/scopes.js';
 import { ownerOf, requireOperation, requireRunId } from './access.js';
 import type { RunServiceDeps } from './deps.js';
 import {
@@ -25,7 +26,7 @@ export const acceptMutation = <S extends z.ZodType>(
   deps: RunServiceDeps,
   principal: Principal,
   mutation: {
-    readonly operation: MutatingOperation;
+    readonly operation: Extract<MutatingOperation, RunOperation>;
     readonly runId: string | null;
     readonly idempotencyKey: string | undefined;
     readonly body: unknown;

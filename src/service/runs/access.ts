@@ -2,17 +2,14 @@ import type { Principal } from '../../auth/principal.js';
 import { ownershipOf, type Ownership } from '../../auth/principal.js';
 import { HelixError } from '../../domain/errors.js';
 import { RUN_ID_PATTERN, type RunRecord } from '../../domain/run.js';
-import { OPERATION_SCOPES, type RunOperation } from '../../domain/scopes.js';
+import { requireScopes, type RunOperation } from '../../domain/scopes.js';
 import type { UnitOfWork } from '../../store/port.js';
 import type { RunServiceDeps } from './deps.js';
 import { needsSettling, settleRun } from './recovery.js';
 
 /** Every use case starts here: the principal must hold the operation's scope (RFC 6750 §3.1). */
-export const requireOperation = (principal: Principal, operation: RunOperation): void => {
-  if (!principal.scopes.allows(operation)) {
-    throw new HelixError('insufficient_scope', { scope: OPERATION_SCOPES[operation].oauth });
-  }
-};
+export const requireOperation = (principal: Principal, operation: RunOperation): void =>
+  requireScopes(principal.scopes, operation);
 
 export const ownerOf = (deps: RunServiceDeps, principal: Principal): Ownership =>
   ownershipOf(principal, deps.config.instanceSecret);

@@ -7,6 +7,7 @@ import { modelProviders } from './0005_model_providers.js';
 import { accountPolicies } from './0006_account_policies.js';
 import { subjectAccess } from './0007_subject_access.js';
 import { libraryEmbeddings } from './0008_library_embeddings.js';
+import { rooms } from './0009_rooms.js';
 
 export type { StoreDialect } from './dialect.js';
 import type { StoreDialect } from './dialect.js';
@@ -21,6 +22,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0006_account_policies': accountPolicies,
   '0007_subject_access': subjectAccess,
   '0008_library_embeddings': libraryEmbeddings(dialect),
+  '0009_rooms': rooms,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({

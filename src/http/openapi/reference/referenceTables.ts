@@ -38,7 +38,9 @@ const credentialOf = (doc: OperationDoc): string => {
   if (doc.authentication === 'session') return 'browser session';
   if (doc.scope === undefined) return 'bearer';
   const grant = OPERATION_SCOPES[doc.scope];
-  return grant.oauth === null ? `${code(grant.adr[0])} (an \`hlx_\` key only)` : code(grant.oauth);
+  return grant.oauth === null
+    ? `${code(grant.adr[0])} (an \`hlx_\` key only)`
+    : grant.oauth.map((scope) => code(scope)).join(' and ');
 };
 
 /** The route table: every documented route, from the tables the server registers them with. */

@@ -1,0 +1,25 @@
+import type { Principal } from '../../auth/principal.js';
+import type { AccountPolicy } from '../../domain/accountPolicy.js';
+import type { Store } from '../../store/port.js';
+
+/** What every room use case needs; the server and the operator's CLI build the same. */
+export interface RoomDeps {
+  readonly store: Store;
+  /** Keys the owner and tenant hashes, exactly as for runs. */
+  readonly instanceSecret: string;
+  /** The account policy, read afresh on every call (src/accounts/accountPolicies.ts): feature `shared_live_room`. */
+  readonly policies: {
+    forPrincipal(principal: Principal): Promise<AccountPolicy>;
+    forAccount(accountId: string): Promise<AccountPolicy>;
+  };
+  /** How long a completed room-creation idempotency receipt is kept (as for runs, 24 h). */
+  readonly receiptTtlMs: number;
+  readonly now: () => number;
+}
+
+/** What a use case answers; `replayed` marks a stored idempotent response (Idempotency-Replayed, SLR-04). */
+export interface RoomResult<B> {
+  readonly status: number;
+  readonly body: B;
+  readonly replayed: boolean;
+}

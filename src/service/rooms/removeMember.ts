@@ -1,0 +1,32 @@
+import { projectMember, type MemberView } from '../../api/roomViews.js';
+import { isCurrentMember } from '../../domain/rooms.js';
+import { creatorStaysOwner, loadMemberRoom, loadRoomAsOwner, memberNotFound } from './access.js';
+import type { RoomDeps } from './deps.js';
+
+/**
+ * Console/CLI (D-09): an owner removes a member, or a member leaves. The row stays, marked
+ * removed; the member's active run bindings in the room are revoked in the same transaction, so
+ * they stop authorizing at once (BRE-04). Like a withdrawal, removal is cleanup and stays
+ * available under the policy lock. The creator stays a member.
+ */
+export const removeMember = async (
+  deps: RoomDeps,
+  actingAccountId: string,
+  roomId: string,
+  memberAccountId: string,
+): Promise<{ readonly member: MemberView; readonly revoked_bindings: number }> => {
+  const now = deps.now();
+  return deps.store.transaction(async (uow) => {
+    const { room } =
+      actingAccountId === memberAccountId
+        ? await loadMemberRoom(uow.rooms, roomId, actingAccountId, null)
+        : await loadRoomAsOwner(uow.rooms, roomId, actingAccountId);
+    const member = await uow.rooms.getMember(roomId, memberAccountId);
+    if (!isCurrentMember(member)) throw memberNotFound();
+    if (memberAccountId === room.ownerAccountId) throw creatorStaysOwner();
+    const removed = { ...member, removedAt: now };
+    await uow.rooms.saveMember(removed);
+    const revoked = await uow.rooms.revokeRunBindingsOfMember(roomId, memberAccountId, now);
+    return { member: projectMember(removed), revoked_bindings: revoked };
+  });
+};

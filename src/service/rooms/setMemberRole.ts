@@ -1,0 +1,33 @@
+import { RoomRoleSchema } from '../../api/roomSchemas.js';
+import { projectMember, type MemberView } from '../../api/roomViews.js';
+import { isCurrentMember, roleMayBindRuns } from '../../domain/rooms.js';
+import { parseInput } from '../validate.js';
+import { creatorStaysOwner, loadRoomAsOwner, memberNotFound, requireRoomFeatureFor } from './access.js';
+import type { RoomDeps } from './deps.js';
+
+/**
+ * Console/CLI (D-09): an owner sets a member's role. A role that may not bind runs (observer)
+ * revokes the member's active run bindings in the room at once: they were authorized by a role
+ * the member no longer holds (BRE-04). The creator stays an owner.
+ */
+export const setMemberRole = async (
+  deps: RoomDeps,
+  actingAccountId: string,
+  roomId: string,
+  memberAccountId: string,
+  roleName: string,
+): Promise<{ readonly member: MemberView; readonly revoked_bindings: number }> => {
+  await requireRoomFeatureFor(deps, actingAccountId);
+  const role = parseInput(RoomRoleSchema, roleName);
+  const now = deps.now();
+  return deps.store.transaction(async (uow) => {
+    const { room } = await loadRoomAsOwner(uow.rooms, roomId, actingAccountId);
+    const member = await uow.rooms.getMember(roomId, memberAccountId);
+    if (!isCurrentMember(member)) throw memberNotFound();
+    if (memberAccountId === room.ownerAccountId && role !== 'owner') throw creatorStaysOwner();
+    const changed = { ...member, role };
+    await uow.rooms.saveMember(changed);
+    const revoked = roleMayBindRuns(role) ? 0 : await uow.rooms.revokeRunBindingsOfMember(roomId, memberAccountId, now);
+    return { member: projectMember(changed), revoked_bindings: revoked };
+  });
+};
