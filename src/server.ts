@@ -259,6 +259,7 @@ const appOptions = (
       policies: run.policies,
     },
     subjects: new SubjectService({ store, instanceSecret, now: () => clock.now() }),
+    rooms: { store, instanceSecret, policies: run.policies, receiptTtlMs: RECEIPT_TTL_MS, now: () => clock.now() },
     hardening: {
       rateLimits: config.rateLimits,
       trustProxy: config.trustProxy,

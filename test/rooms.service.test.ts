@@ -6,6 +6,7 @@ import { ScopeSet } from '../src/domain/scopes.js';
 import { acceptConsent } from '../src/service/rooms/acceptConsent.js';
 import { acceptInvite } from '../src/service/rooms/acceptInvite.js';
 import { bindRun } from '../src/service/rooms/bindRun.js';
+import { claimChatBinding } from '../src/service/rooms/claimChatBinding.js';
 import { createInvite } from '../src/service/rooms/createInvite.js';
 import { createRoom } from '../src/service/rooms/createRoom.js';
 import { createRoomFor } from '../src/service/rooms/createRoomFor.js';
@@ -420,6 +421,41 @@ describe.each(storeFlavours())('room use cases on $name', (flavour) => {
     expect(await refusal(requestCommand(deps, bob, roomId, { command: 'give @p diamond' }))).toMatchObject({
       code: 'not_found',
     });
+  });
+
+  it('RREST-06, SLR-10: a chat claim checks scopes, the lock, the strict body and the owned run; no handle exists yet', async () => {
+    const handle = `hlxclm_${'A'.repeat(43)}`;
+    const run = await ownedRun(alice);
+    expect(await refusal(claimChatBinding(deps, alice, { claim_handle: handle, run_id: run }))).toMatchObject({
+      code: 'chat_claim_not_found',
+      status: 404,
+    });
+    // Another owner's run is not found before any handle is looked at; a malformed handle is a 400 that does not echo it.
+    expect(await refusal(claimChatBinding(deps, bob, { claim_handle: handle, run_id: run }))).toMatchObject({
+      code: 'not_found',
+    });
+    const malformed = await refusal(claimChatBinding(deps, alice, { claim_handle: 'hlxclm_short', run_id: run }));
+    expect(malformed).toMatchObject({ code: 'invalid_request', status: 400 });
+    expect(JSON.stringify(malformed)).not.toContain('hlxclm_short');
+    expect(
+      await refusal(claimChatBinding(deps, alice, { claim_handle: handle, run_id: run, account_id: 'acct_bob' })),
+    ).toMatchObject({ code: 'invalid_request' });
+    expect(
+      await refusal(
+        claimChatBinding(deps, principal('acct_alice', 'acme', 'helix.rooms.manage'), {
+          claim_handle: handle,
+          run_id: run,
+        }),
+      ),
+    ).toMatchObject({ code: 'insufficient_scope', scope: 'helix.agent_runs.write' });
+    locked.add('acct_alice');
+    try {
+      expect(await refusal(claimChatBinding(deps, alice, { claim_handle: handle, run_id: run }))).toMatchObject({
+        code: 'feature_not_enabled',
+      });
+    } finally {
+      locked.delete('acct_alice');
+    }
   });
 
   it('RREST-04, WD-09: 50 concurrent binds of one run to two rooms leave exactly one active binding', async () => {

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { RUN_ID_PATTERN } from '../domain/run.js';
-import { consentTextProblem, ROOM_ID_PATTERN, ROOM_ROLES, roomTitleProblem } from '../domain/rooms.js';
+import {
+  CHAT_CLAIM_HANDLE_PATTERN,
+  consentTextProblem,
+  ROOM_ID_PATTERN,
+  ROOM_ROLES,
+  roomTitleProblem,
+} from '../domain/rooms.js';
 
 /**
  * Room request bodies (docs/spec/shared-live-room-requirements.md §22 names them: create `{title}`,
@@ -22,11 +28,17 @@ export const RoomIdSchema = z.string().regex(ROOM_ID_PATTERN, 'must be a room id
 export const CreateRoomRequestSchema = z.strictObject({ title: RoomTitleSchema });
 export type CreateRoomRequest = z.output<typeof CreateRoomRequestSchema>;
 
-export const BindRunRequestSchema = z.strictObject({
-  room_id: RoomIdSchema,
-  run_id: z.string().regex(RUN_ID_PATTERN, 'must match run_[A-Za-z0-9._:-]{8,200}'),
-});
+const RunIdSchema = z.string().regex(RUN_ID_PATTERN, 'must match run_[A-Za-z0-9._:-]{8,200}');
+
+export const BindRunRequestSchema = z.strictObject({ room_id: RoomIdSchema, run_id: RunIdSchema });
 export type BindRunRequest = z.output<typeof BindRunRequestSchema>;
+
+/** RREST-06 / MRT-05: the browser-issued handle (never echoed: a mismatch says only "must be a claim handle") and the owned run. */
+export const ClaimChatBindingRequestSchema = z.strictObject({
+  claim_handle: z.string().regex(CHAT_CLAIM_HANDLE_PATTERN, 'must be a chat claim handle'),
+  run_id: RunIdSchema,
+});
+export type ClaimChatBindingRequest = z.output<typeof ClaimChatBindingRequestSchema>;
 
 /** RREST-10 / MRT-10: accepted only to be refused; bounded so a refusal never stores or echoes much. */
 export const RoomCommandRequestSchema = z.strictObject({

@@ -49,6 +49,7 @@ export const ERROR_CODES = [
   'room_consent_required',
   'room_binding_conflict',
   'command_execution_not_enabled',
+  'chat_claim_not_found',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -226,6 +227,11 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
   command_execution_not_enabled: {
     status: 501,
     message: 'Room command execution is not enabled; no command was executed.',
+  },
+  // RREST-06, MRT-05: unknown, used, expired or another account's handle: one answer, nothing to probe.
+  chat_claim_not_found: {
+    status: 404,
+    message: 'The chat claim handle was not found; it may be used or expired. Ask the browser for a new one.',
   },
   internal_error: { status: 500, message: 'An internal error occurred.' },
 };

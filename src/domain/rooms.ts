@@ -38,6 +38,12 @@ export const isRoomId = (value: string): boolean => ROOM_ID_PATTERN.test(value);
 export const isRunRoomBindingRef = (value: string): boolean => RUN_ROOM_BINDING_REF_PATTERN.test(value);
 export const isRunChatBindingRef = (value: string): boolean => RUN_CHAT_BINDING_REF_PATTERN.test(value);
 export const isInviteToken = (value: string): boolean => INVITE_TOKEN_PATTERN.test(value);
+/**
+ * The show-once chat claim handle a signed-in browser issues (§6, SLR-10): 32 random bytes,
+ * base64url; only its SHA-256 is stored. Credential-shaped everywhere except as the exact
+ * `claim_handle` of the claim operation (MRT-12).
+ */
+export const CHAT_CLAIM_HANDLE_PATTERN = /^hlxclm_[A-Za-z0-9_-]{43}$/;
 
 export const ROOM_TITLE_MAX = 200;
 /** A consent text is shown to every member before they accept it; bounded so the console can show it whole. */

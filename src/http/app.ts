@@ -32,6 +32,7 @@ import type { ResourceIdentity } from './resourceIdentity.js';
 import { registerBindingRoutes } from './account/bindingRoutes.js';
 import { registerAccountPages } from './account/pageRoutes.js';
 import type { AccountDeps } from '../service/accounts/deps.js';
+import type { RoomDeps } from '../service/rooms/deps.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -58,6 +59,8 @@ export interface AppOptions {
   readonly providers?: ModelProviderDeps;
   /** ADR-0004 subject access (`/api/v1/subjects`); the routes exist only when given. */
   readonly subjects?: SubjectService;
+  /** The Shared Live Room facade (`/api/v1/rooms`, the `helix_room_*` tools; docs/rooms.md); exists only when given. */
+  readonly rooms?: RoomDeps;
 }
 
 /** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
