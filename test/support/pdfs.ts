@@ -13,6 +13,23 @@ export const buildTextPdf = async (pages: readonly string[], title?: string): Pr
   return pdf.save();
 };
 
+/** A PDF whose lines are set in the given type sizes (headings larger than body text); one array per page. */
+export const buildStyledPdf = async (
+  pages: readonly (readonly { readonly text: string; readonly size: number }[])[],
+): Promise<Uint8Array> => {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const lines of pages) {
+    const page = pdf.addPage();
+    let y = 760;
+    for (const line of lines) {
+      y -= line.size * 1.6;
+      page.drawText(line.text, { x: 50, y, size: line.size, font });
+    }
+  }
+  return pdf.save();
+};
+
 /** zlib data for `unit` repeated until `totalBytes`, compressed as it is produced so the expanded bytes never exist at once. */
 const deflateRepeated = async (unit: Uint8Array, totalBytes: number): Promise<Buffer> => {
   const deflate = createDeflate({ level: 9 });

@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { buildFlateBombPdf, buildTextPdf as buildPdf } from '../../../../test/support/pdfs.js';
+import { buildFlateBombPdf, buildStyledPdf, buildTextPdf as buildPdf } from '../../../../test/support/pdfs.js';
 import { extractDocument, type ExtractionLimits } from './index.js';
 import { DEFAULT_DOCUMENT_LIMITS, DocumentLimitError } from './limits.js';
 import { ExtractionError } from './types.js';
@@ -37,6 +37,64 @@ describe('PDF extraction', () => {
       { page: 1, heading: null, text: 'Abstract\nWe study recall.' },
       { page: 2, heading: null, text: 'Results are good.' },
     ]);
+  });
+
+  it('reads headings from type sizes: each section carries its heading path, across pages too', async () => {
+    const body = (text: string) => ({ text, size: 10 });
+    const doc = await extractDocument(
+      'manual.pdf',
+      await buildStyledPdf([
+        [
+          { text: 'Collector Manual', size: 20 },
+          body('The collector gathers metrics.'),
+          { text: '2 Configuration', size: 16 },
+          body('Settings live in collector.toml.'),
+          { text: '2.1 batchSize', size: 13 },
+          body('How many records one flush sends.'),
+        ],
+        [body('The default value is 500.'), { text: '2.2 flushInterval', size: 13 }, body('Defaults to 30 seconds.')],
+      ]),
+    );
+    expect(
+      doc.sections
+        .map((section) => ({
+          page: section.page,
+          heading: section.heading,
+          text: doc.text.slice(section.start, section.end).trim(),
+        }))
+        .filter((section) => section.text !== ''),
+    ).toEqual([
+      { page: 1, heading: 'Collector Manual', text: 'Collector Manual\nThe collector gathers metrics.' },
+      {
+        page: 1,
+        heading: 'Collector Manual › 2 Configuration',
+        text: '2 Configuration\nSettings live in collector.toml.',
+      },
+      {
+        page: 1,
+        heading: 'Collector Manual › 2 Configuration › 2.1 batchSize',
+        text: '2.1 batchSize\nHow many records one flush sends.',
+      },
+      { page: 2, heading: 'Collector Manual › 2 Configuration › 2.1 batchSize', text: 'The default value is 500.' },
+      {
+        page: 2,
+        heading: 'Collector Manual › 2 Configuration › 2.2 flushInterval',
+        text: '2.2 flushInterval\nDefaults to 30 seconds.',
+      },
+    ]);
+  });
+
+  it('finds no heading in a document set in one size, nor in a large line that ends like a sentence', async () => {
+    const doc = await extractDocument(
+      'memo.pdf',
+      await buildStyledPdf([
+        [
+          { text: 'Note that this is large.', size: 16 },
+          { text: 'Body text here', size: 10 },
+        ],
+      ]),
+    );
+    expect(doc.sections.map((section) => section.heading)).toEqual([null]);
   });
 
   it('takes the title from the metadata, then the first line, then the file name', async () => {

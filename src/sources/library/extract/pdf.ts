@@ -2,6 +2,7 @@ import { getDocumentProxy } from 'unpdf';
 import { normalizeWhitespace, type DraftDocument } from './assemble.js';
 import { DocumentLimitError, type DocumentLimits } from './limits.js';
 import { measurePdfExpansion } from './pdfExpansion.js';
+import { pdfSections, type PdfLine } from './pdfHeadings.js';
 import { firstLineTitle } from './text.js';
 import { ExtractionError } from './types.js';
 
@@ -25,42 +26,70 @@ interface TextBudget {
   used: number;
 }
 
-/**
- * One page's text, read chunk by chunk as pdf.js produces it; the read is cancelled (and pdf.js
- * stops working on the page) as soon as the document's text passes its limit.
- */
-const readPageText = async (page: PdfPage, budget: TextBudget): Promise<string> => {
-  const reader = page.streamTextContent().getReader();
-  let text = '';
-  for (;;) {
-    const chunk = (await reader.read()) as { done: true } | { done: false; value: { items: readonly object[] } };
-    if (chunk.done) return text;
-    // The same text unpdf's extractText built: each item's string, a newline where a line ends.
-    for (const item of chunk.value.items)
-      if ('str' in item) text += `${String(item.str)}${'hasEOL' in item && item.hasEOL === true ? '\n' : ''}`;
-    // Whitespace of the page in progress still counts; it is collapsed once the page is complete.
-    if (budget.used + text.length > budget.maximum) {
-      // pdf.js's stream rejects a cancel without an Error as its reason.
-      await reader.cancel(new Error('text limit reached'));
-      throw new DocumentLimitError(budget.fileName, 'textChars', budget.maximum, budget.used + text.length);
-    }
-  }
+interface TextItem {
+  readonly str?: unknown;
+  readonly hasEOL?: unknown;
+  /** The text matrix: its vertical scale is the type size. */
+  readonly transform?: unknown;
+}
+
+const sizeOf = (item: TextItem): number => {
+  const matrix = item.transform;
+  if (!Array.isArray(matrix) || matrix.length < 4) return 0;
+  const [, , c, d] = matrix as number[];
+  return Math.hypot(c ?? 0, d ?? 0);
 };
 
-const readPages = async (pdf: PdfDocument, budget: TextBudget): Promise<string[]> => {
-  const pages: string[] = [];
+/**
+ * One page's lines with their type sizes, read chunk by chunk as pdf.js produces them; the read is
+ * cancelled (and pdf.js stops working on the page) as soon as the document's text passes its limit.
+ */
+const readPageLines = async (page: PdfPage, budget: TextBudget): Promise<PdfLine[]> => {
+  const reader = page.streamTextContent().getReader();
+  const lines: PdfLine[] = [];
+  let line = { text: '', size: 0 };
+  let length = 0;
+  for (;;) {
+    const chunk = (await reader.read()) as { done: true } | { done: false; value: { items: readonly TextItem[] } };
+    if (chunk.done) break;
+    // The same text unpdf's extractText built: each item's string, a line break where a line ends.
+    for (const item of chunk.value.items) {
+      if (!('str' in item)) continue;
+      const text = String(item.str);
+      line.text += text;
+      length += text.length + (item.hasEOL === true ? 1 : 0);
+      if (text.trim() !== '') line.size = Math.max(line.size, sizeOf(item));
+      if (item.hasEOL === true) {
+        lines.push(line);
+        line = { text: '', size: 0 };
+      }
+    }
+    // Whitespace of the page in progress still counts; it is collapsed once the page is complete.
+    if (budget.used + length > budget.maximum) {
+      // pdf.js's stream rejects a cancel without an Error as its reason.
+      await reader.cancel(new Error('text limit reached'));
+      throw new DocumentLimitError(budget.fileName, 'textChars', budget.maximum, budget.used + length);
+    }
+  }
+  if (line.text !== '') lines.push(line);
+  return lines;
+};
+
+const readPages = async (pdf: PdfDocument, budget: TextBudget): Promise<PdfLine[][]> => {
+  const pages: PdfLine[][] = [];
   for (let number = 1; number <= pdf.numPages; number += 1) {
-    const text = await readPageText(await pdf.getPage(number), budget);
-    const length = normalizeWhitespace(text).length;
+    const lines = await readPageLines(await pdf.getPage(number), budget);
+    const length = normalizeWhitespace(lines.map((l) => l.text).join('\n')).length;
     // Non-empty pages are joined by a blank line.
     if (length > 0) budget.used += (budget.used > 0 ? 2 : 0) + length;
-    pages.push(text);
+    pages.push(lines);
   }
   return pages;
 };
 
 /**
- * One section per page, so a passage can cite the page it came from. The compressed streams are
+ * One section per page and per heading (pdfHeadings.ts), so a passage can cite the page it came
+ * from and carry its heading path. The compressed streams are
  * measured before pdf.js sees the file, the page count is checked before any page is read, and the
  * text is read a chunk at a time, so no limit is checked after the work it bounds.
  */
@@ -90,8 +119,8 @@ export const extractPdf = async (fileName: string, bytes: Uint8Array, limits: Pd
     const title =
       typeof metadataTitle === 'string' && metadataTitle.trim() !== ''
         ? metadataTitle
-        : firstLineTitle(pages.join('\n'));
-    return { title, sections: pages.map((body, index) => ({ heading: null, page: index + 1, body })) };
+        : firstLineTitle(pages.map((lines) => lines.map((l) => l.text).join('\n')).join('\n'));
+    return { title, sections: pdfSections(pages) };
   } catch (error) {
     if (error instanceof DocumentLimitError) throw error;
     throw new ExtractionError(fileName, readFailure(error), { cause: error });
