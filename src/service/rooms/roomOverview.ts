@@ -6,6 +6,8 @@ import type { RoomDeps } from './deps.js';
 export interface RoomOverview {
   /** The room with the viewer's own membership (role, accepted version, whether it is current). */
   readonly room: RoomView;
+  /** The account that created the room: it stays an owner member, so no one manages its membership. */
+  readonly creator_account_id: string;
   /** The text of the current consent version, which the viewer accepts by naming its version. */
   readonly consent: { readonly version: number; readonly text: string };
   /** Current members only; removed members stay in the store (listMembers shows them). */
@@ -25,6 +27,7 @@ export const roomOverview = async (deps: RoomDeps, accountId: string, roomId: st
   const members = (await rooms.listMembers(roomId)).filter((m) => m.removedAt === null);
   return {
     room: projectRoom(room, member),
+    creator_account_id: room.ownerAccountId,
     consent: { version: consent.version, text: consent.text },
     members: members.map(projectMember),
   };
