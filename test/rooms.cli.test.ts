@@ -107,14 +107,15 @@ describe('helix rooms (D-09, PRE-01): the operator manages rooms, members and co
     const removed = await cli('rooms', 'members', 'remove', roomId, bob, '--account', alice);
     expect(removed.stdout).toContain(`removed ${bob} from ${roomId}`);
     expect((await cli('rooms', 'list', '--account', bob)).stdout).toBe('no rooms\n');
-  });
+  }, 120_000);
 
   it("refuses bad input (exit 2) and another account's room reads as not found (exit 1)", async () => {
     const roomId = lastLine((await cli('rooms', 'create', '--account', alice, '--title', 'Private')).stdout);
     const cases: [string[], number, string][] = [
       [['rooms', 'create', '--account', alice, '--title', '   '], 2, 'must not be empty'],
       [['rooms', 'create', '--account', bob, '--title', 'No tenant'], 2, 'link an agent identity'],
-      [['rooms', 'members', 'add', roomId, '--account', alice, '--role', 'admin'], 2, 'invalid_request'],
+      [['rooms', 'members', 'add', roomId, '--account', alice, '--role', 'admin'], 2, 'one of owner, member, observer'],
+      [['rooms', 'members', 'set-role', roomId, bob, 'boss', '--account', alice], 2, 'one of owner, member, observer'],
       [['rooms', 'members', 'add', roomId, '--account', alice, '--role', 'member', '--ttl', 'forever'], 2, '--ttl'],
       [['rooms', 'members', 'add', roomId, '--account', alice, '--role', 'member', '--ttl', '8d'], 2, 'ttl_ms'],
       [['rooms', 'consent', 'publish', roomId, '--account', alice], 2, 'exactly one of --text or --file'],
@@ -128,5 +129,5 @@ describe('helix rooms (D-09, PRE-01): the operator manages rooms, members and co
       expect(result.code, args.join(' ')).toBe(code);
       expect(result.stderr, args.join(' ')).toContain(message);
     }
-  });
+  }, 120_000);
 });

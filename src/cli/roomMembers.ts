@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { ROOM_ROLES } from '../domain/rooms.js';
 import { createInvite } from '../service/rooms/createInvite.js';
 import { listMembers } from '../service/rooms/listMembers.js';
 import { removeMember } from '../service/rooms/removeMember.js';
@@ -17,6 +18,13 @@ export const parseTtl = (text: string): number => {
   if (match?.[1] === undefined || unit === undefined)
     throw new CliError(`--ttl takes a number and m, h or d (e.g. 30m, 12h, 1d), got ${text.slice(0, 40)}`, 2);
   return Number(match[1]) * unit;
+};
+
+/** The role by name, refused here with the names to choose from (the schema's own message names none). */
+const roleOf = (role: string): string => {
+  if (!(ROOM_ROLES as readonly string[]).includes(role))
+    throw new CliError(`the role must be one of ${ROOM_ROLES.join(', ')}, got ${role.slice(0, 40)}`, 2);
+  return role;
 };
 
 const addList = (members: Command): void => {
@@ -66,9 +74,10 @@ const addAdd = (members: Command): void => {
       options: { account: string; role: string; ttl: string; baseUrl: string; database?: string },
     ) => {
       const ttlMs = parseTtl(options.ttl);
+      const role = roleOf(options.role);
       await withDatabase(options, (database) =>
         helixErrors(async () => {
-          const invite = await createInvite(database.rooms, options.account, roomId, { role: options.role, ttlMs });
+          const invite = await createInvite(database.rooms, options.account, roomId, { role, ttlMs });
           process.stderr.write(
             `invite to ${invite.room_id} as ${invite.role}, valid until ${invite.expires_at}: send this link to one person; ` +
               'signed in to Helix, they accept the invite and then the consent. It is shown once and only its hash is kept.\n',
@@ -109,6 +118,7 @@ const addSetRole = (members: Command): void => {
       .argument('<role>', 'owner, member or observer')
       .requiredOption('--account <id>', 'an owner of the room'),
   ).action(async (roomId: string, memberId: string, role: string, options: { account: string; database?: string }) => {
+    roleOf(role);
     await withDatabase(options, (database) =>
       helixErrors(async () => {
         const changed = await setMemberRole(database.rooms, options.account, roomId, memberId, role);

@@ -7,7 +7,7 @@ import type { RoomDeps } from './deps.js';
 import { insertNewRoom } from './newRoom.js';
 
 const noTenant = (message: string): HelixError =>
-  new HelixError('invalid_request', { issues: [{ path: 'tenant', message }] });
+  new HelixError('invalid_request', { issues: [{ path: 'account', message }] });
 
 /**
  * The tenant a console room belongs to: the one tenant of the account's active agent bindings. A
@@ -19,11 +19,12 @@ const consoleTenantHash = async (deps: RoomDeps, accountId: string): Promise<str
   const bindings = await deps.store.read.bindings.listForAccount(accountId);
   const tenants = new Set(bindings.filter((b) => b.status === 'active').map((b) => b.tenantHash));
   const [only, ...others] = tenants;
-  if (only === undefined) throw noTenant('link an agent identity to this account first (helix accounts link)');
-  if (others.length > 0)
+  if (only === undefined)
     throw noTenant(
-      'this account has agent bindings in several tenants: ask the operator (helix rooms create --tenant)',
+      'has no active agent binding, so no tenant for the room: link an agent identity first (helix accounts link)',
     );
+  if (others.length > 0)
+    throw noTenant('has agent bindings in several tenants: the operator picks one (helix rooms create --tenant)');
   return only;
 };
 
