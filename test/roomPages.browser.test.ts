@@ -1,25 +1,15 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/service/accounts/createAccount.js';
 import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
 import { linkIdentity } from '../src/service/accounts/linkIdentity.js';
 import { accountDeps } from './support/accounts.js';
+import { hasChromium, launchChromium } from './support/chromium.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
-
 // .ci/run installs Debian's chromium; elsewhere the pages are still covered over HTTP by test/roomPages.test.ts.
-describe.skipIf(!existsSync(CHROMIUM))('the console room pages in a real browser (D-09, PRE-01)', () => {
+describe.skipIf(!hasChromium())('the console room pages in a real browser (D-09, PRE-01)', () => {
   let h: TestHelix;
   let browser: Browser;
   let owner: string;
@@ -37,7 +27,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the console room pages in a real browser
       provider: 'idp',
       subject: 'olive',
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

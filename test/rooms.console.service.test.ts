@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DENY_ALL, featuresFrom, type AccountPolicy } from '../src/domain/accountPolicy.js';
 import { HelixError } from '../src/domain/errors.js';
 import { ScopeSet } from '../src/domain/scopes.js';
 import { linkIdentity } from '../src/service/accounts/linkIdentity.js';
@@ -13,6 +12,7 @@ import { listAllRooms } from '../src/service/rooms/listAllRooms.js';
 import { listRooms } from '../src/service/rooms/listRooms.js';
 import { removeMember } from '../src/service/rooms/removeMember.js';
 import { roomOverview } from '../src/service/rooms/roomOverview.js';
+import { insertActiveAccounts, roomFeatureUnlessLocked, roomTestDeps } from './support/roomDeps.js';
 import { storeFlavours, type TestStore } from './support/stores.js';
 
 const SECRET = 'room-console-test-secret';
@@ -33,30 +33,14 @@ describe.each(storeFlavours())('the console and operator room use cases on $name
   let deps: RoomDeps;
   let clock = 1_800_000_000_000;
   const locked = new Set<string>();
-  const policy = (accountId: string): AccountPolicy =>
-    locked.has(accountId) ? DENY_ALL : { ...DENY_ALL, features: featuresFrom(['shared_live_room']) };
+  const policy = roomFeatureUnlessLocked(locked);
   const link = (accountId: string, tenantId: string, subject: string) =>
     linkIdentity(deps, accountId, { issuer: 'https://issuer.test/', tenantId, provider: 'idp', subject });
 
   beforeAll(async () => {
     t = await flavour.create();
-    for (const id of ['acct_one', 'acct_two', 'acct_none', 'acct_lock']) {
-      await t.store.read.accounts.insert({
-        accountId: id,
-        displayName: id,
-        status: 'active',
-        passwordHash: null,
-        createdAt: clock,
-        updatedAt: clock,
-      });
-    }
-    deps = {
-      store: t.store,
-      instanceSecret: SECRET,
-      policies: { forPrincipal: async (p) => policy(p.accountId), forAccount: async (id) => policy(id) },
-      receiptTtlMs: 86_400_000,
-      now: () => ++clock,
-    };
+    await insertActiveAccounts(t.store, ['acct_one', 'acct_two', 'acct_none', 'acct_lock'], clock);
+    deps = roomTestDeps(t.store, SECRET, policy, () => ++clock);
     await link('acct_one', 'acme', 'one');
     await link('acct_two', 'acme', 'two-a');
     await link('acct_two', 'globex', 'two-b');
