@@ -163,9 +163,13 @@ describe('the console room pages over HTTP (D-09, PRE-01)', () => {
       [`/account/rooms/${roomId}/members/role`, { account: ids.alice!, role: 'observer' }, 403, ''],
       [`/account/rooms/${roomId}/consent`, { text: '' }, 400, 'must not be empty'],
       [`/account/rooms/${roomId}/consent/accept`, { version: 'one' }, 400, 'consent version number'],
-      [`/account/rooms/${roomId}/consent/accept`, { version: '2' }, 409, ''],
+      [`/account/rooms/${roomId}/consent/accept`, { version: '1' }, 409, ''],
       ['/account/rooms/invite', { token: 'not-a-token' }, 404, ''],
     ];
+    // The longest consent text (CONSENT_TEXT_MAX, 4,000 UTF-16 units) fits its form, here 24 KB once form-encoded.
+    const longest = '😀'.repeat(2000);
+    expect((await post(`/account/rooms/${roomId}/consent`, 'alice', { text: longest })).status).toBe(303);
+    expect((await roomsOf().getConsentVersion(roomId, 2))?.text).toBe(longest);
     for (const [path, form, status, text] of cases) {
       const res = await post(path, 'alice', form);
       expect(res.status, `${path} ${JSON.stringify(form)}`).toBe(status);
@@ -175,6 +179,6 @@ describe('the console room pages over HTTP (D-09, PRE-01)', () => {
     const noTenant = await post('/account/rooms', 'bob', { title: 'Mine' });
     expect(noTenant.status).toBe(400);
     expect(await noTenant.text()).toContain('link an agent identity');
-    expect((await roomsOf().getRoom(roomId))?.consentVersion).toBe(1);
+    expect((await roomsOf().getRoom(roomId))?.consentVersion).toBe(2);
   });
 });

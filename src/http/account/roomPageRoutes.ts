@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HelixError, isHelixError } from '../../domain/errors.js';
+import { CONSENT_TEXT_MAX } from '../../domain/rooms.js';
 import type { AccountDeps } from '../../service/accounts/deps.js';
 import { requireSessionAccount } from '../../service/accounts/sessionAccount.js';
 import { acceptConsent } from '../../service/rooms/acceptConsent.js';
@@ -18,6 +19,14 @@ import { signInPage } from './page.js';
 import { INVITE_SCRIPT, INVITE_TTL_CHOICES, invitePage, roomErrorPage, roomPage, roomsPage } from './roomPages.js';
 
 type Params = { room_id: string };
+
+/** The account pages' form limit (src/http/account/pageRoutes.ts) for every form but the consent text. */
+const FORM_BODY_LIMIT = 4096;
+/**
+ * A consent text may be 4,000 characters (CONSENT_TEXT_MAX); form encoding turns one character into
+ * up to 12 bytes (`%XX` for each of 4 UTF-8 bytes), so its form gets room for the longest text.
+ */
+const CONSENT_BODY_LIMIT = 12 * CONSENT_TEXT_MAX + 1024;
 type Form = Readonly<Record<string, unknown>>;
 
 const html = (reply: FastifyReply, status: number, body: string) =>
@@ -127,9 +136,11 @@ const registerOwnerForms = (app: FastifyInstance, accounts: AccountDeps, rooms: 
   const post = (
     suffix: string,
     act: (accountId: string, roomId: string, request: FastifyRequest<{ Params: Params }>) => Promise<unknown>,
+    bodyLimit = FORM_BODY_LIMIT,
   ) =>
     app.post<{ Params: Params }>(
       `/account/rooms/:room_id${suffix}`,
+      { bodyLimit },
       asAccount<{ Params: Params }>(accounts, async (accountId, request, reply) => {
         await act(accountId, request.params.room_id, request);
         return reply.redirect(roomPath(request.params.room_id), 303);
@@ -153,8 +164,10 @@ const registerOwnerForms = (app: FastifyInstance, accounts: AccountDeps, rooms: 
   post('/members/remove', (accountId, roomId, request) =>
     removeMember(rooms, accountId, roomId, field(request, 'account')),
   );
-  post('/consent', (accountId, roomId, request) =>
-    publishConsentVersion(rooms, accountId, roomId, field(request, 'text')),
+  post(
+    '/consent',
+    (accountId, roomId, request) => publishConsentVersion(rooms, accountId, roomId, field(request, 'text')),
+    CONSENT_BODY_LIMIT,
   );
   post('/consent/accept', (accountId, roomId, request) => {
     const version = Number(field(request, 'version'));
