@@ -1,25 +1,15 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/service/accounts/createAccount.js';
 import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
 import { linkIdentity } from '../src/service/accounts/linkIdentity.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
 import { accountDeps } from './support/accounts.js';
+import { hasChromium, launchChromium } from './support/chromium.js';
 import { storeFlavours } from './support/stores.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
-
 // .ci/run installs Debian's chromium; elsewhere the page is still covered over HTTP by test/oauth.test.ts.
-describe.skipIf(!existsSync(CHROMIUM))('the account page in a real browser', () => {
+describe.skipIf(!hasChromium())('the account page in a real browser', () => {
   let h: TestHelix;
   let browser: Browser;
   let accountId: string;
@@ -35,7 +25,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the account page in a real browser', () 
         subject,
       });
     }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownershipOf, type Principal } from '../src/auth/principal.js';
-import { DENY_ALL, featuresFrom, type AccountPolicy } from '../src/domain/accountPolicy.js';
 import { HelixError } from '../src/domain/errors.js';
 import { ScopeSet } from '../src/domain/scopes.js';
 import { acceptConsent } from '../src/service/rooms/acceptConsent.js';
@@ -21,6 +20,7 @@ import { setMemberRole } from '../src/service/rooms/setMemberRole.js';
 import { unbindChat } from '../src/service/rooms/unbindChat.js';
 import { unbindRun } from '../src/service/rooms/unbindRun.js';
 import { baseRun } from './support/runRecord.js';
+import { insertActiveAccounts, roomFeatureUnlessLocked, roomTestDeps } from './support/roomDeps.js';
 import { storeFlavours, type TestStore } from './support/stores.js';
 
 const SECRET = 'room-test-instance-secret';
@@ -59,8 +59,7 @@ describe.each(storeFlavours())('room use cases on $name', (flavour) => {
   let deps: RoomDeps;
   let clock = 1_800_000_000_000;
   const locked = new Set<string>();
-  const policy = (accountId: string): AccountPolicy =>
-    locked.has(accountId) ? DENY_ALL : { ...DENY_ALL, features: featuresFrom(['shared_live_room']) };
+  const policy = roomFeatureUnlessLocked(locked);
 
   const alice = principal('acct_alice');
   const bob = principal('acct_bob');
@@ -82,26 +81,8 @@ describe.each(storeFlavours())('room use cases on $name', (flavour) => {
 
   beforeAll(async () => {
     t = await flavour.create();
-    for (const id of ['acct_alice', 'acct_bob', 'acct_carol']) {
-      await t.store.read.accounts.insert({
-        accountId: id,
-        displayName: id,
-        status: 'active',
-        passwordHash: null,
-        createdAt: clock,
-        updatedAt: clock,
-      });
-    }
-    deps = {
-      store: t.store,
-      instanceSecret: SECRET,
-      policies: {
-        forPrincipal: async (p) => policy(p.accountId),
-        forAccount: async (id) => policy(id),
-      },
-      receiptTtlMs: 86_400_000,
-      now: () => ++clock,
-    };
+    await insertActiveAccounts(t.store, ['acct_alice', 'acct_bob', 'acct_carol'], clock);
+    deps = roomTestDeps(t.store, SECRET, policy, () => ++clock);
   });
   afterAll(async () => t.dispose());
 

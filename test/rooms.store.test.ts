@@ -83,6 +83,11 @@ describe.each(storeFlavours())('room repository on $name', (flavour) => {
     await t.store.read.rooms.saveMember(member(left.roomId, 'acct_l', { removedAt: T }));
     const listed = await t.store.read.rooms.listRoomsOfMember('acct_l', 't'.repeat(64));
     expect(listed.map((r) => r.roomId)).toEqual([mine.roomId]);
+    // D-09: the console and the operator list an account's rooms across tenants, still only as a current member.
+    const everyTenant = await t.store.read.rooms.listRoomsOfMember('acct_l', null);
+    expect(everyTenant.map((r) => r.roomId)).toEqual([mine.roomId, otherTenant.roomId]);
+    const all = (await t.store.read.rooms.listAllRooms()).map((r) => r.roomId);
+    expect(all).toEqual(expect.arrayContaining([mine.roomId, otherTenant.roomId, left.roomId]));
   });
 
   it('RREST-04: at most one active binding per run; a revoked row frees the slot and stays revoked (WD-07, WD-09)', async () => {

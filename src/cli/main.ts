@@ -9,6 +9,7 @@ import { mcpCommand } from './mcpConfig.js';
 import { migrateCommand } from './migrate.js';
 import { modelsCommand } from './models.js';
 import { CliError } from './options.js';
+import { roomsCommand } from './rooms.js';
 import { serveCommand } from './serve.js';
 import { subjectsCommand } from './subjects.js';
 import { HELIX_VERSION } from '../version.js';
@@ -26,6 +27,7 @@ const program = new Command('helix')
   .addCommand(askCommand())
   .addCommand(accountsCommand())
   .addCommand(subjectsCommand())
+  .addCommand(roomsCommand())
   .addCommand(loginCommand())
   .addCommand(logoutCommand())
   .addCommand(authCommand())

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
-import { isHelixError } from '../domain/errors.js';
 import { eraseSubject } from '../service/subjects/eraseSubject.js';
 import { exportSubject } from '../service/subjects/exportSubject.js';
 import type { SubjectDeps } from '../service/subjects/deps.js';
 import { summarizeSubject } from '../service/subjects/summarizeSubject.js';
+import { helixErrors } from './helixErrors.js';
 import { addDatabaseOption, CliError, withDatabase } from './options.js';
 
 /** The audit names the command line as the requester: whoever runs it has the database itself. */
@@ -20,15 +20,7 @@ const countLines = (records: Readonly<Record<string, number>>): void => {
 
 /** The same use cases as REST; their refusals become one-line CLI errors (bad input exits 2). */
 const withSubjects = <T>(options: { database?: string }, fn: (deps: SubjectDeps) => Promise<T>): Promise<T> =>
-  withDatabase(options, async (database) => {
-    try {
-      return await fn(database.subjects);
-    } catch (err) {
-      if (!isHelixError(err)) throw err;
-      const detail = err.details.issues?.map((i) => `${i.path} ${i.message}`).join('; ');
-      throw new CliError(`${err.code}: ${detail ?? err.message}`, err.code === 'invalid_request' ? 2 : 1);
-    }
-  });
+  withDatabase(options, (database) => helixErrors(() => fn(database.subjects)));
 
 /** One line from stdin: a person types it, or a script pipes it; end of input is no answer. */
 const readLine = async (): Promise<string | undefined> => {

@@ -180,7 +180,12 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
   if (options.subjects !== undefined) registerSubjectRoutes(app, options.subjects, options.authenticator);
   registerBindingRoutes(app, options.accounts.deps);
   // Its own encapsulated scope: the only place that parses HTML form posts.
-  void app.register(async (scope) => registerAccountPages(scope, options.accounts));
+  void app.register(async (scope) =>
+    registerAccountPages(scope, {
+      ...options.accounts,
+      ...(options.rooms === undefined ? {} : { rooms: options.rooms }),
+    }),
+  );
   registerMcpRoute(app, {
     service: options.service,
     authenticator: options.authenticator,

@@ -1,9 +1,13 @@
+import { AccountPolicies } from '../accounts/accountPolicies.js';
 import { loadInstanceSecret } from '../auth/instanceSecret.js';
+import { accountPolicyDefaults } from '../config/accountPolicyConfig.js';
 import type { AccountDeps } from '../service/accounts/deps.js';
 import type { LibraryDeps } from '../service/library/deps.js';
+import type { RoomDeps } from '../service/rooms/deps.js';
 import type { SubjectDeps } from '../service/subjects/deps.js';
 import { MIGRATION_NAMES } from '../store/migrations/index.js';
 import { DEFAULT_DATABASE, describeLocation, openStore } from '../store/openStore.js';
+import type { Store } from '../store/port.js';
 
 /** Where an operator command acts when neither `--database` nor HELIX_DATABASE_URL names a database. */
 export const DEFAULT_DATABASE_LOCATION = DEFAULT_DATABASE;
@@ -21,12 +25,35 @@ export interface OperatorDatabase {
   readonly accounts: AccountDeps;
   readonly subjects: SubjectDeps;
   readonly library: LibraryDeps;
+  readonly rooms: RoomDeps;
 }
 
 /** Opening or migrating failed: the message names the database without its password. */
 export class DatabaseOpenError extends Error {
   override readonly name = 'DatabaseOpenError';
 }
+
+/** As the server serves rooms (src/server.ts); no idempotent creation happens from the CLI. */
+const operatorRoomDeps = (store: Store, instanceSecret: string, now: () => number): RoomDeps => {
+  // The deployment default is read when a room command first asks, so a bad HELIX_ACCOUNT_DEFAULT_*
+  // fails the room command (a configuration error) and never the other operator commands.
+  let policies: AccountPolicies | undefined;
+  const current = (): AccountPolicies => {
+    policies ??= new AccountPolicies(store, accountPolicyDefaults(process.env));
+    return policies;
+  };
+  return {
+    store,
+    instanceSecret,
+    policies: {
+      forPrincipal: (principal) => current().forPrincipal(principal),
+      forAccount: (accountId) => current().forAccount(accountId),
+    },
+    // Used only by idempotent creation through the API (RECEIPT_TTL_MS in src/server.ts), never by the CLI.
+    receiptTtlMs: 24 * 60 * 60 * 1000,
+    now,
+  };
+};
 
 /**
  * Opens (and migrates) the database for one operator command, runs it, and closes the database
@@ -50,6 +77,7 @@ export const withOperatorDatabase = async <T>(
       accounts: { store, instanceSecret, now },
       subjects: { store, instanceSecret, now },
       library: { store, now },
+      rooms: operatorRoomDeps(store, instanceSecret, now),
     });
   } finally {
     await store.close();

@@ -15,8 +15,13 @@ import type {
 export interface RoomRepository {
   insertRoom(room: RoomRecord): Promise<void>;
   getRoom(roomId: string): Promise<RoomRecord | undefined>;
-  /** Rooms of the tenant where the account is a current (not removed) member, oldest first (RREST-01). */
-  listRoomsOfMember(accountId: string, tenantHash: string): Promise<RoomRecord[]>;
+  /**
+   * Rooms where the account is a current (not removed) member, oldest first: of one tenant for a
+   * principal (RREST-01), of every tenant (null) for the signed-in console and the operator (D-09).
+   */
+  listRoomsOfMember(accountId: string, tenantHash: string | null): Promise<RoomRecord[]>;
+  /** Every room, oldest first: the operator's `helix rooms list` (D-09). */
+  listAllRooms(): Promise<RoomRecord[]>;
   /** Compare-and-set of the room's current consent version; false when it moved meanwhile. */
   advanceConsentVersion(roomId: string, fromVersion: number, at: number): Promise<boolean>;
 

@@ -1,8 +1,8 @@
 /** The small account page: sign-in, then the agent bindings with a revoke button each. No inline script (CSP). */
-const escapeHtml = (text: string): string =>
+export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-const layout = (title: string, body: string): string => `<!doctype html>
+export const layout = (title: string, body: string): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Helix</title>
 <style>
@@ -32,6 +32,7 @@ export const accountPage = (displayName: string): string =>
 Revoking one makes its next request fail; revoke provider-side tokens separately if you need to.</p>
 <p id="status" class="muted">Loading…</p>
 <table><thead><tr><th>Binding</th><th>Issuer</th><th>Provider</th><th>Status</th><th>Created</th><th></th></tr></thead><tbody id="bindings"></tbody></table>
+<p><a href="/account/rooms">Shared Live Rooms</a></p>
 <form method="post" action="/account/sign-out"><p><button type="submit">Sign out</button></p></form>
 <script src="/account/bindings.js"></script>`,
   );

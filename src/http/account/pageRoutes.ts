@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SESSION_TTL_MS, type StartedSession } from '../../accounts/sessions.js';
 import type { AccountDeps } from '../../service/accounts/deps.js';
+import type { RoomDeps } from '../../service/rooms/deps.js';
 import { currentAccount } from '../../service/accounts/sessionAccount.js';
 import { signInWithCode } from '../../service/accounts/signInWithCode.js';
 import { signInWithPassword } from '../../service/accounts/signInWithPassword.js';
@@ -8,10 +9,13 @@ import { signOut } from '../../service/accounts/signOut.js';
 import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './cookies.js';
 import { usePagePolicy } from '../securityHeaders.js';
 import { accountPage, BINDINGS_SCRIPT, signInPage } from './page.js';
+import { registerRoomPages } from './roomPageRoutes.js';
 
 export interface PageOptions {
   readonly deps: AccountDeps;
   readonly secureCookies: boolean;
+  /** The Shared Live Room pages (/account/rooms…, D-09) exist only when the server serves rooms. */
+  readonly rooms?: RoomDeps;
 }
 
 const html = (reply: FastifyReply, status: number, body: string) =>
@@ -64,4 +68,5 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
     await signOut(deps, sessionCookieOf(request));
     return clearSessionCookie(reply, secureCookies).redirect('/account', 303);
   });
+  if (options.rooms !== undefined) registerRoomPages(app, deps, options.rooms);
 };

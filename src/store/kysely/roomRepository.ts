@@ -63,7 +63,7 @@ type Part<K extends keyof RoomRepository> = Pick<RoomRepository, K>;
 
 const roomRecords = (
   db: Kysely<HelixDatabase>,
-): Part<'insertRoom' | 'getRoom' | 'listRoomsOfMember' | 'advanceConsentVersion'> => ({
+): Part<'insertRoom' | 'getRoom' | 'listRoomsOfMember' | 'listAllRooms' | 'advanceConsentVersion'> => ({
   async insertRoom(room) {
     await db
       .insertInto('helix_rooms')
@@ -85,16 +85,18 @@ const roomRecords = (
     return row === undefined ? undefined : roomFromRow(row);
   },
   async listRoomsOfMember(accountId, tenantHash) {
-    const rows = await db
+    let query = db
       .selectFrom('helix_rooms as r')
       .innerJoin('helix_room_members as m', 'm.room_id', 'r.room_id')
       .selectAll('r')
       .where('m.account_id', '=', accountId)
-      .where('m.removed_at', 'is', null)
-      .where('r.tenant_hash', '=', tenantHash)
-      .orderBy('r.created_at')
-      .orderBy('r.room_id')
-      .execute();
+      .where('m.removed_at', 'is', null);
+    if (tenantHash !== null) query = query.where('r.tenant_hash', '=', tenantHash);
+    const rows = await query.orderBy('r.created_at').orderBy('r.room_id').execute();
+    return rows.map(roomFromRow);
+  },
+  async listAllRooms() {
+    const rows = await db.selectFrom('helix_rooms').selectAll().orderBy('created_at').orderBy('room_id').execute();
     return rows.map(roomFromRow);
   },
   async advanceConsentVersion(roomId, fromVersion, at) {

@@ -1,0 +1,180 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HelixError, isHelixError } from '../../domain/errors.js';
+import { CONSENT_TEXT_MAX } from '../../domain/rooms.js';
+import type { AccountDeps } from '../../service/accounts/deps.js';
+import { requireSessionAccount } from '../../service/accounts/sessionAccount.js';
+import { acceptConsent } from '../../service/rooms/acceptConsent.js';
+import { acceptInvite } from '../../service/rooms/acceptInvite.js';
+import { createAccountRoom } from '../../service/rooms/createAccountRoom.js';
+import { createInvite } from '../../service/rooms/createInvite.js';
+import type { RoomDeps } from '../../service/rooms/deps.js';
+import { listAccountRooms } from '../../service/rooms/listAccountRooms.js';
+import { publishConsentVersion } from '../../service/rooms/publishConsentVersion.js';
+import { removeMember } from '../../service/rooms/removeMember.js';
+import { roomOverview } from '../../service/rooms/roomOverview.js';
+import { setMemberRole } from '../../service/rooms/setMemberRole.js';
+import { usePagePolicy } from '../securityHeaders.js';
+import { sessionCookieOf } from './cookies.js';
+import { signInPage } from './page.js';
+import { INVITE_SCRIPT, INVITE_TTL_CHOICES, invitePage, roomErrorPage, roomPage, roomsPage } from './roomPages.js';
+
+type Params = { room_id: string };
+
+/** The account pages' form limit (src/http/account/pageRoutes.ts) for every form but the consent text. */
+const FORM_BODY_LIMIT = 4096;
+/**
+ * A consent text may be 4,000 characters (CONSENT_TEXT_MAX); form encoding turns one character into
+ * up to 12 bytes (`%XX` for each of 4 UTF-8 bytes), so its form gets room for the longest text.
+ */
+const CONSENT_BODY_LIMIT = 12 * CONSENT_TEXT_MAX + 1024;
+type Form = Readonly<Record<string, unknown>>;
+
+const html = (reply: FastifyReply, status: number, body: string) =>
+  usePagePolicy(reply).code(status).type('text/html; charset=utf-8').send(body);
+
+/** One form field as text; a missing or repeated field is empty, which the use case then refuses. */
+const field = (request: FastifyRequest, name: string): string => {
+  const value = ((request.body ?? {}) as Form)[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/**
+ * Cross-site request forgery: the session cookie is SameSite=Lax and the app refuses an Origin it
+ * does not admit (src/http/hostPolicy.ts). A room form also needs an Origin at all (browsers send
+ * one on every POST) and, when the browser says where the request came from, the same origin.
+ */
+const requireSameOriginForm = (request: FastifyRequest): void => {
+  const site = request.headers['sec-fetch-site'];
+  if (request.headers.origin === undefined || (site !== undefined && site !== 'same-origin'))
+    throw new HelixError('forbidden_origin');
+};
+
+/** Room ids are `room_` and hex: safe in a path as they are, checked again by every use case. */
+const roomPath = (roomId: string): string => `/account/rooms/${encodeURIComponent(roomId)}`;
+
+/**
+ * Runs one page handler as the signed-in account; a refusal becomes a page with the error's status.
+ * No session is the sign-in page (401); another account's room reads "not found" (RREST-03).
+ */
+const asAccount =
+  <R extends { Params?: Params }>(
+    deps: AccountDeps,
+    handler: (accountId: string, request: FastifyRequest<R>, reply: FastifyReply) => Promise<unknown>,
+  ) =>
+  async (request: FastifyRequest<R>, reply: FastifyReply): Promise<unknown> => {
+    try {
+      if (request.method === 'POST') requireSameOriginForm(request);
+      const accountId = await requireSessionAccount(deps, sessionCookieOf(request));
+      return await handler(accountId, request, reply);
+    } catch (err) {
+      if (!isHelixError(err) || err.code === 'internal_error') throw err;
+      if (err.code === 'session_required') return html(reply, 401, signInPage(err.message));
+      const detail = err.details.issues?.map((i) => `${i.path} ${i.message}`).join('; ');
+      return html(reply, err.status, roomErrorPage(detail === undefined ? err.message : `${err.message} ${detail}`));
+    }
+  };
+
+/** The invite link as the inviting browser reached this server; the token travels in the fragment only. */
+const inviteLinkOf = (request: FastifyRequest, token: string): string =>
+  `${request.protocol}://${request.host}/account/rooms/invite#${token}`;
+
+const ttlOf = (choice: string): number => {
+  const ttl = (INVITE_TTL_CHOICES as Readonly<Record<string, number>>)[choice];
+  if (ttl === undefined)
+    throw new HelixError('invalid_request', { issues: [{ path: 'ttl', message: 'must be 1h, 1d or 7d' }] });
+  return ttl;
+};
+
+/**
+ * The console's room pages beside /account (D-09, PRE-01): list and create rooms, the room page
+ * (members, roles, invites, consent) and the invite landing. Registered inside the account pages'
+ * scope, which parses the HTML form posts. The use cases live in src/service/rooms/.
+ */
+export const registerRoomPages = (app: FastifyInstance, accounts: AccountDeps, rooms: RoomDeps): void => {
+  const back = (reply: FastifyReply, roomId: string) => reply.redirect(roomPath(roomId), 303);
+
+  app.get(
+    '/account/rooms',
+    asAccount(accounts, async (accountId, _request, reply) =>
+      html(reply, 200, roomsPage(await listAccountRooms(rooms, accountId))),
+    ),
+  );
+  app.post(
+    '/account/rooms',
+    asAccount(accounts, async (accountId, request, reply) => {
+      const room = await createAccountRoom(rooms, accountId, field(request, 'title'));
+      return back(reply, room.room_id);
+    }),
+  );
+
+  app.get(
+    '/account/rooms/invite',
+    asAccount(accounts, async (_accountId, _request, reply) => html(reply, 200, invitePage())),
+  );
+  app.get('/account/rooms/invite.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').send(INVITE_SCRIPT),
+  );
+  app.post(
+    '/account/rooms/invite',
+    asAccount(accounts, async (accountId, request, reply) => {
+      const joined = await acceptInvite(rooms, accountId, field(request, 'token').trim());
+      return back(reply, joined.room_id);
+    }),
+  );
+
+  app.get<{ Params: Params }>(
+    '/account/rooms/:room_id',
+    asAccount<{ Params: Params }>(accounts, async (accountId, request, reply) =>
+      html(reply, 200, roomPage(await roomOverview(rooms, accountId, request.params.room_id), accountId)),
+    ),
+  );
+  registerOwnerForms(app, accounts, rooms);
+};
+
+/** The room page's forms: each acts, then sends the browser back to the room page (post/redirect/get). */
+const registerOwnerForms = (app: FastifyInstance, accounts: AccountDeps, rooms: RoomDeps): void => {
+  const post = (
+    suffix: string,
+    act: (accountId: string, roomId: string, request: FastifyRequest<{ Params: Params }>) => Promise<unknown>,
+    bodyLimit = FORM_BODY_LIMIT,
+  ) =>
+    app.post<{ Params: Params }>(
+      `/account/rooms/:room_id${suffix}`,
+      { bodyLimit },
+      asAccount<{ Params: Params }>(accounts, async (accountId, request, reply) => {
+        await act(accountId, request.params.room_id, request);
+        return reply.redirect(roomPath(request.params.room_id), 303);
+      }),
+    );
+
+  // The invite link is the one answer that is not a redirect: it is shown in this page, once.
+  app.post<{ Params: Params }>(
+    '/account/rooms/:room_id/invites',
+    asAccount<{ Params: Params }>(accounts, async (accountId, request, reply) => {
+      const roomId = request.params.room_id;
+      const ttlMs = ttlOf(field(request, 'ttl'));
+      const invite = await createInvite(rooms, accountId, roomId, { role: field(request, 'role'), ttlMs });
+      const view = await roomOverview(rooms, accountId, roomId);
+      return html(reply, 201, roomPage(view, accountId, { inviteLink: inviteLinkOf(request, invite.token) }));
+    }),
+  );
+  post('/members/role', (accountId, roomId, request) =>
+    setMemberRole(rooms, accountId, roomId, field(request, 'account'), field(request, 'role')),
+  );
+  post('/members/remove', (accountId, roomId, request) =>
+    removeMember(rooms, accountId, roomId, field(request, 'account')),
+  );
+  post(
+    '/consent',
+    (accountId, roomId, request) => publishConsentVersion(rooms, accountId, roomId, field(request, 'text')),
+    CONSENT_BODY_LIMIT,
+  );
+  post('/consent/accept', (accountId, roomId, request) => {
+    const version = Number(field(request, 'version'));
+    if (!Number.isSafeInteger(version) || version < 1)
+      throw new HelixError('invalid_request', {
+        issues: [{ path: 'version', message: 'must be a consent version number' }],
+      });
+    return acceptConsent(rooms, accountId, roomId, version);
+  });
+};
