@@ -146,6 +146,8 @@ describe.each(serverStoreFlavours())('Shared Live Room tools on /mcp ($name)', (
       'helix.shared_live_room.run_bind_receipt.v1',
     );
     expect(byName('helix_room_unbind_run').annotations.destructiveHint).toBe(true);
+    expect(byName('helix_room_list').annotations.readOnlyHint).toBe(true);
+    expect(byName('helix_room_command_request').annotations.readOnlyHint).toBe(false);
     // MRT-10: the disabled command never succeeds, so only the error body is published.
     expect(byName('helix_room_command_request').outputSchema.anyOf).toHaveLength(1);
   });

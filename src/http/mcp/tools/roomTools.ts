@@ -150,7 +150,8 @@ export const ROOM_TOOLS: readonly ToolDefinition[] = [
     description:
       'Room command execution is disabled: every request is refused with command_execution_not_enabled (execution_enabled: false). Nothing is executed or stored.',
     operation: 'room.command',
-    mutation: false,
+    // Published as a write (readOnlyHint false): a client must not learn to auto-approve command requests.
+    mutation: true,
     input: z.strictObject({ request: RoomCommandRequestSchema.extend({ room_id: RoomIdSchema }) }),
     // MRT-10: it never succeeds, so its outputSchema is the error body alone.
     call: (s, p, a) => requestCommand(roomsOf(s), p, undefined, a.request),
