@@ -15,6 +15,18 @@ const RUN_TOOLS = [
   'helix_run_fetch_evidence',
   'helix_run_list_events',
 ];
+/** MCP-01, DSC-04: the full catalog on `/mcp` holds the room tools too (MRT-01..07, MRT-10). */
+const ALL_TOOLS = [
+  ...RUN_TOOLS,
+  'helix_room_list',
+  'helix_room_inspect',
+  'helix_room_create',
+  'helix_room_bind_run',
+  'helix_room_claim_chat_binding',
+  'helix_room_unbind_run',
+  'helix_room_unbind_chat',
+  'helix_room_command_request',
+];
 
 /** fetch() may not set Host; node:http can, which is what a DNS-rebinding attacker's browser sends. */
 const postWithHost = (url: string, host: string, headers: Record<string, string>, body: string): Promise<number> =>
@@ -53,7 +65,7 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
 
   it('lists the complete catalog with input and output schemas and declared scopes', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([...RUN_TOOLS].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...ALL_TOOLS].sort());
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
@@ -80,7 +92,7 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
 
   it('a read-only token still sees the complete catalog', async () => {
     const reader = await connectMcp(h.url, await h.key('helix.agent_runs.read'));
-    expect((await reader.listTools()).tools).toHaveLength(RUN_TOOLS.length);
+    expect((await reader.listTools()).tools).toHaveLength(ALL_TOOLS.length);
     await reader.close();
   });
 
@@ -254,7 +266,7 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
       { authorization: `Bearer ${token}`, accept: 'application/json' },
     );
     expect(res.status).toBe(200);
-    expect(res.body.result.tools).toHaveLength(RUN_TOOLS.length);
+    expect(res.body.result.tools).toHaveLength(ALL_TOOLS.length);
   });
 
   it('preflights the envelope: credential-shaped ids, names, arguments and unknown keys get a static error with id null', async () => {

@@ -1,15 +1,47 @@
+import { OAUTH_SCOPES, OPERATION_SCOPES, type OAuthScope } from '../domain/scopes.js';
+import type { ToolDefinition } from '../http/mcp/toolDefinition.js';
+import { ROOM_TOOLS } from '../http/mcp/tools/roomTools.js';
 import { RUN_TOOLS } from '../http/mcp/tools/runTools.js';
 
 export const MCP_CLIENTS = ['codex', 'claude', 'gemini', 'openai'] as const;
 export type McpClientName = (typeof MCP_CLIENTS)[number];
 
+/** bearer: the client sends a token from an environment variable; oauth: Codex signs in itself (D-02). */
+export const MCP_AUTH_MODES = ['bearer', 'oauth'] as const;
+export type McpAuthMode = (typeof MCP_AUTH_MODES)[number];
+
+/** Which tools a Codex snippet enables: the six run tools, or those plus the room tools (DSC-02). */
+export const MCP_PROFILES = ['runs', 'rooms'] as const;
+export type McpProfile = (typeof MCP_PROFILES)[number];
+
 export interface SnippetInput {
   readonly url: string;
   /** The environment variable the client reads the bearer from; the token itself is never printed. */
   readonly tokenEnv: string;
+  /** Default `bearer`. */
+  readonly auth?: McpAuthMode;
+  /** The canonical resource (RFC 8707) the OAuth variant names as `oauth_resource`; default the URL. */
+  readonly resource?: string;
+  /** Default `runs`. */
+  readonly profile?: McpProfile;
 }
 
-const toolNames = (): string[] => RUN_TOOLS.map((t) => t.name);
+/**
+ * The profile's tools, taken from the server's own tool tables so a snippet never enables a tool
+ * the server lacks. The spec's Codex example (DSC-02) also lists the environment tools
+ * (`helix_environment_device_check`, `helix_minecraft_*`): they join the rooms profile when the
+ * server has them.
+ */
+export const profileTools = (profile: McpProfile): readonly ToolDefinition[] =>
+  profile === 'runs' ? RUN_TOOLS : [...RUN_TOOLS, ...ROOM_TOOLS];
+
+/** Every OAuth scope the profile's tools declare (MCP-02), in the registry's order. */
+export const profileScopes = (profile: McpProfile): OAuthScope[] => {
+  const needed = new Set(profileTools(profile).flatMap((t) => OPERATION_SCOPES[t.operation].oauth));
+  return OAUTH_SCOPES.filter((s) => needed.has(s));
+};
+
+const toolNames = (profile: McpProfile): string[] => profileTools(profile).map((t) => t.name);
 
 export interface Snippet {
   /** Exactly what to paste or save (stdout, so it can be redirected into the file). */
@@ -25,8 +57,10 @@ export const mcpSnippet = (client: McpClientName, input: SnippetInput): Snippet 
 });
 
 const NOTES: { readonly [C in McpClientName]: (input: SnippetInput) => string } = {
-  codex: ({ tokenEnv }) =>
-    `add to ~/.codex/config.toml (or a trusted project's .codex/config.toml); export ${tokenEnv} before starting Codex`,
+  codex: ({ tokenEnv, auth }) =>
+    auth === 'oauth'
+      ? "add to ~/.codex/config.toml (or a trusted project's .codex/config.toml), then sign in with: codex mcp login helix"
+      : `add to ~/.codex/config.toml (or a trusted project's .codex/config.toml); export ${tokenEnv} before starting Codex`,
   claude: ({ url, tokenEnv }) =>
     `save as .mcp.json in your project (Claude Code expands \${${tokenEnv}}), or run: claude mcp add --transport http helix ${url} --header 'Authorization: Bearer \${${tokenEnv}}'`,
   gemini: ({ tokenEnv }) => `merge into ~/.gemini/settings.json (Gemini CLI expands $${tokenEnv} from the environment)`,
@@ -34,20 +68,33 @@ const NOTES: { readonly [C in McpClientName]: (input: SnippetInput) => string } 
     'OpenAI calls the MCP server from its own network: server_url must be a public HTTPS address of this Helix',
 };
 
-const snippetText = (client: McpClientName, { url, tokenEnv }: SnippetInput): string => {
+const tomlList = (values: readonly string[]): string => `[${values.map((v) => `"${v}"`).join(', ')}]`;
+
+/**
+ * DSC-02: the bearer variant names the token variable; the OAuth variant names the canonical
+ * resource and the scopes instead, and has no `bearer_token_env_var`, which is what makes Codex
+ * discover OAuth (`codex mcp login helix`).
+ */
+const codexToml = ({ url, tokenEnv, auth = 'bearer', resource = url, profile = 'runs' }: SnippetInput): string =>
+  [
+    '[mcp_servers.helix]',
+    `url = "${url}"`,
+    ...(auth === 'oauth'
+      ? [`oauth_resource = "${resource}"`, `scopes = ${tomlList(profileScopes(profile))}`]
+      : [`bearer_token_env_var = "${tokenEnv}"`]),
+    `enabled_tools = ${tomlList(toolNames(profile))}`,
+    'enabled = true',
+    'required = false',
+    'startup_timeout_sec = 20',
+    'tool_timeout_sec = 360',
+    '',
+  ].join('\n');
+
+const snippetText = (client: McpClientName, input: SnippetInput): string => {
+  const { url, tokenEnv } = input;
   switch (client) {
     case 'codex':
-      return [
-        '[mcp_servers.helix]',
-        `url = "${url}"`,
-        `bearer_token_env_var = "${tokenEnv}"`,
-        `enabled_tools = [${toolNames()
-          .map((n) => `"${n}"`)
-          .join(', ')}]`,
-        'startup_timeout_sec = 20',
-        'tool_timeout_sec = 360',
-        '',
-      ].join('\n');
+      return codexToml(input);
     case 'claude':
       return `${JSON.stringify({ mcpServers: { helix: { type: 'http', url, headers: { Authorization: `Bearer \${${tokenEnv}}` } } } }, null, 2)}\n`;
     case 'gemini':
@@ -62,7 +109,7 @@ const snippetText = (client: McpClientName, { url, tokenEnv }: SnippetInput): st
         "    server_label: 'helix',",
         `    server_url: '${url}',`,
         `    authorization: process.env.${tokenEnv},`,
-        `    allowed_tools: [${toolNames()
+        `    allowed_tools: [${toolNames('runs')
           .map((n) => `'${n}'`)
           .join(', ')}],`,
         "    require_approval: 'always',",

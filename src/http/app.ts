@@ -18,6 +18,7 @@ import { registerMcpRoute } from './mcp/mcpRoute.js';
 import { ToolCatalog } from './mcp/toolCatalog.js';
 import { registerRequestTracing } from './requestTracing.js';
 import { registerSecurityHeaders } from './securityHeaders.js';
+import { ROOM_TOOLS } from './mcp/tools/roomTools.js';
 import { RUN_TOOLS } from './mcp/tools/runTools.js';
 import { registerEventStreamRoute } from './rest/eventStreamRoute.js';
 import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
@@ -65,6 +66,8 @@ export interface AppOptions {
 
 /** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
 const RUN_TOOL_CATALOG = new ToolCatalog(RUN_TOOLS);
+/** MCP-01, DSC-04: with the room facade, `/mcp` publishes the run and room tools as one full catalog. */
+const FULL_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...ROOM_TOOLS]);
 
 /** The Fastify instance: logging, ids, limits, timeouts, and router-level refusals in the error vocabulary. */
 const createFastify = (options: AppOptions): FastifyInstance => {
@@ -189,7 +192,8 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
   registerMcpRoute(app, {
     service: options.service,
     authenticator: options.authenticator,
-    catalog: RUN_TOOL_CATALOG,
+    catalog: options.rooms === undefined ? RUN_TOOL_CATALOG : FULL_TOOL_CATALOG,
+    rooms: options.rooms,
     identity: options.identity,
     bodyLimitBytes: options.mcpBodyLimitBytes,
   });

@@ -10,6 +10,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { Authenticator } from '../../auth/authenticate.js';
 import type { Principal } from '../../auth/principal.js';
 import { ADR_ERROR_NUMBERS, HelixError } from '../../domain/errors.js';
+import type { RoomDeps } from '../../service/rooms/deps.js';
 import type { RunService } from '../../service/runs/runService.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
@@ -29,6 +30,8 @@ const INSTRUCTIONS =
 
 export interface McpRouteOptions {
   readonly service: RunService;
+  /** The room facade behind the `helix_room_*` tools; undefined when the catalog has none. */
+  readonly rooms: RoomDeps | undefined;
   readonly authenticator: Authenticator;
   readonly catalog: ToolCatalog;
   readonly identity: ResourceIdentity;
@@ -50,7 +53,13 @@ const serverFor = (options: McpRouteOptions, principal: Principal, context: Tool
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...options.catalog.tools] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) =>
-    options.catalog.call(options.service, principal, request.params.name, request.params.arguments, context),
+    options.catalog.call(
+      { runs: options.service, rooms: options.rooms },
+      principal,
+      request.params.name,
+      request.params.arguments,
+      context,
+    ),
   );
   return server;
 };

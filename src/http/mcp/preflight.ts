@@ -1,4 +1,6 @@
 import { containsCredential, isCredentialShaped } from '../../domain/credentialShape.js';
+import { CHAT_CLAIM_HANDLE_PATTERN } from '../../domain/rooms.js';
+import { CHAT_CLAIM_TOOL } from './tools/roomTools.js';
 
 const ENVELOPE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const TOOL_CALL_KEYS = new Set(['name', 'arguments', '_meta']);
@@ -24,9 +26,26 @@ const hasPrototypeKey = (value: unknown, depth = 0): boolean => {
 };
 
 /**
+ * MRT-12, SLR-10: a chat claim handle is credential-shaped, yet it is what the claim tool exists to
+ * receive. The one exact place it is admitted, `arguments.request.claim_handle` of
+ * helix_room_claim_chat_binding and only as a whole handle, is left out of the credential scan;
+ * everything else (another tool, another field, the id, a key, a handle with more around it) is
+ * still scanned and refused.
+ */
+const withoutAdmittedClaimHandle = (params: Record<string, unknown>): Record<string, unknown> => {
+  if (params.name !== CHAT_CLAIM_TOOL || !isPlainObject(params.arguments)) return params;
+  const { request } = params.arguments;
+  if (!isPlainObject(request) || typeof request.claim_handle !== 'string') return params;
+  if (!CHAT_CLAIM_HANDLE_PATTERN.test(request.claim_handle)) return params;
+  const { claim_handle: _admitted, ...rest } = request;
+  return { ...params, arguments: { ...params.arguments, request: rest } };
+};
+
+/**
  * Checks the complete JSON-RPC envelope before the SDK sees it: one message (no batches), only
  * known keys, a well-formed id and method, and nothing credential-shaped anywhere (ids, method,
- * tool name, argument keys or values). A refusal is answered with INVALID_ENVELOPE.
+ * tool name, argument keys or values) but the claim tool's own handle. A refusal is answered with
+ * INVALID_ENVELOPE.
  */
 export const envelopeIsAcceptable = (body: unknown): boolean => {
   if (!isPlainObject(body)) return false;
@@ -47,6 +66,7 @@ export const envelopeIsAcceptable = (body: unknown): boolean => {
     if (Object.keys(params).some((k) => !TOOL_CALL_KEYS.has(k))) return false;
     if (typeof params.name !== 'string' || params.name.length > 128 || isCredentialShaped(params.name)) return false;
     if (params.arguments !== undefined && !isPlainObject(params.arguments)) return false;
+    return !containsCredential(withoutAdmittedClaimHandle(params)) && !hasPrototypeKey(params);
   }
   return !containsCredential(params) && !hasPrototypeKey(params);
 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { ToolCatalog } from './toolCatalog.js';
+import { ROOM_TOOLS } from './tools/roomTools.js';
 import { RUN_TOOLS } from './tools/runTools.js';
 
 /**
@@ -23,10 +24,10 @@ const unportable = (value: unknown, path: string): string[] => {
 };
 
 describe('published tool schemas are portable (MCP Inspector portability check)', () => {
-  const catalog = new ToolCatalog(RUN_TOOLS);
+  const catalog = new ToolCatalog([...RUN_TOOLS, ...ROOM_TOOLS]);
 
-  it('no tool inputSchema or outputSchema has a type array or an empty schema', () => {
-    expect(catalog.tools.map((t) => t.name)).toHaveLength(RUN_TOOLS.length);
+  it('no tool inputSchema or outputSchema has a type array or an empty schema (run and room tools)', () => {
+    expect(catalog.tools.map((t) => t.name)).toHaveLength(RUN_TOOLS.length + ROOM_TOOLS.length);
     const found = catalog.tools.flatMap((tool) => [
       ...unportable(tool.inputSchema, `${tool.name}.inputSchema`),
       ...unportable(tool.outputSchema, `${tool.name}.outputSchema`),

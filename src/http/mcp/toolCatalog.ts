@@ -5,16 +5,25 @@ import { ErrorBodySchema } from '../../api/outputSchemas.js';
 import type { Principal } from '../../auth/principal.js';
 import { HelixError, isHelixError } from '../../domain/errors.js';
 import { OPERATION_SCOPES } from '../../domain/scopes.js';
-import type { RunService } from '../../service/runs/runService.js';
 import { ATTR, inSpan, recordErrorResponse } from '../../telemetry/instruments.js';
-import type { ToolDefinition } from './toolDefinition.js';
+import type { ToolDefinition, ToolServices } from './toolDefinition.js';
 import { errorResult, successResult } from './toolResult.js';
 
 /** MCP requires `type: "object"` at the root of an outputSchema; failures share it with success. */
 const outputSchemaOf = (tool: ToolDefinition): Tool['outputSchema'] => ({
   type: 'object',
-  anyOf: [jsonSchemaOf(tool.output, 'output'), jsonSchemaOf(ErrorBodySchema, 'output')],
+  anyOf: [
+    ...(tool.output === undefined ? [] : [jsonSchemaOf(tool.output, 'output')]),
+    jsonSchemaOf(ErrorBodySchema, 'output'),
+  ],
 });
+
+/** A tool without arguments publishes `{type: "object", additionalProperties: false}`: an empty `properties` map reads as a forgotten schema. */
+const inputSchemaOf = (tool: ToolDefinition): Tool['inputSchema'] => {
+  const { properties, ...rest } = jsonSchemaOf(tool.input, 'input');
+  const empty = typeof properties === 'object' && properties !== null && Object.keys(properties).length === 0;
+  return (empty ? rest : { ...rest, properties }) as Tool['inputSchema'];
+};
 
 const describeTool = (tool: ToolDefinition): Tool => {
   // MCP-02: the complete scope set, every scope the handler will require.
@@ -23,12 +32,12 @@ const describeTool = (tool: ToolDefinition): Tool => {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: jsonSchemaOf(tool.input, 'input') as Tool['inputSchema'],
+    inputSchema: inputSchemaOf(tool),
     outputSchema: outputSchemaOf(tool),
     annotations: {
       title: tool.title,
       readOnlyHint: !tool.mutation,
-      destructiveHint: tool.name === 'helix_run_cancel',
+      destructiveHint: tool.destructive === true,
       idempotentHint: true,
       openWorldHint: false,
     },
@@ -102,7 +111,7 @@ export class ToolCatalog {
   }
 
   call(
-    service: RunService,
+    services: ToolServices,
     principal: Principal,
     name: string,
     args: unknown,
@@ -115,13 +124,13 @@ export class ToolCatalog {
       ...(tool === undefined ? {} : { [ATTR.toolName]: tool.name }),
     };
     return inSpan(`tools/call ${tool?.name ?? '(unknown)'}`, attributes, (span) =>
-      this.dispatch(tool, service, principal, args, context, span),
+      this.dispatch(tool, services, principal, args, context, span),
     );
   }
 
   private async dispatch(
     tool: ToolDefinition | undefined,
-    service: RunService,
+    services: ToolServices,
     principal: Principal,
     args: unknown,
     context: ToolCallContext,
@@ -139,7 +148,7 @@ export class ToolCatalog {
         });
       }
       assertArgumentTypes(this.argumentTypes.get(tool.name), given);
-      const result = await tool.call(service, principal, given);
+      const result = await tool.call(services, principal, given);
       return successResult(result.body, tool.mutation ? result.replayed : undefined);
     } catch (err) {
       recordErrorResponse(isHelixError(err) ? err.code : 'internal_error', 'mcp', span);

@@ -1,8 +1,15 @@
 import type { z } from 'zod';
 import type { Principal } from '../../auth/principal.js';
-import type { RunOperation } from '../../domain/scopes.js';
+import type { RoomOperation, RunOperation } from '../../domain/scopes.js';
+import type { RoomDeps } from '../../service/rooms/deps.js';
 import type { ServiceResult } from '../../service/runs/deps.js';
 import type { RunService } from '../../service/runs/runService.js';
+
+/** The use cases a tool may call: the run service always, the room facade when the server has one. */
+export interface ToolServices {
+  readonly runs: RunService;
+  readonly rooms: RoomDeps | undefined;
+}
 
 /**
  * One MCP tool: its published contract (input and output schemas, scope) and the use case it calls.
@@ -13,11 +20,16 @@ export interface ToolDefinition {
   readonly name: string;
   readonly title: string;
   readonly description: string;
-  readonly operation: RunOperation;
+  readonly operation: RunOperation | RoomOperation;
   readonly mutation: boolean;
+  /** Withdraws or closes something for good: published as `destructiveHint`. */
+  readonly destructive?: true;
   /** The published inputSchema; its top-level keys are the only arguments admitted. */
   readonly input: z.ZodObject;
-  /** The success output; the published outputSchema is this or the error body. */
-  readonly output: z.ZodType;
-  call(service: RunService, principal: Principal, args: Readonly<Record<string, unknown>>): Promise<ServiceResult>;
+  /**
+   * The success output; the published outputSchema is this or the error body. Absent for a tool
+   * that never succeeds (the disabled room command, MRT-10): its outputSchema is the error body.
+   */
+  readonly output?: z.ZodType;
+  call(services: ToolServices, principal: Principal, args: Readonly<Record<string, unknown>>): Promise<ServiceResult>;
 }

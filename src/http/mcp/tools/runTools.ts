@@ -27,7 +27,7 @@ export const RUN_TOOLS: readonly ToolDefinition[] = [
     mutation: true,
     input: z.strictObject({ idempotency_key: key, request: StartRunRequestSchema }),
     output: RunViewSchema,
-    call: (s, p, a) => s.start(p, str(a.idempotency_key), a.request),
+    call: (s, p, a) => s.runs.start(p, str(a.idempotency_key), a.request),
   },
   {
     name: 'helix_run_continue',
@@ -38,7 +38,7 @@ export const RUN_TOOLS: readonly ToolDefinition[] = [
     mutation: true,
     input: z.strictObject({ run_id: runId, idempotency_key: key, request: ContinueRunRequestSchema }),
     output: RunViewSchema,
-    call: (s, p, a) => s.continue(p, String(a.run_id), str(a.idempotency_key), a.request),
+    call: (s, p, a) => s.runs.continue(p, String(a.run_id), str(a.idempotency_key), a.request),
   },
   {
     name: 'helix_run_cancel',
@@ -46,9 +46,10 @@ export const RUN_TOOLS: readonly ToolDefinition[] = [
     description: 'Durably and irreversibly close a nonterminal run. A turn in flight is discarded.',
     operation: 'run.cancel',
     mutation: true,
+    destructive: true,
     input: z.strictObject({ run_id: runId, idempotency_key: key, request: CancelRunRequestSchema }),
     output: RunViewSchema,
-    call: (s, p, a) => s.cancel(p, String(a.run_id), str(a.idempotency_key), a.request),
+    call: (s, p, a) => s.runs.cancel(p, String(a.run_id), str(a.idempotency_key), a.request),
   },
   {
     name: 'helix_run_inspect',
@@ -59,7 +60,7 @@ export const RUN_TOOLS: readonly ToolDefinition[] = [
     mutation: false,
     input: z.strictObject({ run_id: runId }),
     output: RunViewSchema,
-    call: (s, p, a) => s.inspect(p, String(a.run_id)),
+    call: (s, p, a) => s.runs.inspect(p, String(a.run_id)),
   },
   {
     name: 'helix_run_fetch_evidence',
@@ -70,7 +71,7 @@ export const RUN_TOOLS: readonly ToolDefinition[] = [
     mutation: false,
     input: z.strictObject({ run_id: runId }),
     output: EvidenceBundleSchema,
-    call: (s, p, a) => s.evidence(p, String(a.run_id)),
+    call: (s, p, a) => s.runs.evidence(p, String(a.run_id)),
   },
   {
     name: 'helix_run_list_events',
@@ -82,7 +83,7 @@ export const RUN_TOOLS: readonly ToolDefinition[] = [
     output: EventPageSchema,
     call: (s, p, a) => {
       const { run_id: id, ...query } = a;
-      return s.events(p, String(id), Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)));
+      return s.runs.events(p, String(id), Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)));
     },
   },
 ];
