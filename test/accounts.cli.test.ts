@@ -122,5 +122,5 @@ describe('helix accounts', () => {
     } finally {
       await server.kill('SIGTERM');
     }
-  });
+  }, 90_000); // a dozen CLI processes in a row: on a loaded 2-core machine each takes seconds
 });
