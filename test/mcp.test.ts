@@ -76,7 +76,20 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
       { authorization: `Bearer ${token}` },
     );
     const start = raw.body.result.tools.find((t: { name: string }) => t.name === 'helix_run_start');
-    expect(start.securitySchemes).toEqual([{ type: 'oauth2', scopes: ['helix.agent_runs.write'] }]);
+    // Issue 14 item 3, MCP-02: the complete set, the data scopes a start may name included.
+    expect(start.securitySchemes).toEqual([
+      {
+        type: 'oauth2',
+        scopes: [
+          'helix.agent_runs.write',
+          'helix.data.public_web.read',
+          'helix.data.scholarly_research.read',
+          'helix.data.research_library.read',
+          'helix.data.repository_evidence.read',
+          'helix.data.theory_registry.read',
+        ],
+      },
+    ]);
     expect(start._meta.securitySchemes).toEqual(start.securitySchemes);
     expect(start.inputSchema.required).toEqual(['idempotency_key', 'request']);
     const inspect = raw.body.result.tools.find((t: { name: string }) => t.name === 'helix_run_inspect');

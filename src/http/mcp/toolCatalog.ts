@@ -4,6 +4,7 @@ import { jsonSchemaOf, type JsonObject } from '../../api/jsonSchema.js';
 import { ErrorBodySchema } from '../../api/outputSchemas.js';
 import type { Principal } from '../../auth/principal.js';
 import { HelixError, isHelixError } from '../../domain/errors.js';
+import { SCOPE_CATALOG } from '../../domain/scopeCatalog.js';
 import { OPERATION_SCOPES } from '../../domain/scopes.js';
 import { ATTR, inSpan, recordErrorResponse } from '../../telemetry/instruments.js';
 import type { ToolDefinition, ToolServices } from './toolDefinition.js';
@@ -25,9 +26,24 @@ const inputSchemaOf = (tool: ToolDefinition): Tool['inputSchema'] => {
   return (empty ? rest : { ...rest, properties }) as Tool['inputSchema'];
 };
 
+/**
+ * Operations whose request names logical data scopes (`database_scope`): admission check 2 then
+ * requires each named scope's OAuth data scope too, at start and before every continuation.
+ */
+const DATA_SCOPED_OPERATIONS: ReadonlySet<string> = new Set(['run.start', 'run.continue']);
+const DATA_SCOPES: readonly string[] = [...new Set([...SCOPE_CATALOG.values()].map((entry) => entry.oauthScope))];
+
+/**
+ * MCP-02, PRE-05: the complete scope set, every scope the handler may require: the operation's own
+ * scopes, and for a run start or continue the data scopes a request may name (issue 14 item 3).
+ */
+export const scopesOfTool = (tool: Pick<ToolDefinition, 'operation'>): string[] => [
+  ...OPERATION_SCOPES[tool.operation].oauth,
+  ...(DATA_SCOPED_OPERATIONS.has(tool.operation) ? DATA_SCOPES : []),
+];
+
 const describeTool = (tool: ToolDefinition): Tool => {
-  // MCP-02: the complete scope set, every scope the handler will require.
-  const securitySchemes = [{ type: 'oauth2', scopes: [...OPERATION_SCOPES[tool.operation].oauth] }];
+  const securitySchemes = [{ type: 'oauth2', scopes: scopesOfTool(tool) }];
   return {
     name: tool.name,
     title: tool.title,
