@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountPolicies } from '../src/accounts/accountPolicies.js';
+import {
+  RoomCreateReceiptSchema,
+  RoomErrorBodySchema,
+  RoomInspectReceiptSchema,
+  RoomListReceiptSchema,
+  RunBindReceiptSchema,
+  RunUnbindReceiptSchema,
+} from '../src/api/roomOutputSchemas.js';
 import { loadInstanceSecret } from '../src/auth/instanceSecret.js';
 import { featuresFrom } from '../src/domain/accountPolicy.js';
 import { OAUTH_SCOPES } from '../src/domain/scopes.js';
@@ -169,6 +177,14 @@ describe.each(serverStoreFlavours())('the room REST facade on $name', (flavour) 
       details: { execution_enabled: false },
     });
     expect(command.headers.get('idempotency-replayed')).toBe('false');
+
+    // The published output contract (docs/openapi.json) parses the real receipts.
+    expect(RoomCreateReceiptSchema.parse(created.body)).toEqual(created.body);
+    expect(RoomListReceiptSchema.parse(listed.body)).toEqual(listed.body);
+    expect(RoomInspectReceiptSchema.parse(inspected.body)).toEqual(inspected.body);
+    expect(RunBindReceiptSchema.parse(bound.body)).toEqual(bound.body);
+    expect(RunUnbindReceiptSchema.parse(twice.body)).toEqual(twice.body);
+    expect(RoomErrorBodySchema.parse(command.body)).toEqual(command.body);
   });
 
   it('RREST-03, WD-02: another tenant or account sees no room and no binding ref (404 not_found)', async () => {

@@ -14,7 +14,7 @@ import { ARTIFACT_KINDS } from '../domain/turn.js';
  * reference). Objects are loose so a client built today keeps validating when a field is added;
  * `outputSchemas.test.ts` checks every projection against these schemas, so they cannot drift.
  */
-const FalseFlags = {
+export const FalseFlags = {
   answer_authority: z.literal(false),
   assistant_answer: z.literal(false),
   terminal_eligible: z.literal(false),
