@@ -348,6 +348,11 @@ describe.each(serverStoreFlavours())('the room REST facade on $name', (flavour) 
       body: { claim_handle: `hlxclm_${'b'.repeat(43)}`, run_id: await startRunAs(tokens.alice) },
     });
     expect([claim.status, claim.body.code]).toEqual([404, 'chat_claim_not_found']);
+    // A room id or ref longer than the router admits is a room that does not exist, not a bad run id.
+    for (const path of [`${ROOMS}/${'r'.repeat(300)}`, `${ROOMS}/run-bindings/${'r'.repeat(300)}`]) {
+      const long = await call(path.includes('run-bindings') ? 'DELETE' : 'GET', path, tokens.alice);
+      expect([long.status, long.body.code, long.body.schema]).toEqual([404, 'not_found', ROOM_ERROR]);
+    }
     const notAllowed = await call('DELETE', `${ROOMS}/room_${'0'.repeat(24)}`, tokens.alice);
     expect([notAllowed.status, notAllowed.headers.get('allow')]).toEqual([405, 'GET']);
   });
