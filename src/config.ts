@@ -30,6 +30,8 @@ export interface HelixConfig {
   readonly enabledScopes: ReadonlySet<string>;
   readonly bodyLimitBytes: number;
   readonly mcpBodyLimitBytes: number;
+  /** HELIX_ROOM_AGENT_BODY_LIMIT: the JSON body limit of the room REST facade (SLR-16, ENV-02). */
+  readonly roomBodyLimitBytes: number;
   /** Hostnames (lower case, no port) admitted in `Host`; loopback names are added outside production. */
   readonly allowedHosts: ReadonlySet<string>;
   /** Exact browser origins admitted in `Origin`; any loopback origin is added outside production. */
@@ -72,6 +74,9 @@ export interface RateLimits {
   readonly mcpPerIp: number;
   readonly restPerPrincipal: number;
   readonly mcpPerPrincipal: number;
+  /** The Shared Live Room REST facade (`/api/v1/rooms…`) has its own buckets (SLR-16). */
+  readonly roomsPerIp: number;
+  readonly roomsPerPrincipal: number;
 }
 
 export const ASYMMETRIC_ALGORITHMS = [
@@ -330,6 +335,8 @@ const rateLimits = (env: Env): RateLimits => ({
   mcpPerIp: integer(env, 'HELIX_MCP_IP_RATE_LIMIT', 600, 0, 1_000_000),
   restPerPrincipal: integer(env, 'HELIX_AGENT_PRINCIPAL_RATE_LIMIT', 300, 0, 1_000_000),
   mcpPerPrincipal: integer(env, 'HELIX_MCP_PRINCIPAL_RATE_LIMIT', 300, 0, 1_000_000),
+  roomsPerIp: integer(env, 'HELIX_ROOM_AGENT_IP_RATE_LIMIT', 600, 0, 1_000_000),
+  roomsPerPrincipal: integer(env, 'HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT', 300, 0, 1_000_000),
 });
 
 export interface ConfigOverrides {
@@ -357,6 +364,7 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     enabledScopes: enabledScopes(env),
     bodyLimitBytes: integer(env, 'HELIX_AGENT_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
     mcpBodyLimitBytes: integer(env, 'HELIX_MCP_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
+    roomBodyLimitBytes: integer(env, 'HELIX_ROOM_AGENT_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
     allowedHosts: allowedHosts(env, production, publicBaseUrl),
     allowedOrigins: allowedOrigins(env, publicBaseUrl),
 

@@ -241,6 +241,7 @@ const appOptions = (
     logger: rt.logger,
     bodyLimitBytes: config.bodyLimitBytes,
     mcpBodyLimitBytes: config.mcpBodyLimitBytes,
+    roomBodyLimitBytes: config.roomBodyLimitBytes,
     identity: { publicBaseUrl: config.publicBaseUrl, resource: config.oauth?.audience ?? config.localJwt?.audience },
     hostPolicy: {
       hosts: config.allowedHosts,

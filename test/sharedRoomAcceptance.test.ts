@@ -11,8 +11,8 @@ import { storeFlavours } from './support/stores.js';
 /**
  * `npm run helix:shared-room:live-acceptance` as a process. The network tests run it against a
  * loopback stand-in of the room REST facade (test/support/roomFacadeFixture.ts) that forwards
- * /api/v1/agent-runs to a real Helix: the facade is not on main yet. Once it lands, the lead adds
- * an end-to-end run of the harness against `helix serve`.
+ * /api/v1/agent-runs to a real Helix: the stand-in can lose responses and fail on cue. The run
+ * against the real facade under `helix serve` is test/sharedRoomAcceptance.serve.test.ts.
  */
 const SCRIPT = 'scripts/sharedRoomAcceptance.ts';
 const S = HARNESS_SETTINGS;

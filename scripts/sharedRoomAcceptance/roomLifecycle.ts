@@ -7,7 +7,7 @@ import { replayingStep } from './lostResponse.js';
 import { ROOMS_PATH, RUNS_PATH } from './plan.js';
 import { send, type Resources, type RestRequest } from './resources.js';
 import { runBindingChecks } from './runBindingChecks.js';
-import { flagProblems, idOf, schemaProblems } from './roomReceipts.js';
+import { flagProblems, idOf, roomIdOf, schemaProblems } from './roomReceipts.js';
 
 /** The create body never changes: the caller-stable key must replay, not conflict (HAR-11). */
 export const ROOM_TITLE = 'Helix shared live room acceptance';
@@ -22,7 +22,7 @@ const createRoom = async (ctx: ProbeContext, token: string, key: string, resourc
   const request: RestRequest = { method: 'POST', path: ROOMS_PATH, payload: { key, body: { title: ROOM_TITLE } } };
   const judge = (a: Answer) =>
     statusThen(a, CREATED, () => [
-      ...(idOf(a.body, 'room_id') === undefined ? ['the receipt has no room_id'] : []),
+      ...(roomIdOf(a.body) === undefined ? ['the receipt has no room.room_id'] : []),
       ...flagProblems(a.body),
     ]);
   const created = await replayingStep(
@@ -31,10 +31,10 @@ const createRoom = async (ctx: ProbeContext, token: string, key: string, resourc
     (a) => [...judge(a), ...replayedHeader(a)],
     (a) =>
       a.headers.get('idempotency-replayed') === 'true'
-        ? `room ${String(idOf(a.body, 'room_id'))} replayed from an earlier invocation`
-        : `room ${String(idOf(a.body, 'room_id'))} created`,
+        ? `room ${String(roomIdOf(a.body))} replayed from an earlier invocation`
+        : `room ${String(roomIdOf(a.body))} created`,
   );
-  const roomId = created.answer === undefined ? undefined : idOf(created.answer.body, 'room_id');
+  const roomId = created.answer === undefined ? undefined : roomIdOf(created.answer.body);
   if (roomId === undefined) return [created.check];
   resources.roomId = roomId;
   const replay = await step(
@@ -43,7 +43,7 @@ const createRoom = async (ctx: ProbeContext, token: string, key: string, resourc
     (a) => [
       ...judge(a),
       ...replayedProblem(a, 'true'),
-      ...(idOf(a.body, 'room_id') === roomId ? [] : ['the replay answered another room_id']),
+      ...(roomIdOf(a.body) === roomId ? [] : ['the replay answered another room_id']),
     ],
     `the same key replayed room ${roomId}`,
   );
@@ -58,7 +58,7 @@ const inspectRoom = async (ctx: ProbeContext, token: string, roomId: string): Pr
       statusThen(a, 200, () => [
         ...schemaProblems(a.body, 'inspect'),
         ...flagProblems(a.body),
-        ...(idOf(a.body, 'room_id') === roomId ? [] : ['the receipt does not name the room']),
+        ...(roomIdOf(a.body) === roomId ? [] : ['the receipt does not name the room']),
       ]),
     `room ${roomId} inspected`,
   );

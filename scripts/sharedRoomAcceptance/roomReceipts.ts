@@ -3,9 +3,9 @@ import { field } from '../deploymentProbe/restCall.js';
 
 /**
  * Judges of the room facade's answers (docs/spec/shared-live-room-requirements.md §4, §5, §22).
- * Receipt schemas are the [ref] names `helix.shared_live_room.<kind>_receipt.v1`; the opaque
- * identifiers are read from the receipt's top level (`room_id`, `binding_ref`), an [impl] choice
- * the facade documents.
+ * Receipt schemas are the [ref] names `helix.shared_live_room.<kind>_receipt.v1`. Where the
+ * opaque identifiers sit is the facade's [impl] choice (docs/rooms.md#rest-endpoints): a binding
+ * receipt carries `binding_ref` at its top level, a room receipt the room view under `room`.
  */
 export const RECEIPT_KINDS = ['list', 'inspect', 'run_bind', 'run_unbind'] as const;
 export type ReceiptKind = (typeof RECEIPT_KINDS)[number];
@@ -22,6 +22,9 @@ export const schemaProblems = (body: unknown, kind: ReceiptKind): string[] =>
   field(body, 'schema') === receiptSchema(kind)
     ? []
     : [`schema is ${JSON.stringify(field(body, 'schema')) ?? 'missing'}, expected ${receiptSchema(kind)}`];
+
+/** The room a create or inspect receipt describes: `room.room_id`. */
+export const roomIdOf = (body: unknown): string | undefined => idOf(field(body, 'room'), 'room_id');
 
 /** A nonempty string field of the receipt, or undefined. */
 export const idOf = (body: unknown, name: 'room_id' | 'binding_ref' | 'run_id'): string | undefined => {

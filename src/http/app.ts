@@ -3,7 +3,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Authenticator } from '../auth/authenticate.js';
 import { HelixError } from '../domain/errors.js';
 import type { RunService } from '../service/runs/runService.js';
-import { resourceMetadataUrl, sendError, toHelixError } from './errors.js';
+import { isRoomPath, resourceMetadataUrl, sendError, toHelixError } from './errors.js';
 import { parseJsonBody } from './jsonBody.js';
 import { pickRequestId } from './requestId.js';
 import {
@@ -25,6 +25,7 @@ import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
 import { PROVIDER_ROUTES, registerProviderRoutes } from './rest/providerRoutes.js';
 import type { ModelProviderDeps } from '../service/modelProviders/deps.js';
 import { registerSubjectRoutes, SUBJECT_ROUTES, SUBJECTS_PATH } from './rest/subjectRoutes.js';
+import { registerRoomRoutes, ROOM_ROUTES } from './rest/roomRoutes.js';
 import type { SubjectService } from '../service/subjects/subjectService.js';
 import { registerDiscovery } from './wellKnown.js';
 import { registerHealth } from './health.js';
@@ -48,6 +49,8 @@ export interface AppOptions {
   readonly logger: FastifyBaseLogger;
   readonly bodyLimitBytes: number;
   readonly mcpBodyLimitBytes: number;
+  /** HELIX_ROOM_AGENT_BODY_LIMIT: the room facade's own JSON body limit (SLR-16). */
+  readonly roomBodyLimitBytes: number;
   /** The canonical resource and public origin (src/http/resourceIdentity.ts). */
   readonly identity: ResourceIdentity;
   readonly hostPolicy: HostPolicy;
@@ -89,10 +92,7 @@ const createFastify = (options: AppOptions): FastifyInstance => {
       let err: HelixError;
       try {
         assertHostAndOrigin(request, options.hostPolicy);
-        err =
-          error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-            ? new HelixError(request.url.startsWith(SUBJECTS_PATH) ? 'invalid_request' : 'invalid_run_id')
-            : toHelixError(error);
+        err = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? overlongParameter(request.url) : toHelixError(error);
       } catch (refused) {
         err = toHelixError(refused);
       }
@@ -163,6 +163,7 @@ const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void
       ...RUN_ROUTES,
       ...(options.providers === undefined ? [] : PROVIDER_ROUTES),
       ...(options.subjects === undefined ? [] : SUBJECT_ROUTES),
+      ...(options.rooms === undefined ? [] : ROOM_ROUTES),
     ];
     const allowed = routes.filter((r) => matchesPath(r.url, path)).map((r) => r.method);
     if (allowed.length > 0) reply.header('Allow', [...new Set(allowed)].join(', '));
@@ -181,6 +182,8 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
   registerEventStreamRoute(app, options.service, options.authenticator);
   if (options.providers !== undefined) registerProviderRoutes(app, options.providers, options.authenticator);
   if (options.subjects !== undefined) registerSubjectRoutes(app, options.subjects, options.authenticator);
+  if (options.rooms !== undefined)
+    registerRoomRoutes(app, options.rooms, options.authenticator, options.roomBodyLimitBytes);
   registerBindingRoutes(app, options.accounts.deps);
   // Its own encapsulated scope: the only place that parses HTML form posts.
   void app.register(async (scope) =>
@@ -205,6 +208,13 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
   registerCommonHandling(app, options);
   registerSurfaces(app, options);
   return app;
+};
+
+/** A path parameter longer than any id: a room id or binding ref that cannot exist is simply not found (RREST-03). */
+const overlongParameter = (url: string): HelixError => {
+  if (url.startsWith(SUBJECTS_PATH)) return new HelixError('invalid_request');
+  if (isRoomPath(url)) return new HelixError('not_found');
+  return new HelixError('invalid_run_id');
 };
 
 const isApiMutation = (method: string, url: string): boolean =>

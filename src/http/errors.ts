@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody } from '../api/errorBody.js';
+import { errorBody, roomErrorBody } from '../api/errorBody.js';
 import { HelixError, isHelixError } from '../domain/errors.js';
 import { recordRequestError } from './requestTracing.js';
 import { bearerChallenge } from './challenge.js';
@@ -26,11 +26,17 @@ export const toHelixError = (err: unknown): HelixError => {
   }
 };
 
-/** The metadata document a challenge points at: the MCP one for /mcp, the root one otherwise. */
+/** The room facade's paths (src/http/rest/roomRoutes.ts), whose errors use the room error schema. */
+export const isRoomPath = (url: string): boolean => {
+  const path = url.split('?', 1)[0] ?? '';
+  return path === '/api/v1/rooms' || path.startsWith('/api/v1/rooms/');
+};
+
+/** The metadata document a challenge points at: the MCP one for /mcp, the rooms one for the room facade (SLR-14), the root one otherwise. */
 export const resourceMetadataUrl = (request: FastifyRequest, identity: ResourceIdentity): string => {
   const origin = publicOrigin(request, identity);
-  const path =
-    request.url === '/mcp' || request.url.startsWith('/mcp?') || request.url.startsWith('/mcp/') ? '/mcp' : '';
+  const mcp = request.url === '/mcp' || request.url.startsWith('/mcp?') || request.url.startsWith('/mcp/');
+  const path = mcp ? '/mcp' : isRoomPath(request.url) ? '/api/v1/rooms' : '';
   return `${origin}/.well-known/oauth-protected-resource${path}`;
 };
 
@@ -40,5 +46,6 @@ export const sendError = (reply: FastifyReply, err: HelixError, metadataUrl: str
   if (challenge !== undefined) reply.header('WWW-Authenticate', challenge);
   if (err.details.retry_after_seconds !== undefined)
     reply.header('Retry-After', String(err.details.retry_after_seconds));
-  return reply.code(err.status).type('application/json; charset=utf-8').send(errorBody(err));
+  const body = isRoomPath(reply.request.url) ? roomErrorBody(err) : errorBody(err);
+  return reply.code(err.status).type('application/json; charset=utf-8').send(body);
 };

@@ -72,7 +72,11 @@ const roomState = () => {
     const roomId = known?.roomId ?? `room_${rooms.size + 1}`;
     if (known === undefined) rooms.set(key, { roomId, body });
     const replayed = known === undefined ? 'false' : 'true';
-    return { status: 201, body: receipt('create', { room_id: roomId }), headers: { 'idempotency-replayed': replayed } };
+    return {
+      status: 201,
+      body: receipt('create', { room: { room_id: roomId } }),
+      headers: { 'idempotency-replayed': replayed },
+    };
   };
   const bind = (body: { room_id?: string; run_id?: string }): Answer => {
     const { room_id: roomId, run_id: runId } = body;
@@ -150,7 +154,7 @@ export const startRoomFacadeFixture = async (options: {
     }
     const roomId = /^\/api\/v1\/rooms\/([^/]+)$/.exec(path)?.[1];
     if (req.method === 'GET' && [...state.rooms.values()].some((r) => r.roomId === roomId))
-      return { status: 200, body: receipt('inspect', { room_id: roomId }) };
+      return { status: 200, body: receipt('inspect', { room: { room_id: roomId } }) };
     return roomError(404, 'not_found');
   };
 

@@ -5,8 +5,11 @@ import { HelixError } from '../../domain/errors.js';
 import { clientKeyOf } from './clientKey.js';
 import { FixedWindowLimiter } from './fixedWindowLimiter.js';
 
-/** The two surfaces with separate budgets: a busy MCP client must not starve REST, nor the reverse. */
-export const LIMITED_SURFACES = ['rest', 'mcp'] as const;
+/**
+ * The surfaces with separate budgets: a busy MCP client must not starve REST, nor the reverse; the
+ * room facade has its own pair of limits (SLR-16: HELIX_ROOM_AGENT_*_RATE_LIMIT).
+ */
+export const LIMITED_SURFACES = ['rest', 'mcp', 'rooms'] as const;
 export type LimitedSurface = (typeof LIMITED_SURFACES)[number];
 
 /** The configured limits are per minute (HELIX_*_RATE_LIMIT). */
@@ -15,6 +18,14 @@ export const RATE_WINDOW_MS = 60_000;
 export const MAX_TRACKED_KEYS = 100_000;
 
 const MCP_ROUTE = '/mcp';
+/** Every route of the room facade (src/http/rest/roomRoutes.ts) starts with it. */
+const ROOMS_ROUTE = '/api/v1/rooms';
+
+const surfaceOf = (route: string | undefined): LimitedSurface => {
+  if (route === MCP_ROUTE) return 'mcp';
+  if (route !== undefined && (route === ROOMS_ROUTE || route.startsWith(`${ROOMS_ROUTE}/`))) return 'rooms';
+  return 'rest';
+};
 
 /**
  * Not counted against any pre-auth bucket: `/healthz` and the `/.well-known/*` discovery documents.
@@ -34,7 +45,7 @@ export interface RateLimitOptions {
 
 type Limiters = Readonly<Record<LimitedSurface, FixedWindowLimiter | undefined>>;
 
-/** The four limiters of one app; a configured limit of 0 leaves that one out (off). */
+/** The limiters of one app, two per surface; a configured limit of 0 leaves that one out (off). */
 export class RateLimitBuckets {
   private readonly perIp: Limiters;
   private readonly perPrincipal: Limiters;
@@ -49,10 +60,12 @@ export class RateLimitBuckets {
             maxKeys: options.maxKeys ?? MAX_TRACKED_KEYS,
             now: options.now,
           });
-    this.perIp = { rest: limiter(options.limits.restPerIp), mcp: limiter(options.limits.mcpPerIp) };
+    const { limits } = options;
+    this.perIp = { rest: limiter(limits.restPerIp), mcp: limiter(limits.mcpPerIp), rooms: limiter(limits.roomsPerIp) };
     this.perPrincipal = {
-      rest: limiter(options.limits.restPerPrincipal),
-      mcp: limiter(options.limits.mcpPerPrincipal),
+      rest: limiter(limits.restPerPrincipal),
+      mcp: limiter(limits.mcpPerPrincipal),
+      rooms: limiter(limits.roomsPerPrincipal),
     };
   }
 
@@ -60,7 +73,7 @@ export class RateLimitBuckets {
   checkClient(request: FastifyRequest): void {
     const route = request.routeOptions.url;
     if (isUnlimitedRoute(route)) return;
-    const surface: LimitedSurface = route === MCP_ROUTE ? 'mcp' : 'rest';
+    const surface = surfaceOf(route);
     check(this.perIp[surface], clientKeyOf(request.ip), request, { bucket: `${surface}_ip`, field: 'client' });
   }
 

@@ -7,8 +7,16 @@ import { MODEL_PROVIDER_ID } from '../../providers/providerSchemas.js';
 import { HELIX_VERSION } from '../../version.js';
 import { jsonSchemaOf, type JsonObject } from '../../api/jsonSchema.js';
 import { ErrorBodySchema } from '../../api/outputSchemas.js';
+import { RoomErrorBodySchema } from '../../api/roomOutputSchemas.js';
+import { ROOM_ID_PATTERN, RUN_CHAT_BINDING_REF_PATTERN, RUN_ROOM_BINDING_REF_PATTERN } from '../../domain/rooms.js';
 import { IdempotencyKeySchema, RunIdSchema } from '../../api/schemas.js';
-import { ERROR_STATUSES, errorResponseName, errorResponseOf, errorStatusesOf } from './errorResponses.js';
+import {
+  ERROR_STATUSES,
+  errorResponseName,
+  errorResponseOf,
+  errorStatusesOf,
+  type ErrorBodyKind,
+} from './errorResponses.js';
 import { SCHEMA_NAMES, type OperationDoc } from './operations.js';
 import { SchemaComponents } from './schemaComponents.js';
 import { documentedRoutes, type DocumentedRoute } from './routeCatalog.js';
@@ -23,6 +31,16 @@ const PATH_PARAMETERS: Readonly<Record<string, JsonObject>> = {
   provider_id: { type: 'string', pattern: MODEL_PROVIDER_ID.source },
   account_id: { type: 'string', pattern: IDENTIFIER_PATTERN.source },
   binding_ref: { type: 'string', pattern: BINDING_REF.source },
+  room_id: { type: 'string', pattern: ROOM_ID_PATTERN.source },
+};
+
+/** A parameter name that means something else under one path: the room facade's opaque binding refs. */
+const pathParameterOf = (url: string, name: string): JsonObject | undefined => {
+  if (name === 'binding_ref' && url.includes('/rooms/run-bindings/'))
+    return { type: 'string', pattern: RUN_ROOM_BINDING_REF_PATTERN.source };
+  if (name === 'binding_ref' && url.includes('/rooms/chat-bindings/'))
+    return { type: 'string', pattern: RUN_CHAT_BINDING_REF_PATTERN.source };
+  return PATH_PARAMETERS[name];
 };
 
 const HEADERS: Readonly<Record<string, JsonObject>> = {
@@ -68,13 +86,13 @@ const queryParameters = (doc: OperationDoc): JsonObject[] => {
 
 const parametersOf = (route: DocumentedRoute): JsonObject[] => [
   ...pathParameterNames(route.url).map((name) => {
-    const schema = PATH_PARAMETERS[name];
+    const schema = pathParameterOf(route.url, name);
     if (schema === undefined) throw new Error(`OpenAPI: no schema for path parameter ${name}`);
     return { name, in: 'path', required: true, schema };
   }),
   ...queryParameters(route.doc),
   ...(route.doc.idempotent === true ? [ref('parameters', 'IdempotencyKey')] : []),
-  ...(route.doc.success.stream === true ? [ref('parameters', 'LastEventId')] : []),
+  ...(route.doc.success?.stream === true ? [ref('parameters', 'LastEventId')] : []),
 ];
 
 /** A bearer operation's scopes: the OAuth scope, else (operator-only) its one ADR-0004 scope. */
@@ -85,8 +103,9 @@ const securityOf = (doc: OperationDoc): JsonObject[] => {
   return [{ bearer: [...requiredScopesOf(doc.scope)] }];
 };
 
-const successResponse = (doc: OperationDoc, components: SchemaComponents): JsonObject => {
-  const { success } = doc;
+type Success = NonNullable<OperationDoc['success']>;
+
+const successResponse = (doc: OperationDoc, success: Success, components: SchemaComponents): JsonObject => {
   const headers: JsonObject = {
     'X-Request-Id': ref('headers', 'XRequestId'),
     ...(success.etag === true ? { ETag: ref('headers', 'ETag') } : {}),
@@ -122,13 +141,21 @@ const operationOf = (route: DocumentedRoute, components: SchemaComponents): Json
           },
         }),
     responses: {
-      [String(doc.success.status)]: successResponse(doc, components),
+      ...(doc.success === undefined
+        ? {}
+        : { [String(doc.success.status)]: successResponse(doc, doc.success, components) }),
       ...Object.fromEntries(
-        errorStatusesOf(doc).map((status) => [String(status), ref('responses', errorResponseName(status))]),
+        errorStatusesOf(doc).map((status) => [
+          String(status),
+          ref('responses', errorResponseName(status, errorBodyOf(doc))),
+        ]),
       ),
     },
   };
 };
+
+/** The room facade answers its errors as `helix.shared_live_room.error.v1` (src/api/errorBody.ts). */
+const errorBodyOf = (doc: OperationDoc): ErrorBodyKind => (doc.tag === 'rooms' ? 'RoomErrorBody' : 'ErrorBody');
 
 const named = (components: SchemaComponents, schema: z.ZodType, io: 'input' | 'output'): JsonObject => {
   const name = SCHEMA_NAMES.get(schema);
@@ -152,7 +179,10 @@ const pathsOf = (routes: readonly DocumentedRoute[], components: SchemaComponent
 export const buildOpenApiDocument = (): JsonObject => {
   const components = new SchemaComponents();
   components.ref('ErrorBody', ErrorBodySchema, 'output');
-  const paths = pathsOf(documentedRoutes(), components);
+  components.ref('RoomErrorBody', RoomErrorBodySchema, 'output');
+  const routes = documentedRoutes();
+  const paths = pathsOf(routes, components);
+  const roomErrorStatuses = new Set(routes.filter((r) => r.doc.tag === 'rooms').flatMap((r) => errorStatusesOf(r.doc)));
   const errorHeaders = {
     'X-Request-Id': ref('headers', 'XRequestId'),
     'Retry-After': ref('headers', 'RetryAfter'),
@@ -164,13 +194,15 @@ export const buildOpenApiDocument = (): JsonObject => {
       title: 'Helix Agent API',
       version: HELIX_VERSION,
       description:
-        'Durable, governed agent runs. Every response carries `X-Request-Id` and `Cache-Control: no-store`. Errors are `helix.agent_api.error.v1` bodies; see docs/api.md.',
+        'Durable, governed agent runs. Every response carries `X-Request-Id` and `Cache-Control: no-store`. Errors are `helix.agent_api.error.v1` bodies (`helix.shared_live_room.error.v1` on the room facade); see docs/api.md.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    tags: ['runs', 'model-providers', 'subjects', 'account', 'discovery', 'health', 'contract'].map((name) => ({
-      name,
-    })),
+    tags: ['runs', 'rooms', 'model-providers', 'subjects', 'account', 'discovery', 'health', 'contract'].map(
+      (name) => ({
+        name,
+      }),
+    ),
     paths,
     components: {
       securitySchemes: {
@@ -205,9 +237,15 @@ export const buildOpenApiDocument = (): JsonObject => {
       },
       headers: HEADERS,
       schemas: components.toJSON(),
-      responses: Object.fromEntries(
-        ERROR_STATUSES.map((status) => [errorResponseName(status), errorResponseOf(status, errorHeaders)]),
-      ),
+      responses: Object.fromEntries([
+        ...ERROR_STATUSES.map((status) => [errorResponseName(status), errorResponseOf(status, errorHeaders)]),
+        ...[...roomErrorStatuses]
+          .sort((a, b) => a - b)
+          .map((status) => [
+            errorResponseName(status, 'RoomErrorBody'),
+            errorResponseOf(status, errorHeaders, 'RoomErrorBody'),
+          ]),
+      ]),
     },
   };
 };

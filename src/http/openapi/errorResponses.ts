@@ -20,7 +20,7 @@ export const errorStatusesOf = (doc: OperationDoc): readonly number[] => {
   const statuses = new Set([403, 429, 500, 503]);
   if (doc.authentication === 'none') return [...statuses].sort((a, b) => a - b);
   for (const s of [400, 401, 404, 408, 431]) statuses.add(s);
-  if (doc.body !== undefined || doc.idempotent === true || doc.success.status === 201) {
+  if (doc.body !== undefined || doc.idempotent === true || doc.success?.status === 201) {
     statuses.add(413);
     statuses.add(415);
   }
@@ -28,13 +28,18 @@ export const errorStatusesOf = (doc: OperationDoc): readonly number[] => {
     statuses.add(409);
     statuses.add(422);
   }
+  for (const status of doc.errors ?? []) statuses.add(status);
   return [...statuses].sort((a, b) => a - b);
 };
 
-export const errorResponseName = (status: number): string => `Error${status}`;
+/** The two error bodies: `helix.agent_api.error.v1`, and the room facade's `helix.shared_live_room.error.v1`. */
+export type ErrorBodyKind = 'ErrorBody' | 'RoomErrorBody';
 
-/** `components.responses.ErrorNNN`: the error body, its `code` narrowed to the codes of status NNN. */
-export const errorResponseOf = (status: number, headers: JsonObject): JsonObject => {
+export const errorResponseName = (status: number, kind: ErrorBodyKind = 'ErrorBody'): string =>
+  kind === 'ErrorBody' ? `Error${status}` : `RoomError${status}`;
+
+/** `components.responses.ErrorNNN` (or RoomErrorNNN): the error body, its `code` narrowed to the codes of status NNN. */
+export const errorResponseOf = (status: number, headers: JsonObject, kind: ErrorBodyKind = 'ErrorBody'): JsonObject => {
   const codes = errorCodesWithStatus(status);
   return {
     description: codes.map((code) => `\`${code}\`: ${ERROR_TABLE[code].message}`).join('\n\n'),
@@ -43,7 +48,7 @@ export const errorResponseOf = (status: number, headers: JsonObject): JsonObject
       'application/json': {
         schema: {
           allOf: [
-            { $ref: '#/components/schemas/ErrorBody' },
+            { $ref: `#/components/schemas/${kind}` },
             {
               type: 'object',
               properties: { code: { type: 'string', enum: codes }, status: { type: 'integer', const: status } },

@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../domain/errors.js';
-import { OPERATION_SCOPES, ROOM_OPERATIONS, requiredScopesOf, type Operation } from '../../domain/scopes.js';
+import { OPERATION_SCOPES, requiredScopesOf, type Operation } from '../../domain/scopes.js';
 import { BINDING_ROUTES } from '../account/bindingRoutes.js';
 import { EVENT_STREAM_PATH } from '../rest/eventStreamRoute.js';
 import { PROVIDER_ROUTES } from '../rest/providerRoutes.js';
+import { ROOM_ROUTES } from '../rest/roomRoutes.js';
 import { RUN_ROUTES } from '../rest/runRoutes.js';
 import { SUBJECT_ROUTES } from '../rest/subjectRoutes.js';
 import { DEVICE_CHECK_METADATA_PATH, PROTECTED_RESOURCE_PATHS } from '../wellKnown.js';
@@ -44,6 +45,7 @@ const TABLE_ROUTES: { method: string; url: string }[] = [
   { method: 'GET', url: EVENT_STREAM_PATH },
   ...PROVIDER_ROUTES,
   ...SUBJECT_ROUTES,
+  ...ROOM_ROUTES,
   ...BINDING_ROUTES,
   ...[...PROTECTED_RESOURCE_PATHS, DEVICE_CHECK_METADATA_PATH].map((url) => ({ method: 'GET', url })),
   { method: 'GET', url: '/healthz' },
@@ -77,9 +79,7 @@ describe('the OpenAPI document', () => {
     const scoped = Object.values(doc.paths)
       .flatMap((item) => Object.values(item))
       .filter((op) => op['x-helix-operation'] !== undefined);
-    // The room operations' use cases exist (src/service/rooms/); their routes come with the room facade.
-    const routed = Object.keys(OPERATION_SCOPES).filter((op) => !(ROOM_OPERATIONS as readonly string[]).includes(op));
-    expect(new Set(scoped.map((op) => op['x-helix-operation']))).toEqual(new Set(routed));
+    expect(new Set(scoped.map((op) => op['x-helix-operation']))).toEqual(new Set(Object.keys(OPERATION_SCOPES)));
     for (const op of scoped) {
       expect(op.security).toEqual([{ bearer: [...requiredScopesOf(op['x-helix-operation'] as Operation)] }]);
     }
@@ -88,14 +88,18 @@ describe('the OpenAPI document', () => {
   });
 
   it('requires an Idempotency-Key and answers Idempotency-Replayed on the idempotent mutations', () => {
-    const mutations = [...RUN_ROUTES.filter((r) => r.mutation), ...SUBJECT_ROUTES.filter((r) => r.method === 'POST')];
-    expect(mutations).toHaveLength(4);
+    const mutations = [
+      ...RUN_ROUTES.filter((r) => r.mutation),
+      ...SUBJECT_ROUTES.filter((r) => r.method === 'POST'),
+      { method: 'POST', url: '/api/v1/rooms' },
+    ];
+    expect(mutations).toHaveLength(5);
     for (const route of mutations) {
       const op = operation(route.method, route.url);
       expect(op?.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
       const success = Object.entries(op?.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1];
       expect(Object.keys(success?.headers ?? {})).toContain('Idempotency-Replayed');
-      expect(op?.responses['422']).toEqual({ $ref: '#/components/responses/Error422' });
+      expect(op?.responses['422']?.$ref).toMatch(/^#\/components\/responses\/(Room)?Error422$/);
     }
     expect(operation('GET', '/api/v1/agent-runs/:run_id')?.parameters).not.toContainEqual({
       $ref: '#/components/parameters/IdempotencyKey',
@@ -128,12 +132,52 @@ describe('the OpenAPI document', () => {
   });
 
   it('lists every error code under the status ERROR_TABLE gives it', () => {
-    const listed = Object.entries(doc.components.responses).flatMap(([name, response]) =>
-      response.content['application/json'].schema.allOf[1].properties.code.enum.map((code) => `${code}:${name}`),
-    );
+    const listed = Object.entries(doc.components.responses)
+      .filter(([name]) => name.startsWith('Error'))
+      .flatMap(([name, response]) =>
+        response.content['application/json'].schema.allOf[1].properties.code.enum.map((code) => `${code}:${name}`),
+      );
     expect(listed).toHaveLength(ERROR_CODES.length);
     expect(listed).toContain('idempotency_conflict:Error422');
     expect(listed).toContain('insufficient_scope:Error403');
     expect(listed).toContain('provider_secrets_unavailable:Error503');
+  });
+});
+
+describe('the room facade in the OpenAPI document (issue 14)', () => {
+  const roomOps = ROOM_ROUTES.map((route) => ({ route, op: operation(route.method, route.url) }));
+
+  it('RREST-01..10: every room route, with its scope set and the room error bodies', () => {
+    expect(roomOps).toHaveLength(8);
+    for (const { route, op } of roomOps) {
+      expect(op, `${route.method} ${route.url}`).toBeDefined();
+      const errors = Object.entries(op?.responses ?? {}).filter(([status]) => !status.startsWith('2'));
+      for (const [status, response] of errors)
+        expect(response.$ref, `${route.url} ${status}`).toBe(`#/components/responses/RoomError${status}`);
+    }
+    expect(operation('POST', '/api/v1/rooms/run-bindings')?.security).toEqual([
+      { bearer: ['helix.rooms.manage', 'helix.agent_runs.write'] },
+    ]);
+    expect(operation('DELETE', '/api/v1/rooms/chat-bindings/:binding_ref')?.security).toEqual([
+      { bearer: ['helix.rooms.manage', 'helix.agent_runs.write'] },
+    ]);
+    expect(operation('GET', '/api/v1/rooms')?.security).toEqual([{ bearer: ['helix.rooms.read'] }]);
+  });
+
+  it('RREST-10: the command operation has no success response, only errors, 501 among them', () => {
+    const responses = Object.keys(operation('POST', '/api/v1/rooms/:room_id/commands')?.responses ?? {});
+    expect(responses.some((status) => status.startsWith('2'))).toBe(false);
+    expect(responses).toContain('501');
+  });
+
+  it('WD-01: a withdrawal takes no body; the binding refs are published with their own patterns', () => {
+    const unbind = operation('DELETE', '/api/v1/rooms/run-bindings/:binding_ref');
+    expect(unbind?.requestBody).toBeUndefined();
+    expect(unbind?.parameters).toContainEqual({
+      name: 'binding_ref',
+      in: 'path',
+      required: true,
+      schema: { type: 'string', pattern: '^rrb_[0-9a-f]{32}$' },
+    });
   });
 });

@@ -11,6 +11,21 @@ import {
   SubjectSummaryViewSchema,
 } from '../../service/subjects/subjectViews.js';
 import { BindingListViewSchema, BindingRevocationViewSchema } from '../../service/accounts/bindingViews.js';
+import {
+  BindRunRequestSchema,
+  ClaimChatBindingRequestSchema,
+  CreateRoomRequestSchema,
+  RoomCommandRequestSchema,
+} from '../../api/roomSchemas.js';
+import {
+  ChatUnbindReceiptSchema,
+  RoomCreateReceiptSchema,
+  RoomErrorBodySchema,
+  RoomInspectReceiptSchema,
+  RoomListReceiptSchema,
+  RunBindReceiptSchema,
+  RunUnbindReceiptSchema,
+} from '../../api/roomOutputSchemas.js';
 import { ProtectedResourceMetadataSchema } from '../wellKnown.js';
 import { HealthSchema } from '../health.js';
 import { EventPageSchema, EvidenceBundleSchema, RunViewSchema } from '../../api/outputSchemas.js';
@@ -34,7 +49,7 @@ const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), paths: z.reco
 export interface OperationDoc {
   readonly operationId: string;
   readonly summary: string;
-  readonly tag: 'runs' | 'model-providers' | 'subjects' | 'account' | 'discovery' | 'health' | 'contract';
+  readonly tag: 'runs' | 'rooms' | 'model-providers' | 'subjects' | 'account' | 'discovery' | 'health' | 'contract';
   readonly authentication: Authentication;
   /** The scope-checked operation (src/domain/scopes.ts OPERATION_SCOPES). */
   readonly scope?: Operation;
@@ -42,7 +57,10 @@ export interface OperationDoc {
   readonly idempotent?: true;
   readonly body?: z.ZodType;
   readonly query?: z.ZodType;
-  readonly success: {
+  /** Error statuses beyond the coarse ones every operation of its kind can answer (./errorResponses.ts). */
+  readonly errors?: readonly number[];
+  /** Absent for an operation that never succeeds (the disabled room command, RREST-10). */
+  readonly success?: {
     readonly status: 200 | 201 | 204;
     readonly description: string;
     /** JSON body schema; absent with `stream` (Server-Sent Events) or a 204. */
@@ -228,6 +246,17 @@ export const SCHEMA_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, s
   [SubjectErasureViewSchema, 'SubjectErasureView'],
   [BindingListViewSchema, 'AgentBindingListView'],
   [BindingRevocationViewSchema, 'AgentBindingRevocationView'],
+  [CreateRoomRequestSchema, 'CreateRoomRequest'],
+  [BindRunRequestSchema, 'BindRunRequest'],
+  [ClaimChatBindingRequestSchema, 'ClaimChatBindingRequest'],
+  [RoomCommandRequestSchema, 'RoomCommandRequest'],
+  [RoomListReceiptSchema, 'RoomListReceipt'],
+  [RoomCreateReceiptSchema, 'RoomCreateReceipt'],
+  [RoomInspectReceiptSchema, 'RoomInspectReceipt'],
+  [RunBindReceiptSchema, 'RunBindReceipt'],
+  [RunUnbindReceiptSchema, 'RunUnbindReceipt'],
+  [ChatUnbindReceiptSchema, 'ChatBindingUnbindReceipt'],
+  [RoomErrorBodySchema, 'RoomErrorBody'],
   [ProtectedResourceMetadataSchema, 'ProtectedResourceMetadata'],
   [HealthSchema, 'Health'],
   [OpenApiDocumentSchema, 'OpenApiDocument'],

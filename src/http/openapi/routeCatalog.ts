@@ -2,6 +2,7 @@ import { BINDING_ROUTES } from '../account/bindingRoutes.js';
 import { HEALTH_PATH } from '../health.js';
 import { EVENT_STREAM_PATH } from '../rest/eventStreamRoute.js';
 import { PROVIDER_ROUTES } from '../rest/providerRoutes.js';
+import { ROOM_ROUTES } from '../rest/roomRoutes.js';
 import { RUN_ROUTES } from '../rest/runRoutes.js';
 import { SUBJECT_ROUTES } from '../rest/subjectRoutes.js';
 import { DEVICE_CHECK_METADATA_PATH, PROTECTED_RESOURCE_PATHS } from '../wellKnown.js';
@@ -13,6 +14,7 @@ import {
   OPERATION_DOCS,
   type OperationDoc,
 } from './operations.js';
+import { ROOM_OPERATION_DOCS } from './roomOperations.js';
 
 export interface DocumentedRoute {
   readonly method: string;
@@ -22,7 +24,7 @@ export interface DocumentedRoute {
 }
 
 const documented = (method: string, url: string): DocumentedRoute => {
-  const doc = OPERATION_DOCS[`${method} ${url}`];
+  const doc = OPERATION_DOCS[`${method} ${url}`] ?? ROOM_OPERATION_DOCS[`${method} ${url}`];
   // A route added to a table without its contract entry must not ship undocumented.
   if (doc === undefined)
     throw new Error(`OpenAPI: no operation entry for ${method} ${url} (src/http/openapi/operations.ts)`);
@@ -39,6 +41,7 @@ export const documentedRoutes = (): readonly DocumentedRoute[] => [
   documented('GET', EVENT_STREAM_PATH),
   ...PROVIDER_ROUTES.map((r) => documented(r.method, r.url)),
   ...SUBJECT_ROUTES.map((r) => documented(r.method, r.url)),
+  ...ROOM_ROUTES.map((r) => documented(r.method, r.url)),
   ...BINDING_ROUTES.map((r) => documented(r.method, r.url)),
   ...[...PROTECTED_RESOURCE_PATHS, DEVICE_CHECK_METADATA_PATH].map((url) => ({
     method: 'GET',

@@ -52,7 +52,7 @@ const routeTable = (): string =>
       code(route.url.replace(/:([a-z_]+)/g, '{$1}')),
       credentialOf(route.doc),
       route.doc.summary,
-      code(String(route.doc.success.status)),
+      route.doc.success === undefined ? 'never (an error)' : code(String(route.doc.success.status)),
     ]),
   );
 

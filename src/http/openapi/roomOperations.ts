@@ -1,0 +1,98 @@
+import {
+  BindRunRequestSchema,
+  ClaimChatBindingRequestSchema,
+  CreateRoomRequestSchema,
+  RoomCommandRequestSchema,
+} from '../../api/roomSchemas.js';
+import {
+  ChatUnbindReceiptSchema,
+  RoomCreateReceiptSchema,
+  RoomInspectReceiptSchema,
+  RoomListReceiptSchema,
+  RunBindReceiptSchema,
+  RunUnbindReceiptSchema,
+} from '../../api/roomOutputSchemas.js';
+import type { OperationDoc } from './operations.js';
+
+/**
+ * The room facade's contract entries (src/http/rest/roomRoutes.ts, docs/rooms.md#rest-endpoints),
+ * keyed like OPERATION_DOCS. Errors are `helix.shared_live_room.error.v1` bodies (the `rooms` tag).
+ */
+export const ROOM_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
+  'GET /api/v1/rooms': {
+    operationId: 'listRooms',
+    summary: 'List the rooms the linked account is a current member of',
+    tag: 'rooms',
+    authentication: 'bearer',
+    scope: 'room.list',
+    success: { status: 200, description: 'The visible rooms.', schema: RoomListReceiptSchema },
+  },
+  'POST /api/v1/rooms': {
+    operationId: 'createRoom',
+    summary: 'Create a room owned by the linked account',
+    tag: 'rooms',
+    authentication: 'bearer',
+    scope: 'room.create',
+    idempotent: true,
+    body: CreateRoomRequestSchema,
+    success: {
+      status: 201,
+      description: 'The room was created (or the creation replayed); the caller is its owner member.',
+      schema: RoomCreateReceiptSchema,
+      location: true,
+    },
+  },
+  'POST /api/v1/rooms/run-bindings': {
+    operationId: 'bindRunToRoom',
+    summary: 'Bind one owned run to one room (201 new, 200 the existing binding)',
+    tag: 'rooms',
+    authentication: 'bearer',
+    scope: 'room.bind_run',
+    body: BindRunRequestSchema,
+    errors: [409],
+    success: { status: 201, description: 'The binding (200 when it already existed).', schema: RunBindReceiptSchema },
+  },
+  'DELETE /api/v1/rooms/run-bindings/:binding_ref': {
+    operationId: 'unbindRunFromRoom',
+    summary: 'Withdraw one run-room binding by its opaque ref (no body, no query)',
+    tag: 'rooms',
+    authentication: 'bearer',
+    scope: 'room.unbind_run',
+    success: { status: 200, description: '`revoked`, then `already_revoked`.', schema: RunUnbindReceiptSchema },
+  },
+  'POST /api/v1/rooms/chat-bindings/claim': {
+    operationId: 'claimChatBinding',
+    summary: 'Consume a browser-issued chat claim handle for an owned run',
+    tag: 'rooms',
+    authentication: 'bearer',
+    scope: 'room.claim_chat',
+    body: ClaimChatBindingRequestSchema,
+    // The browser lane that issues handles is not built yet: every claim is chat_claim_not_found (404).
+    errors: [409],
+  },
+  'DELETE /api/v1/rooms/chat-bindings/:binding_ref': {
+    operationId: 'unbindChatBinding',
+    summary: 'Withdraw one run-chat binding by its opaque ref (no body, no query)',
+    tag: 'rooms',
+    authentication: 'bearer',
+    scope: 'room.unbind_chat',
+    success: { status: 200, description: '`revoked`, then `already_revoked`.', schema: ChatUnbindReceiptSchema },
+  },
+  'GET /api/v1/rooms/:room_id': {
+    operationId: 'inspectRoom',
+    summary: 'Inspect one room the linked account is a current member of',
+    tag: 'rooms',
+    authentication: 'bearer',
+    scope: 'room.inspect',
+    success: { status: 200, description: 'The room and the caller’s membership.', schema: RoomInspectReceiptSchema },
+  },
+  'POST /api/v1/rooms/:room_id/commands': {
+    operationId: 'requestRoomCommand',
+    summary: 'Request a room command: always 501 command_execution_not_enabled, nothing is executed',
+    tag: 'rooms',
+    authentication: 'bearer',
+    scope: 'room.command',
+    body: RoomCommandRequestSchema,
+    errors: [501],
+  },
+};
