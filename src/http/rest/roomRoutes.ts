@@ -14,6 +14,7 @@ import { unbindChat } from '../../service/rooms/unbindChat.js';
 import { unbindRun } from '../../service/rooms/unbindRun.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
+import { idempotencyKeyOf } from './idempotencyHeader.js';
 
 export const ROOMS_PATH = '/api/v1/rooms';
 
@@ -31,11 +32,6 @@ interface RoomRoute {
   readonly credentialField?: string;
   readonly handler: (deps: RoomDeps, principal: Principal, request: RoomRequest) => Promise<RoomResult<unknown>>;
 }
-
-const idempotencyKeyOf = (request: FastifyRequest): string | undefined => {
-  const header = request.headers['idempotency-key'];
-  return typeof header === 'string' ? header : undefined;
-};
 
 /**
  * The room facade (docs/spec/shared-live-room-requirements.md §4, RREST-01..12) as a table; each

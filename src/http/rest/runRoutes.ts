@@ -7,6 +7,7 @@ import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
 import { containsCredential } from '../../domain/credentialShape.js';
 import { HelixError } from '../../domain/errors.js';
+import { idempotencyKeyOf } from './idempotencyHeader.js';
 
 export const RUNS_PATH = '/api/v1/agent-runs';
 
@@ -23,11 +24,6 @@ interface RunRoute {
   readonly mutation: boolean;
   readonly handler: Handler;
 }
-
-const idempotencyKeyOf = (request: FastifyRequest): string | undefined => {
-  const header = request.headers['idempotency-key'];
-  return typeof header === 'string' ? header : undefined;
-};
 
 /** The six run endpoints of the contract, as a table; each row calls one use case. */
 export const RUN_ROUTES: readonly RunRoute[] = [
