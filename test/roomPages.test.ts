@@ -182,3 +182,44 @@ describe('the console room pages over HTTP (D-09, PRE-01)', () => {
     expect((await roomsOf().getRoom(roomId))?.consentVersion).toBe(2);
   });
 });
+
+describe('the invite link behind a proxy (D-09)', () => {
+  it('names HELIX_PUBLIC_BASE_URL, the address invitees reach, not the Host the owner’s request carried', async () => {
+    const h = await startTestHelix(storeFlavours()[0]!, {
+      env: { ...FEATURES, HELIX_PUBLIC_BASE_URL: 'https://helix.example.com' },
+    });
+    try {
+      const deps = await accountDeps(h.testStore.store);
+      const { accountId } = await createAccount(deps, { displayName: 'Owner' });
+      await linkIdentity(deps, accountId, {
+        issuer: 'https://login.example.com',
+        tenantId: 'acme',
+        provider: 'idp',
+        subject: 'owner',
+      });
+      const signedIn = await fetch(`${h.url}/account/sign-in?code=${await issueSignInLink(deps, accountId)}`, {
+        redirect: 'manual',
+      });
+      const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+      const form = (path: string, body: Record<string, string>) =>
+        fetch(`${h.url}${path}`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            origin: new URL(h.url).origin,
+            'sec-fetch-site': 'same-origin',
+            cookie,
+          },
+          body: new URLSearchParams(body),
+        });
+      const created = await form('/account/rooms', { title: 'Proxied' });
+      const roomId = created.headers.get('location')!.split('/').at(-1)!;
+      const invited = await form(`/account/rooms/${roomId}/invites`, { role: 'member', ttl: '1h' });
+      const link = /<code id="invite-link">([^<]+)<\/code>/.exec(await invited.text())?.[1];
+      expect(link).toMatch(/^https:\/\/helix\.example\.com\/account\/rooms\/invite#hlxinv_[A-Za-z0-9_-]{43}$/);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -189,6 +189,7 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
   void app.register(async (scope) =>
     registerAccountPages(scope, {
       ...options.accounts,
+      identity: options.identity,
       ...(options.rooms === undefined ? {} : { rooms: options.rooms }),
     }),
   );

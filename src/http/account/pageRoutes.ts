@@ -10,12 +10,15 @@ import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './cookies
 import { usePagePolicy } from '../securityHeaders.js';
 import { accountPage, BINDINGS_SCRIPT, signInPage } from './page.js';
 import { registerRoomPages } from './roomPageRoutes.js';
+import type { ResourceIdentity } from '../resourceIdentity.js';
 
 export interface PageOptions {
   readonly deps: AccountDeps;
   readonly secureCookies: boolean;
   /** The Shared Live Room pages (/account/rooms…, D-09) exist only when the server serves rooms. */
   readonly rooms?: RoomDeps;
+  /** The public origin (HELIX_PUBLIC_BASE_URL) that invite links name, behind a proxy too. */
+  readonly identity: ResourceIdentity;
 }
 
 const html = (reply: FastifyReply, status: number, body: string) =>
@@ -68,5 +71,5 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
     await signOut(deps, sessionCookieOf(request));
     return clearSessionCookie(reply, secureCookies).redirect('/account', 303);
   });
-  if (options.rooms !== undefined) registerRoomPages(app, deps, options.rooms);
+  if (options.rooms !== undefined) registerRoomPages(app, deps, options.rooms, options.identity);
 };

@@ -17,6 +17,7 @@ import { usePagePolicy } from '../securityHeaders.js';
 import { sessionCookieOf } from './cookies.js';
 import { signInPage } from './page.js';
 import { INVITE_SCRIPT, INVITE_TTL_CHOICES, invitePage, roomErrorPage, roomPage, roomsPage } from './roomPages.js';
+import { publicOrigin, type ResourceIdentity } from '../resourceIdentity.js';
 
 type Params = { room_id: string };
 
@@ -74,9 +75,12 @@ const asAccount =
     }
   };
 
-/** The invite link as the inviting browser reached this server; the token travels in the fragment only. */
-const inviteLinkOf = (request: FastifyRequest, token: string): string =>
-  `${request.protocol}://${request.host}/account/rooms/invite#${token}`;
+/**
+ * The invite link on this server's public origin (HELIX_PUBLIC_BASE_URL when set, so a link made
+ * behind a proxy names the address invitees reach); the token travels in the fragment only.
+ */
+const inviteLinkOf = (request: FastifyRequest, identity: ResourceIdentity, token: string): string =>
+  `${publicOrigin(request, identity)}/account/rooms/invite#${token}`;
 
 const ttlOf = (choice: string): number => {
   const ttl = (INVITE_TTL_CHOICES as Readonly<Record<string, number>>)[choice];
@@ -90,7 +94,12 @@ const ttlOf = (choice: string): number => {
  * (members, roles, invites, consent) and the invite landing. Registered inside the account pages'
  * scope, which parses the HTML form posts. The use cases live in src/service/rooms/.
  */
-export const registerRoomPages = (app: FastifyInstance, accounts: AccountDeps, rooms: RoomDeps): void => {
+export const registerRoomPages = (
+  app: FastifyInstance,
+  accounts: AccountDeps,
+  rooms: RoomDeps,
+  identity: ResourceIdentity,
+): void => {
   const back = (reply: FastifyReply, roomId: string) => reply.redirect(roomPath(roomId), 303);
 
   app.get(
@@ -128,11 +137,16 @@ export const registerRoomPages = (app: FastifyInstance, accounts: AccountDeps, r
       html(reply, 200, roomPage(await roomOverview(rooms, accountId, request.params.room_id), accountId)),
     ),
   );
-  registerOwnerForms(app, accounts, rooms);
+  registerOwnerForms(app, accounts, rooms, identity);
 };
 
 /** The room page's forms: each acts, then sends the browser back to the room page (post/redirect/get). */
-const registerOwnerForms = (app: FastifyInstance, accounts: AccountDeps, rooms: RoomDeps): void => {
+const registerOwnerForms = (
+  app: FastifyInstance,
+  accounts: AccountDeps,
+  rooms: RoomDeps,
+  identity: ResourceIdentity,
+): void => {
   const post = (
     suffix: string,
     act: (accountId: string, roomId: string, request: FastifyRequest<{ Params: Params }>) => Promise<unknown>,
@@ -155,7 +169,7 @@ const registerOwnerForms = (app: FastifyInstance, accounts: AccountDeps, rooms: 
       const ttlMs = ttlOf(field(request, 'ttl'));
       const invite = await createInvite(rooms, accountId, roomId, { role: field(request, 'role'), ttlMs });
       const view = await roomOverview(rooms, accountId, roomId);
-      return html(reply, 201, roomPage(view, accountId, { inviteLink: inviteLinkOf(request, invite.token) }));
+      return html(reply, 201, roomPage(view, accountId, { inviteLink: inviteLinkOf(request, identity, invite.token) }));
     }),
   );
   post('/members/role', (accountId, roomId, request) =>
