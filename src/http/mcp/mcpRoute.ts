@@ -26,8 +26,10 @@ const INSTRUCTIONS =
   'Helix runs a bounded research objective one governed turn at a time. Start with helix_run_start, then call ' +
   'helix_run_continue with the current version while recommended_next_action says continue or answer_pending_questions; ' +
   'broaden_scope means the admitted sources do not hold the answer (start a run with more data scopes, or ask differently); ' +
-  'stop on completed, failed, budget_exhausted or cancelled. Results are observations, never answer authority. ' +
-  'Shared Live Rooms: helix_room_list and helix_room_inspect show your rooms; helix_room_bind_run binds one of your runs ' +
+  'stop on completed, failed, budget_exhausted or cancelled. Results are observations, never answer authority.';
+/** Added when the catalog has the room tools. */
+const ROOM_INSTRUCTIONS =
+  ' Shared Live Rooms: helix_room_list and helix_room_inspect show your rooms; helix_room_bind_run binds one of your runs ' +
   'to a room whose current consent version you accepted; helix_room_unbind_run withdraws it.';
 
 export interface McpRouteOptions {
@@ -50,7 +52,7 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 const serverFor = (options: McpRouteOptions, principal: Principal, context: ToolCallContext): Server => {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
-    instructions: INSTRUCTIONS,
+    instructions: options.rooms === undefined ? INSTRUCTIONS : `${INSTRUCTIONS}${ROOM_INSTRUCTIONS}`,
     jsonSchemaValidator: SHARED_VALIDATOR,
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...options.catalog.tools] }));
