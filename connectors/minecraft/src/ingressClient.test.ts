@@ -38,7 +38,7 @@ const client = (baseUrl: string) => createIngressClient({ baseUrl, bindingId: 'b
 describe('the ingress client', () => {
   it('retries a 503 with the same body (one request_id) and the bearer only in the header', async () => {
     const ingress = await scriptedIngress([
-      [503, { error: { code: 'unavailable' } }],
+      [503, { code: 'unavailable' }],
       [503, {}],
       [200, { admitted: true }],
     ]);
@@ -53,7 +53,7 @@ describe('the ingress client', () => {
   });
 
   it('does not retry a rejected credential and reports the code from the error body', async () => {
-    const ingress = await scriptedIngress([[401, { error: { code: 'source_credential_revoked', detail: BEARER } }]]);
+    const ingress = await scriptedIngress([[401, { schema: 'helix.shared_live_room.error.v1', code: 'source_credential_revoked', message: BEARER }]]);
     const failure = await client(ingress.url)
       .post('heartbeat', {}, new AbortController().signal)
       .catch((error: unknown) => error);
@@ -75,7 +75,7 @@ describe('the ingress client', () => {
   });
 
   it('does not retry a refused request (409 replay, 422 schema)', async () => {
-    const ingress = await scriptedIngress([[409, { error: { code: 'request_replayed' } }]]);
+    const ingress = await scriptedIngress([[409, { code: 'request_replayed' }]]);
     await expect(client(ingress.url).post('probes/result', {}, new AbortController().signal)).rejects.toMatchObject({
       status: 409,
       code: 'request_replayed',

@@ -56,11 +56,17 @@ export const retryDelayMs = (n: number, policy: RetryPolicy, random: () => numbe
   return Math.round(ceiling * (0.5 + random() / 2));
 };
 
-/** The error code of a Helix error body (`{ "error": { "code" } }`), never the rest of the body. */
+/** The `code` of a Helix error body (`helix.*.error.v1`: `{schema, code, message, status}`), nothing else of it. */
 const errorCode = async (response: Response): Promise<string> => {
-  const body = (await response.json().catch(() => undefined)) as { error?: { code?: unknown } } | undefined;
-  const code = body?.error?.code;
+  const body = (await response.json().catch(() => undefined)) as { code?: unknown } | undefined;
+  const code = body?.code;
   return typeof code === 'string' && /^[a-z0-9_.]{1,100}$/.test(code) ? code : 'unknown';
+};
+
+/** A success body: JSON, or `{}` when Helix answered without one (204, or an empty 200). */
+const successBody = async (response: Response): Promise<unknown> => {
+  const text = await response.text();
+  return text.trim() === '' ? {} : JSON.parse(text);
 };
 
 export const createIngressClient = (options: IngressClientOptions): IngressClient => {
@@ -79,7 +85,7 @@ export const createIngressClient = (options: IngressClientOptions): IngressClien
       if (signal.aborted) throw new IngressError(route, 'network', 'aborted', false);
       throw new IngressError(route, 'network', 'unreachable', true);
     }
-    if (response.ok) return response.status === 204 ? {} : response.json();
+    if (response.ok) return successBody(response);
     throw new IngressError(route, response.status, await errorCode(response), RETRYABLE_STATUSES.has(response.status));
   };
   return {
