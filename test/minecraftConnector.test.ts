@@ -31,8 +31,13 @@ interface Recorded {
   readonly body: Record<string, unknown>;
 }
 
-/** The stand-in ingress: records requests; answers one inventory probe on the first poll. */
-const startStandInIngress = async (): Promise<{ server: Server; url: string; requests: Recorded[] }> => {
+/**
+ * The stand-in ingress: records requests; answers one inventory probe on the first poll. With
+ * `revoked`, every call after the manifest answers 401 as Helix does for a revoked source bearer.
+ */
+const startStandInIngress = async (
+  options: { revoked?: boolean } = {},
+): Promise<{ server: Server; url: string; requests: Recorded[] }> => {
   const requests: Recorded[] = [];
   let probeServed = false;
   const server = createServer((req, res) => {
@@ -51,6 +56,11 @@ const startStandInIngress = async (): Promise<{ server: Server; url: string; req
             }
           : { accepted: true };
       if (route === 'probes/pending') probeServed = true;
+      if (options.revoked && route !== 'manifest') {
+        const error = { schema: 'helix.shared_live_room.error.v1', code: 'source_credential_revoked', status: 401 };
+        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify(error));
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
     });
   });
@@ -146,5 +156,27 @@ describe.skipIf(skip)('the reference Minecraft connector against flying-squid', 
     expect(connector.output()).toContain('"message":"connector stopped","reason":"stopped"');
     await expect.poll(() => game.output(), { timeout: 5_000 }).toContain('helix_connector disconnected');
     expect(connector.output()).not.toContain(BEARER);
+  });
+
+  it('stops with exit code 2 and leaves the game when Helix rejects the source credential', async () => {
+    const revoked = await startStandInIngress({ revoked: true });
+    try {
+      const rejected = startConnector({
+        baseUrl: revoked.url,
+        bindingId: BINDING,
+        worldId: 'minecraft:helix-test',
+        bearer: BEARER,
+        minecraftPort: game.port,
+        username: 'helix_revoked',
+        env: { HELIX_CONNECTOR_SNAPSHOT_INTERVAL_MS: '500', HELIX_CONNECTOR_HEARTBEAT_INTERVAL_MS: '500' },
+      });
+      // No signal: the connector ends by itself after the first 401.
+      expect(await rejected.exited()).toBe(2);
+      expect(rejected.output()).toContain('"code":"source_credential_revoked"');
+      expect(revoked.requests.map((r) => r.route)[0]).toBe('manifest');
+      await expect.poll(() => game.output(), { timeout: 5_000 }).toContain('helix_revoked disconnected');
+    } finally {
+      revoked.server.close();
+    }
   });
 });

@@ -41,6 +41,8 @@ const spawnConnectorScript = (script: string, env: Record<string, string>): Chil
 export interface ChildHandle {
   readonly child: ChildProcess;
   output(): string;
+  /** Resolves with the exit code once the process has ended by itself (or by stop). */
+  exited(): Promise<number | null>;
   /** Sends `signal` and resolves with the exit code (null when the signal killed it). */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -53,6 +55,7 @@ const handle = (child: ChildProcess): ChildHandle => {
   return {
     child,
     output: () => output,
+    exited: () => exited.then(([code]) => code),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const [code] = await exited;

@@ -53,7 +53,9 @@ describe('the ingress client', () => {
   });
 
   it('does not retry a rejected credential and reports the code from the error body', async () => {
-    const ingress = await scriptedIngress([[401, { schema: 'helix.shared_live_room.error.v1', code: 'source_credential_revoked', message: BEARER }]]);
+    const ingress = await scriptedIngress([
+      [401, { schema: 'helix.shared_live_room.error.v1', code: 'source_credential_revoked', message: BEARER }],
+    ]);
     const failure = await client(ingress.url)
       .post('heartbeat', {}, new AbortController().signal)
       .catch((error: unknown) => error);
