@@ -4,7 +4,9 @@
 // `npm --prefix connectors/minecraft ci`; tests skip with MINECRAFT_SKIP_REASON when they are absent.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { announcedServer } from './processes.js';
 
@@ -68,15 +70,29 @@ export interface FlatWorldServer extends ChildHandle {
   readonly port: number;
 }
 
-/** Starts the flat-world server and resolves once it accepts players (flying-squid's waitForReady). */
+/**
+ * Starts the flat-world server and resolves once it accepts players (flying-squid's waitForReady).
+ * The world folder is the rig's, removed after the process ends, however it ended.
+ */
 export const startFlatWorldServer = async (options: { give?: string } = {}): Promise<FlatWorldServer> => {
-  const child = spawnConnectorScript('src/flatWorldServer.ts', options.give ? { MINECRAFT_GIVE: options.give } : {});
-  const h = handle(child);
-  const announced = await announcedServer(child, (line) => {
-    const port = (JSON.parse(line) as { port?: unknown }).port;
-    return typeof port === 'number' ? String(port) : undefined;
+  const world = mkdtempSync(join(tmpdir(), 'helix-mc-world-'));
+  const child = spawnConnectorScript('src/flatWorldServer.ts', {
+    MINECRAFT_WORLD_DIR: world,
+    ...(options.give ? { MINECRAFT_GIVE: options.give } : {}),
   });
-  return { ...h, port: Number(announced.url) };
+  const h = handle(child);
+  const removeWorld = () => rmSync(world, { recursive: true, force: true });
+  child.once('exit', removeWorld);
+  try {
+    const announced = await announcedServer(child, (line) => {
+      const port = (JSON.parse(line) as { port?: unknown }).port;
+      return typeof port === 'number' ? String(port) : undefined;
+    });
+    return { ...h, port: Number(announced.url) };
+  } catch (error) {
+    await h.stop('SIGKILL');
+    throw error;
+  }
 };
 
 export interface ConnectorTarget {

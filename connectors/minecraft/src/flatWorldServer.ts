@@ -6,6 +6,8 @@
 //   MINECRAFT_PORT=25565 MINECRAFT_GIVE="diamond 3" tsx src/flatWorldServer.ts
 //
 // MINECRAFT_GIVE gives every player who joins that item, so tests can read a known inventory.
+// MINECRAFT_WORLD_DIR keeps the world in a folder the caller owns (and removes); by default the
+// world lives in a temporary folder removed on SIGINT/SIGTERM.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -34,7 +36,8 @@ const GIVE_PATTERN = /^[a-z_]{1,64}( [1-9][0-9]?)?$/;
 
 const give = process.env.MINECRAFT_GIVE ?? '';
 if (give !== '' && !GIVE_PATTERN.test(give)) throw new Error('MINECRAFT_GIVE must look like "diamond 3"');
-const worldFolder = mkdtempSync(join(tmpdir(), 'helix-mc-world-'));
+const ownWorldFolder = process.env.MINECRAFT_WORLD_DIR === undefined;
+const worldFolder = process.env.MINECRAFT_WORLD_DIR ?? mkdtempSync(join(tmpdir(), 'helix-mc-world-'));
 const flyingSquid = createRequire(import.meta.url)('flying-squid') as FlyingSquid;
 const server = flyingSquid.createMCServer({
   motd: 'helix connector test',
@@ -69,7 +72,7 @@ server.on('newPlayer', (player) => {
 
 const stop = async (): Promise<void> => {
   await server.destroy().catch(() => undefined);
-  rmSync(worldFolder, { recursive: true, force: true });
+  if (ownWorldFolder) rmSync(worldFolder, { recursive: true, force: true });
   process.exit(0);
 };
 process.once('SIGTERM', () => void stop());
