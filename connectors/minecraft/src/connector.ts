@@ -78,7 +78,7 @@ const snapshotTask = (parts: ConnectorParts) => {
   return { task, lastObservedAt: () => lastObservedAt };
 };
 
-/** Runs `task` now and then every `intervalMs` until `signal` aborts; a fatal error ends the connector. */
+/** Runs `task` now and then every `intervalMs` until `signal` aborts; `onError` decides whether a failure ends it all. */
 const every = async (
   intervalMs: number,
   signal: AbortSignal,
