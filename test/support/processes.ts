@@ -33,7 +33,8 @@ export const startCliServer = (database: string, env: Record<string, string> = {
     (line) => /helix listening on (\S+)/.exec(line)?.[1],
   );
 
-const announcedServer = async (
+/** Waits for the line in which `child` announces where it listens (`urlOf` returns it), or its early exit. */
+export const announcedServer = async (
   child: ChildProcess,
   urlOf: (line: string) => string | undefined,
 ): Promise<ServerProcess> => {

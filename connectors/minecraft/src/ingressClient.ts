@@ -1,0 +1,106 @@
+// HTTP to Helix's source ingress: the bearer in the Authorization header and nowhere else, a
+// bounded number of attempts with exponential backoff, and the same body (so the same request_id)
+// on every attempt, which lets Helix recognise a retry and refuse a replay.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type IngressRoute, ingressUrl } from './wire.js';
+
+export interface RetryPolicy {
+  readonly maxAttempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly timeoutMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 4,
+  baseDelayMs: 250,
+  maxDelayMs: 4_000,
+  timeoutMs: 10_000,
+};
+
+/** Why a call failed for good; `retryable` failures were retried until the attempts ran out. */
+export class IngressError extends Error {
+  constructor(
+    readonly route: IngressRoute,
+    readonly status: number | 'network',
+    readonly code: string,
+    readonly retryable: boolean,
+  ) {
+    super(`ingress ${route} failed: ${String(status)} ${code}`);
+    this.name = 'IngressError';
+  }
+
+  /** 401/403: the credential was revoked, rotated or expired; retrying cannot help. */
+  get credentialRejected(): boolean {
+    return this.status === 401 || this.status === 403;
+  }
+}
+
+export interface IngressClient {
+  post(route: IngressRoute, body: object, signal: AbortSignal): Promise<unknown>;
+}
+
+export interface IngressClientOptions {
+  readonly baseUrl: string;
+  readonly bindingId: string;
+  readonly bearer: string;
+  readonly retry?: RetryPolicy;
+  readonly fetch?: typeof fetch;
+}
+
+const RETRYABLE_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
+
+/** The delay before retry `n` (from 1): half fixed, half random, so many connectors spread out. */
+export const retryDelayMs = (n: number, policy: RetryPolicy, random: () => number = Math.random): number => {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1));
+  return Math.round(ceiling * (0.5 + random() / 2));
+};
+
+/** The `code` of a Helix error body (`helix.*.error.v1`: `{schema, code, message, status}`), nothing else of it. */
+const errorCode = async (response: Response): Promise<string> => {
+  const body = (await response.json().catch(() => undefined)) as { code?: unknown } | undefined;
+  const code = body?.code;
+  return typeof code === 'string' && /^[a-z0-9_.]{1,100}$/.test(code) ? code : 'unknown';
+};
+
+/** A success body: JSON, or `{}` when Helix answered without one (204, or an empty 200). */
+const successBody = async (response: Response): Promise<unknown> => {
+  const text = await response.text();
+  return text.trim() === '' ? {} : JSON.parse(text);
+};
+
+export const createIngressClient = (options: IngressClientOptions): IngressClient => {
+  const policy = options.retry ?? DEFAULT_RETRY_POLICY;
+  const doFetch = options.fetch ?? fetch;
+  const attempt = async (route: IngressRoute, payload: string, signal: AbortSignal): Promise<unknown> => {
+    let response: Response;
+    try {
+      response = await doFetch(ingressUrl(options.baseUrl, options.bindingId, route), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${options.bearer}`, 'content-type': 'application/json' },
+        body: payload,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(policy.timeoutMs)]),
+      });
+    } catch {
+      if (signal.aborted) throw new IngressError(route, 'network', 'aborted', false);
+      throw new IngressError(route, 'network', 'unreachable', true);
+    }
+    if (response.ok) return successBody(response);
+    throw new IngressError(route, response.status, await errorCode(response), RETRYABLE_STATUSES.has(response.status));
+  };
+  return {
+    async post(route, body, signal) {
+      const payload = JSON.stringify(body);
+      for (let n = 1; ; n++) {
+        try {
+          return await attempt(route, payload, signal);
+        } catch (error) {
+          if (!(error instanceof IngressError) || !error.retryable || n >= policy.maxAttempts) throw error;
+          await sleep(retryDelayMs(n, policy), undefined, { signal }).catch(() => {
+            throw new IngressError(route, 'network', 'aborted', false);
+          });
+        }
+      }
+    },
+  };
+};
