@@ -21,6 +21,7 @@ import type { RoomDeps } from '../src/service/rooms/deps.js';
 import { accountDeps } from './support/accounts.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
 import { serverStoreFlavours } from './support/stores.js';
+import { createAdapterRegistry } from '../src/domain/environmentAdapterRegistry.js';
 
 const ROOMS = '/api/v1/rooms';
 const RUNS = '/api/v1/agent-runs';
@@ -83,6 +84,7 @@ describe.each(serverStoreFlavours())('the room REST facade on $name', (flavour) 
       instanceSecret: await loadInstanceSecret(store),
       policies: new AccountPolicies(store, DEFAULTS),
       receiptTtlMs: 86_400_000,
+      adapters: createAdapterRegistry({ fixturesEnabled: false }),
       now: Date.now,
     };
     for (const name of ['alice', 'bob', 'mallory'] as const) {

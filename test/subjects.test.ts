@@ -26,6 +26,7 @@ import { api, gate, idemKey, startTestHelix, waitFor, type ApiResponse, type Tes
 import { accountDeps } from './support/accounts.js';
 import { storeFlavours } from './support/stores.js';
 import { dumpTables, inspectable, sqliteFileBytes, type TableDump } from './support/tableDump.js';
+import { createAdapterRegistry } from '../src/domain/environmentAdapterRegistry.js';
 
 const RUNS = '/api/v1/agent-runs';
 const PROVIDERS = '/api/v1/model-providers';
@@ -149,6 +150,7 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
       instanceSecret: secret,
       policies: { forPrincipal: allowAll, forAccount: allowAll },
       receiptTtlMs: 86_400_000,
+      adapters: createAdapterRegistry({ fixturesEnabled: false }),
       now: () => Date.now(),
     };
     const owner: Principal = {

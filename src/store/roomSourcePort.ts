@@ -18,6 +18,7 @@ export interface RoomSourceRepository {
   endSource(sourceId: string, status: 'revoked' | 'expired', at: number): Promise<boolean>;
 
   insertDelivery(delivery: CredentialDeliveryRecord): Promise<void>;
+  getDelivery(handleHash: string): Promise<CredentialDeliveryRecord | undefined>;
   /** Uses an unexpired, unclaimed delivery exactly once; undefined when unknown, expired or used. */
   claimDelivery(handleHash: string, accountId: string, at: number): Promise<CredentialDeliveryRecord | undefined>;
   /** Closes every open delivery of the source (a newer one supersedes them); returns how many. */

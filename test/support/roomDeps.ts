@@ -1,4 +1,5 @@
 import { DENY_ALL, featuresFrom, type AccountPolicy } from '../../src/domain/accountPolicy.js';
+import { createAdapterRegistry } from '../../src/domain/environmentAdapterRegistry.js';
 import type { RoomDeps } from '../../src/service/rooms/deps.js';
 import type { Store } from '../../src/store/port.js';
 
@@ -27,6 +28,7 @@ export const roomTestDeps = (
   policies: { forPrincipal: async (p) => policy(p.accountId), forAccount: async (id) => policy(id) },
   receiptTtlMs: 86_400_000,
   now,
+  adapters: createAdapterRegistry({ fixturesEnabled: true }),
 });
 
 /** shared_live_room on for every account except the locked ones, which get nothing (the policy lock, SLR-11). */

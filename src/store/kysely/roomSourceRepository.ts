@@ -139,7 +139,17 @@ const sourceRecords = (
   };
 };
 
-const deliveryRecords = (db: Kysely<HelixDatabase>): Part<'insertDelivery' | 'claimDelivery' | 'closeDeliveries'> => ({
+const deliveryRecords = (
+  db: Kysely<HelixDatabase>,
+): Part<'insertDelivery' | 'getDelivery' | 'claimDelivery' | 'closeDeliveries'> => ({
+  async getDelivery(handleHash) {
+    const row = await db
+      .selectFrom('helix_room_source_deliveries')
+      .selectAll()
+      .where('handle_hash', '=', handleHash)
+      .executeTakeFirst();
+    return row === undefined ? undefined : deliveryFromRow(row);
+  },
   async insertDelivery(d) {
     await db
       .insertInto('helix_room_source_deliveries')
