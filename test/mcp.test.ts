@@ -26,6 +26,8 @@ const ALL_TOOLS = [
   'helix_room_unbind_run',
   'helix_room_unbind_chat',
   'helix_room_command_request',
+  'helix_room_source_list',
+  'helix_room_source_create',
 ];
 
 /** fetch() may not set Host; node:http can, which is what a DNS-rebinding attacker's browser sends. */

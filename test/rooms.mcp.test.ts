@@ -30,6 +30,8 @@ const ROOM_TOOL_SCOPES: Record<string, string[]> = {
   helix_room_unbind_run: MANAGE_AND_WRITE,
   helix_room_unbind_chat: MANAGE_AND_WRITE,
   helix_room_command_request: ['helix.rooms.manage'],
+  helix_room_source_list: ['helix.room_sources.manage'],
+  helix_room_source_create: ['helix.room_sources.manage'],
 };
 const HANDLE = `hlxclm_${'Q'.repeat(43)}`;
 const INVALID_ENVELOPE = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } };
