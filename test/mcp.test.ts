@@ -15,7 +15,7 @@ const RUN_TOOLS = [
   'helix_run_fetch_evidence',
   'helix_run_list_events',
 ];
-/** MCP-01, DSC-04: the full catalog on `/mcp` holds the room tools too (MRT-01..07, MRT-10). */
+/** MCP-01, DSC-04: the full catalog on `/mcp` holds the room tools too (MRT-01..10). */
 const ALL_TOOLS = [
   ...RUN_TOOLS,
   'helix_room_list',
