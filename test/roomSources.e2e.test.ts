@@ -1,11 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountPolicies } from '../src/accounts/accountPolicies.js';
 import { SourceCreateReceiptSchema, SourceListReceiptSchema } from '../src/api/roomOutputSchemas.js';
-import { loadInstanceSecret } from '../src/auth/instanceSecret.js';
 import { featuresFrom } from '../src/domain/accountPolicy.js';
-import { createAdapterRegistry } from '../src/domain/environmentAdapterRegistry.js';
 import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
 import { createAccount } from '../src/service/accounts/createAccount.js';
 import type { AccountDeps } from '../src/service/accounts/deps.js';
@@ -13,6 +10,7 @@ import type { RoomDeps } from '../src/service/rooms/deps.js';
 import { authenticateSourceBearer } from '../src/service/roomSources/authenticateSourceBearer.js';
 import { claimDelivery } from '../src/service/roomSources/claimDelivery.js';
 import { accountDeps } from './support/accounts.js';
+import { serverRoomDeps } from './support/roomDeps.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
 import { connectMcp } from './support/mcpClient.js';
 import { serverStoreFlavours } from './support/stores.js';
@@ -52,14 +50,7 @@ describe.each(serverStoreFlavours())('room sources over REST and MCP on $name', 
     h = await startTestHelix(flavour, { env: ENV });
     const store = h.testStore.store;
     accounts = await accountDeps(store);
-    rooms = {
-      store,
-      instanceSecret: await loadInstanceSecret(store),
-      policies: new AccountPolicies(store, DEFAULTS),
-      receiptTtlMs: 86_400_000,
-      adapters: createAdapterRegistry({ fixturesEnabled: false }),
-      now: Date.now,
-    };
+    rooms = await serverRoomDeps(store, DEFAULTS);
     alice = (await createAccount(accounts, { displayName: 'alice' })).accountId;
     await changeAccountPolicy(accounts, DEFAULTS, alice, { features: { shared_live_room: true, developer: true } });
     token = await h.key(SCOPES, 'tenant-a', alice);

@@ -3,9 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownershipOf, type Principal } from '../src/auth/principal.js';
 import { DENY_ALL, featuresFrom } from '../src/domain/accountPolicy.js';
 import { createAdapterRegistry } from '../src/domain/environmentAdapterRegistry.js';
-import { HelixError } from '../src/domain/errors.js';
 import { sha256Hex } from '../src/domain/hashing.js';
-import { ScopeSet } from '../src/domain/scopes.js';
 import { createInvite } from '../src/service/rooms/createInvite.js';
 import { acceptInvite } from '../src/service/rooms/acceptInvite.js';
 import { acceptConsent } from '../src/service/rooms/acceptConsent.js';
@@ -17,32 +15,13 @@ import { createSource } from '../src/service/roomSources/createSource.js';
 import { listSources } from '../src/service/roomSources/listSources.js';
 import { revokeSource } from '../src/service/roomSources/revokeSource.js';
 import { rotateSource } from '../src/service/roomSources/rotateSource.js';
-import { insertActiveAccounts, roomTestDeps } from './support/roomDeps.js';
+import { insertActiveAccounts, refusal, roomPrincipal, roomTestDeps } from './support/roomDeps.js';
 import { storeFlavours, type TestStore } from './support/stores.js';
 
 const SECRET = 'room-source-test-instance-secret';
 const SCOPES = 'helix.rooms.read helix.rooms.manage helix.room_sources.manage';
 
-const principal = (accountId: string, scopes = SCOPES): Principal => ({
-  kind: 'oauth_jwt',
-  tenantId: 'acme',
-  issuer: 'https://issuer.test/',
-  subject: `sub-${accountId}`,
-  accountId,
-  scopes: ScopeSet.parse(scopes),
-  credentialId: `jti-${accountId}`,
-  linkedAccount: true,
-});
-
-const refusal = async (call: Promise<unknown>) => {
-  try {
-    await call;
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof HelixError)) throw err;
-    return { code: err.code, status: err.status, ...err.details };
-  }
-};
+const principal = (accountId: string, scopes = SCOPES): Principal => roomPrincipal(accountId, scopes);
 
 const MINECRAFT = {
   domain_adapter: 'minecraft',

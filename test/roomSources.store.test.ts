@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdapterAdmissionRecord, RoomSourceRecord } from '../src/domain/roomSources.js';
+import type { AdapterAdmissionRecord, CredentialDeliveryRecord, RoomSourceRecord } from '../src/domain/roomSources.js';
 import { storeFlavours, type TestStore } from './support/stores.js';
 
 const OWNER = 'a'.repeat(64);
@@ -26,6 +26,16 @@ const source = (n: number, extra: Partial<RoomSourceRecord> = {}): RoomSourceRec
   ownerHash: OWNER,
   createdAt: T + n,
   ...extra,
+});
+
+const delivery = (handleHash: string, src: string): CredentialDeliveryRecord => ({
+  handleHash,
+  sourceId: src,
+  ownerHash: OWNER,
+  createdAt: T,
+  expiresAt: T + 1000,
+  claimedAt: null,
+  claimedBy: null,
 });
 
 const admission = (id: string, src: string): AdapterAdmissionRecord => ({
@@ -61,15 +71,7 @@ describe.each(storeFlavours())('room source repository on $name (0010_room_sourc
 
   it('SRC-05: a delivery is claimed once, never after expiry; the bearer hash is set once per credential', async () => {
     const r = t.store.read.roomSources;
-    await r.insertDelivery({
-      handleHash: 'h'.repeat(64),
-      sourceId: sourceId(1),
-      ownerHash: OWNER,
-      createdAt: T,
-      expiresAt: T + 1000,
-      claimedAt: null,
-      claimedBy: null,
-    });
+    await r.insertDelivery(delivery('h'.repeat(64), sourceId(1)));
     expect(await r.claimDelivery('h'.repeat(64), 'acct_owner', T + 1000)).toBeUndefined(); // expired
     const claimed = await r.claimDelivery('h'.repeat(64), 'acct_owner', T + 999);
     expect(claimed).toMatchObject({ sourceId: sourceId(1), claimedAt: T + 999, claimedBy: 'acct_owner' });
@@ -81,15 +83,7 @@ describe.each(storeFlavours())('room source repository on $name (0010_room_sourc
 
   it('SRC-06: rotation drops the bearer hash; revocation ends the source for good; deliveries close', async () => {
     const r = t.store.read.roomSources;
-    await r.insertDelivery({
-      handleHash: 'k'.repeat(64),
-      sourceId: sourceId(2),
-      ownerHash: OWNER,
-      createdAt: T,
-      expiresAt: T + 1000,
-      claimedAt: null,
-      claimedBy: null,
-    });
+    await r.insertDelivery(delivery('k'.repeat(64), sourceId(2)));
     expect(await r.closeDeliveries(sourceId(2), T + 5)).toBe(1);
     expect(await r.claimDelivery('k'.repeat(64), 'acct_owner', T + 6)).toBeUndefined();
 
