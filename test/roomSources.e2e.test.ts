@@ -20,7 +20,7 @@ const SCOPES = 'helix.rooms.read helix.rooms.manage helix.room_sources.manage';
 const ENV = { HELIX_ROOM_AGENT_IP_RATE_LIMIT: '0', HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT: '0' };
 const DEFAULTS = { features: featuresFrom([]), defaultCapability: 'admit' as const, capabilities: {} };
 const BODY = {
-  domain_adapter: 'minecraft',
+  domain_adapter: 'game.minecraft.readonly.v1',
   world_id: 'minecraft:overworld',
   source_label: 'Survival',
   ttl_ms: 3_600_000,

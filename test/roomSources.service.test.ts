@@ -24,7 +24,7 @@ const SCOPES = 'helix.rooms.read helix.rooms.manage helix.room_sources.manage';
 const principal = (accountId: string, scopes = SCOPES): Principal => roomPrincipal(accountId, scopes);
 
 const MINECRAFT = {
-  domain_adapter: 'minecraft',
+  domain_adapter: 'game.minecraft.readonly.v1',
   world_id: 'minecraft:overworld',
   source_label: 'Survival',
   ttl_ms: 3_600_000,
@@ -67,7 +67,7 @@ describe.each(storeFlavours())('room source use cases on $name', (flavour) => {
       answer_authority: false,
       source: {
         room_id: roomId,
-        domain_adapter: 'minecraft',
+        domain_adapter: 'game.minecraft.readonly.v1',
         world_id: 'minecraft:overworld',
         source_label: 'Survival',
         status: 'active',
@@ -164,7 +164,7 @@ describe.each(storeFlavours())('room source use cases on $name', (flavour) => {
         binding_id: a.source.source_id,
         ingress_base_path: `/api/room-ingress/v1/bindings/${a.source.source_id}`,
         world_id: 'minecraft:overworld',
-        domain_adapter: 'minecraft',
+        domain_adapter: 'game.minecraft.readonly.v1',
       },
     });
     expect(claimed.token_value).toMatch(/^hlxsrc_[A-Za-z0-9_-]{43}$/);

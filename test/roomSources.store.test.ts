@@ -10,7 +10,7 @@ const ROOM = `room_${'1'.padStart(24, '0')}`;
 const source = (n: number, extra: Partial<RoomSourceRecord> = {}): RoomSourceRecord => ({
   sourceId: sourceId(n),
   roomId: ROOM,
-  domainAdapter: 'minecraft',
+  domainAdapter: 'game.minecraft.readonly.v1',
   worldId: 'minecraft:overworld',
   label: 'Survival server',
   profileId: 'game.minecraft.readonly.v1',

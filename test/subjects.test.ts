@@ -181,7 +181,7 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     });
     // Room sources (issue 15): a source, its claimed delivery and an admission row.
     const source = await createSource(deps, owner, roomId, idemKey(), {
-      domain_adapter: 'minecraft',
+      domain_adapter: 'game.minecraft.readonly.v1',
       world_id: 'minecraft:overworld',
       source_label: 'Survival',
       ttl_ms: 3_600_000,
@@ -459,7 +459,11 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     ]);
     expect(records.room_chat_bindings).toEqual([expect.objectContaining({ binding_ref: alice.rooms.chatRef })]);
     expect(records.room_sources).toEqual([
-      expect.objectContaining({ source_id: alice.rooms.sourceId, domain_adapter: 'minecraft', status: 'active' }),
+      expect.objectContaining({
+        source_id: alice.rooms.sourceId,
+        domain_adapter: 'game.minecraft.readonly.v1',
+        status: 'active',
+      }),
     ]);
     expect(records.room_source_deliveries).toEqual([expect.objectContaining({ source_id: alice.rooms.sourceId })]);
     expect(records.room_source_admissions).toEqual([expect.objectContaining({ source_id: alice.rooms.sourceId })]);

@@ -58,7 +58,8 @@ export const MINECRAFT_READONLY_PROFILE: EnvironmentAdapterProfile = {
   lifecycle: 'enabled',
   environment_domain: 'game',
   source_family: 'minecraft.java',
-  domain_adapters: ['minecraft'],
+  // The reference connector (connectors/minecraft) names the profile itself as its adapter.
+  domain_adapters: ['game.minecraft.readonly.v1'],
   world_id_prefixes: ['minecraft:'],
   // D-10: the versions both flying-squid and mineflayer speak.
   protocol_versions: ['1.20.2', '1.21.4'],

@@ -35,7 +35,7 @@ describe('the environment adapter registry (ING-04, §22)', () => {
   });
 
   it('pins the Minecraft profile: schema, world prefix, mechanics, the inventory probe, read-only (M-01)', () => {
-    const { profile } = production.resolve('minecraft', 'minecraft:overworld');
+    const { profile } = production.resolve('game.minecraft.readonly.v1', 'minecraft:overworld');
     expect(profile).toMatchObject({
       schema: ENVIRONMENT_ADAPTER_PROFILE_SCHEMA,
       profile_id: 'game.minecraft.readonly.v1',
@@ -49,7 +49,7 @@ describe('the environment adapter registry (ING-04, §22)', () => {
   it('hashes the contract with SHA-256 over canonical JSON: stable, and any change moves it', () => {
     const hash = profileContractHash(MINECRAFT_READONLY_PROFILE);
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(production.resolve('minecraft', 'minecraft:overworld').contractHash).toBe(hash);
+    expect(production.resolve('game.minecraft.readonly.v1', 'minecraft:overworld').contractHash).toBe(hash);
     const reordered = Object.fromEntries(Object.entries(MINECRAFT_READONLY_PROFILE).reverse());
     expect(profileContractHash(reordered as typeof MINECRAFT_READONLY_PROFILE)).toBe(hash);
     const widened = { ...MINECRAFT_READONLY_PROFILE, protocol_versions: ['1.20.2', '1.21.4', '1.8'] };
@@ -66,10 +66,12 @@ describe('the environment adapter registry (ING-04, §22)', () => {
       'game.synthetic_fixture.readonly.v1',
     );
     // Cross-adapter: a Minecraft adapter with a synthetic world, a bare prefix, a fixture world on Minecraft.
-    expect(codeOf(() => withFixtures.resolve('minecraft', 'synthetic-game:a'))).toBe(
+    expect(codeOf(() => withFixtures.resolve('game.minecraft.readonly.v1', 'synthetic-game:a'))).toBe(
       'environment_adapter_identity_mismatch',
     );
-    expect(codeOf(() => production.resolve('minecraft', 'minecraft:'))).toBe('environment_adapter_identity_mismatch');
+    expect(codeOf(() => production.resolve('game.minecraft.readonly.v1', 'minecraft:'))).toBe(
+      'environment_adapter_identity_mismatch',
+    );
     expect(codeOf(() => withFixtures.resolve('synthetic_game.fixture.v1', 'minecraft:overworld'))).toBe(
       'environment_adapter_identity_mismatch',
     );
@@ -83,13 +85,13 @@ describe('the environment adapter registry (ING-04, §22)', () => {
 });
 
 describe('manifest admission (ING-02, §22)', () => {
-  const minecraft = production.resolve('minecraft', 'minecraft:overworld');
-  const source = { domainAdapter: 'minecraft', worldId: 'minecraft:overworld' };
+  const minecraft = production.resolve('game.minecraft.readonly.v1', 'minecraft:overworld');
+  const source = { domainAdapter: 'game.minecraft.readonly.v1', worldId: 'minecraft:overworld' };
   const manifest: SourceManifest = {
     manifest_id: 'mf-1',
     profile_id: 'game.minecraft.readonly.v1',
     profile_version: 1,
-    domain_adapter: 'minecraft',
+    domain_adapter: 'game.minecraft.readonly.v1',
     world_id: 'minecraft:overworld',
     protocol_version: '1.21.4',
     mechanics_collections: ['mechanics.minecraft.java.v1'],
