@@ -13,6 +13,7 @@ import type { SourcesConfig } from './sources/configuredSources.js';
 import type { DocumentLimits } from './sources/library/extract/limits.js';
 import { DEFAULT_DATABASE } from './store/openStore.js';
 import { telemetryConfig, type TelemetryConfig } from './config/telemetryConfig.js';
+import { adapterFixturesEnabled } from './config/environmentAdapterConfig.js';
 
 /**
  * Every environment variable Helix reads, parsed and validated once at start-up. A bad value stops
@@ -60,6 +61,8 @@ export interface HelixConfig {
   readonly libraryLimits: DocumentLimits;
   /** The optional embeddings endpoint of hybrid library search (HELIX_EMBEDDINGS_*); undefined ranks lexically. */
   readonly embeddings: EmbeddingsSettings | undefined;
+  /** HELIX_ENVIRONMENT_ADAPTER_FIXTURES=1: the fixture-only adapter profile is enabled (never in production). */
+  readonly environmentAdapterFixtures: boolean;
 }
 
 export interface HttpLimits {
@@ -380,5 +383,6 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     accountDefaults: accountPolicyDefaults(env),
     libraryLimits: libraryLimits(env),
     embeddings: embeddingsConfig(env, production),
+    environmentAdapterFixtures: adapterFixturesEnabled(env, production),
   };
 };

@@ -31,6 +31,7 @@ import { LocalRunNotifier, type RunNotifier } from './service/runs/runNotifier.j
 import type { Store } from './store/port.js';
 import { startTelemetry, type TelemetryOverrides } from './telemetry/startTelemetry.js';
 import { HELIX_VERSION } from './version.js';
+import { roomSourceAdapters } from './service/roomSources/adapterRegistry.js';
 
 export const RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long shutdown waits for turns in progress before closing connections (a later start recovers any left). */
@@ -260,7 +261,14 @@ const appOptions = (
       policies: run.policies,
     },
     subjects: new SubjectService({ store, instanceSecret, now: () => clock.now() }),
-    rooms: { store, instanceSecret, policies: run.policies, receiptTtlMs: RECEIPT_TTL_MS, now: () => clock.now() },
+    rooms: {
+      store,
+      instanceSecret,
+      policies: run.policies,
+      receiptTtlMs: RECEIPT_TTL_MS,
+      now: () => clock.now(),
+      adapters: roomSourceAdapters(config.environmentAdapterFixtures),
+    },
     hardening: {
       rateLimits: config.rateLimits,
       trustProxy: config.trustProxy,

@@ -15,7 +15,7 @@ const RUN_TOOLS = [
   'helix_run_fetch_evidence',
   'helix_run_list_events',
 ];
-/** MCP-01, DSC-04: the full catalog on `/mcp` holds the room tools too (MRT-01..07, MRT-10). */
+/** MCP-01, DSC-04: the full catalog on `/mcp` holds the room tools too (MRT-01..10). */
 const ALL_TOOLS = [
   ...RUN_TOOLS,
   'helix_room_list',
@@ -26,6 +26,8 @@ const ALL_TOOLS = [
   'helix_room_unbind_run',
   'helix_room_unbind_chat',
   'helix_room_command_request',
+  'helix_room_source_list',
+  'helix_room_source_create',
 ];
 
 /** fetch() may not set Host; node:http can, which is what a DNS-rebinding attacker's browser sends. */

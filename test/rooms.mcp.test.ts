@@ -15,6 +15,7 @@ import { accountDeps } from './support/accounts.js';
 import { idemKey, startTestHelix, type TestHelix } from './support/harness.js';
 import { connectMcp, rawMcp } from './support/mcpClient.js';
 import { serverStoreFlavours } from './support/stores.js';
+import { createAdapterRegistry } from '../src/domain/environmentAdapterRegistry.js';
 
 // Issue 14: the Shared Live Room tools on /mcp, driven by the official SDK client against a real server.
 const ENV = { HELIX_ACCOUNT_DEFAULT_FEATURES: 'shared_live_room', HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0' };
@@ -29,6 +30,8 @@ const ROOM_TOOL_SCOPES: Record<string, string[]> = {
   helix_room_unbind_run: MANAGE_AND_WRITE,
   helix_room_unbind_chat: MANAGE_AND_WRITE,
   helix_room_command_request: ['helix.rooms.manage'],
+  helix_room_source_list: ['helix.room_sources.manage'],
+  helix_room_source_create: ['helix.room_sources.manage'],
 };
 const HANDLE = `hlxclm_${'Q'.repeat(43)}`;
 const INVALID_ENVELOPE = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } };
@@ -109,6 +112,7 @@ describe.each(serverStoreFlavours())('Shared Live Room tools on /mcp ($name)', (
       instanceSecret: await loadInstanceSecret(store),
       policies: new AccountPolicies(store, accountPolicyDefaults(ENV)),
       receiptTtlMs: 86_400_000,
+      adapters: createAdapterRegistry({ fixturesEnabled: false }),
       now: Date.now,
     };
     alice = await member('Alice');

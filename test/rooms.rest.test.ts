@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountPolicies } from '../src/accounts/accountPolicies.js';
 import {
   RoomCreateReceiptSchema,
   RoomErrorBodySchema,
@@ -8,7 +7,6 @@ import {
   RunBindReceiptSchema,
   RunUnbindReceiptSchema,
 } from '../src/api/roomOutputSchemas.js';
-import { loadInstanceSecret } from '../src/auth/instanceSecret.js';
 import { featuresFrom } from '../src/domain/accountPolicy.js';
 import { OAUTH_SCOPES } from '../src/domain/scopes.js';
 import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
@@ -19,6 +17,7 @@ import { acceptInvite } from '../src/service/rooms/acceptInvite.js';
 import { createInvite } from '../src/service/rooms/createInvite.js';
 import type { RoomDeps } from '../src/service/rooms/deps.js';
 import { accountDeps } from './support/accounts.js';
+import { serverRoomDeps } from './support/roomDeps.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
 import { serverStoreFlavours } from './support/stores.js';
 
@@ -78,13 +77,7 @@ describe.each(serverStoreFlavours())('the room REST facade on $name', (flavour) 
     h = await startTestHelix(flavour, { env: ENV });
     const store = h.testStore.store;
     accounts = await accountDeps(store);
-    rooms = {
-      store,
-      instanceSecret: await loadInstanceSecret(store),
-      policies: new AccountPolicies(store, DEFAULTS),
-      receiptTtlMs: 86_400_000,
-      now: Date.now,
-    };
+    rooms = await serverRoomDeps(store, DEFAULTS);
     for (const name of ['alice', 'bob', 'mallory'] as const) {
       ids[name] = (await createAccount(accounts, { displayName: name })).accountId;
       await setFeature(ids[name], true);

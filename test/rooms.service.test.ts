@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownershipOf, type Principal } from '../src/auth/principal.js';
-import { HelixError } from '../src/domain/errors.js';
-import { ScopeSet } from '../src/domain/scopes.js';
+import type { HelixError } from '../src/domain/errors.js';
 import { acceptConsent } from '../src/service/rooms/acceptConsent.js';
 import { acceptInvite } from '../src/service/rooms/acceptInvite.js';
 import { bindRun } from '../src/service/rooms/bindRun.js';
@@ -20,7 +19,13 @@ import { setMemberRole } from '../src/service/rooms/setMemberRole.js';
 import { unbindChat } from '../src/service/rooms/unbindChat.js';
 import { unbindRun } from '../src/service/rooms/unbindRun.js';
 import { baseRun } from './support/runRecord.js';
-import { insertActiveAccounts, roomFeatureUnlessLocked, roomTestDeps } from './support/roomDeps.js';
+import {
+  insertActiveAccounts,
+  refusal,
+  roomFeatureUnlessLocked,
+  roomPrincipal,
+  roomTestDeps,
+} from './support/roomDeps.js';
 import { storeFlavours, type TestStore } from './support/stores.js';
 
 const SECRET = 'room-test-instance-secret';
@@ -32,27 +37,8 @@ const FLAGS = {
   raw_content_included: false,
 };
 
-const principal = (accountId: string, tenantId = 'acme', scopes = ALL): Principal => ({
-  kind: 'oauth_jwt',
-  tenantId,
-  issuer: 'https://issuer.test/',
-  subject: `sub-${accountId}`,
-  accountId,
-  scopes: ScopeSet.parse(scopes),
-  credentialId: `jti-${accountId}`,
-  linkedAccount: true,
-});
-
-/** The HelixError a call fails with, as {code, status}; undefined when it succeeds. */
-const refusal = async (call: Promise<unknown>) => {
-  try {
-    await call;
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof HelixError)) throw err;
-    return { code: err.code, status: err.status, ...err.details };
-  }
-};
+const principal = (accountId: string, tenantId = 'acme', scopes = ALL): Principal =>
+  roomPrincipal(accountId, scopes, tenantId);
 
 describe.each(storeFlavours())('room use cases on $name', (flavour) => {
   let t: TestStore;

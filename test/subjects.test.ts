@@ -26,6 +26,9 @@ import { api, gate, idemKey, startTestHelix, waitFor, type ApiResponse, type Tes
 import { accountDeps } from './support/accounts.js';
 import { storeFlavours } from './support/stores.js';
 import { dumpTables, inspectable, sqliteFileBytes, type TableDump } from './support/tableDump.js';
+import { createAdapterRegistry } from '../src/domain/environmentAdapterRegistry.js';
+import { createSource } from '../src/service/roomSources/createSource.js';
+import { claimDelivery } from '../src/service/roomSources/claimDelivery.js';
 
 const RUNS = '/api/v1/agent-runs';
 const PROVIDERS = '/api/v1/model-providers';
@@ -143,12 +146,13 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
   /** Shared Live Room rows of the subject: a room (with its member and consent rows), an invite, a run and a chat binding. */
   const populateRooms = async (accountId: string, tenant: string, subject: string, runId: string) => {
     const store = h.testStore.store;
-    const allowAll = async () => ({ ...DENY_ALL, features: featuresFrom(['shared_live_room']) });
+    const allowAll = async () => ({ ...DENY_ALL, features: featuresFrom(['shared_live_room', 'developer']) });
     const deps: RoomDeps = {
       store,
       instanceSecret: secret,
       policies: { forPrincipal: allowAll, forAccount: allowAll },
       receiptTtlMs: 86_400_000,
+      adapters: createAdapterRegistry({ fixturesEnabled: false }),
       now: () => Date.now(),
     };
     const owner: Principal = {
@@ -157,7 +161,7 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
       issuer: 'helix-local',
       subject,
       accountId,
-      scopes: ScopeSet.parse('helix.rooms.manage helix.agent_runs.write'),
+      scopes: ScopeSet.parse('helix.rooms.manage helix.agent_runs.write helix.room_sources.manage'),
       credentialId: 'jti_rooms',
       linkedAccount: true,
     };
@@ -175,7 +179,38 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
       createdAt: Date.now(),
       revokedAt: null,
     });
-    return { roomId, inviteToken: invite.token, bindingRef: binding.body.binding_ref, chatRef };
+    // Room sources (issue 15): a source, its claimed delivery and an admission row.
+    const source = await createSource(deps, owner, roomId, idemKey(), {
+      domain_adapter: 'game.minecraft.readonly.v1',
+      world_id: 'minecraft:overworld',
+      source_label: 'Survival',
+      ttl_ms: 3_600_000,
+    });
+    const sourceId = source.body.source.source_id;
+    const claimHandle = source.body.credential_delivery?.claim_handle ?? '';
+    const { token_value: sourceBearer } = await claimDelivery(deps, accountId, claimHandle);
+    await store.read.roomSources.insertAdmission({
+      admissionId: `adm_${randomBytes(16).toString('hex')}`,
+      sourceId,
+      ownerHash: ownershipOf(owner, secret).ownerHash,
+      profileId: source.body.source.adapter_profile.profile_id,
+      profileVersion: 1,
+      profileHash: source.body.source.adapter_profile.contract_hash,
+      manifestId: 'manifest-1',
+      manifestHash: 'e'.repeat(64),
+      producerEpochHash: sha256Hex('epoch-1'),
+      admittedAt: Date.now(),
+      invalidatedAt: null,
+    });
+    return {
+      roomId,
+      inviteToken: invite.token,
+      bindingRef: binding.body.binding_ref,
+      chatRef,
+      sourceId,
+      claimHandle,
+      sourceBearer,
+    };
   };
   let alice: Awaited<ReturnType<typeof populate>>;
   let bob: Awaited<ReturnType<typeof populate>>;
@@ -190,6 +225,7 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     s.providerId,
     s.rooms.roomId,
     s.rooms.chatRef,
+    s.rooms.sourceId,
   ];
   const rowsWith = (dump: TableDump, markers: readonly string[]) =>
     Object.entries(dump).flatMap(([table, rows]) =>
@@ -337,7 +373,7 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
         runs: 3,
         run_events: events,
         run_artifacts: 4,
-        idempotency_receipts: 6,
+        idempotency_receipts: 7,
         model_providers: 1,
         rooms: 1,
         room_memberships: 1,
@@ -345,9 +381,12 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
         room_invites: 1,
         room_run_bindings: 1,
         room_chat_bindings: 1,
+        room_sources: 1,
+        room_source_deliveries: 1,
+        room_source_admissions: 1,
         owner_registrations: 2,
       },
-      total: 30 + events,
+      total: 34 + events,
     });
   });
 
@@ -405,7 +444,7 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     expect(records.agent_bindings).toEqual([
       expect.objectContaining({ issuer: 'https://login.example.com', provider: 'idp', status: 'active' }),
     ]);
-    expect(records.idempotency_receipts).toHaveLength(6);
+    expect(records.idempotency_receipts).toHaveLength(7);
     // Shared Live Room: the subject's room, membership, consent version, invite and bindings, never the invite token or its hash.
     expect(records.rooms).toEqual([
       expect.objectContaining({ room_id: alice.rooms.roomId, owner_account_id: alice.accountId }),
@@ -419,6 +458,15 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
       expect.objectContaining({ binding_ref: alice.rooms.bindingRef, run_id: alice.runIds[1], status: 'active' }),
     ]);
     expect(records.room_chat_bindings).toEqual([expect.objectContaining({ binding_ref: alice.rooms.chatRef })]);
+    expect(records.room_sources).toEqual([
+      expect.objectContaining({
+        source_id: alice.rooms.sourceId,
+        domain_adapter: 'game.minecraft.readonly.v1',
+        status: 'active',
+      }),
+    ]);
+    expect(records.room_source_deliveries).toEqual([expect.objectContaining({ source_id: alice.rooms.sourceId })]);
+    expect(records.room_source_admissions).toEqual([expect.objectContaining({ source_id: alice.rooms.sourceId })]);
     expect(records.sessions).toHaveLength(1);
     expect(records.one_time_tokens.map((t: { purpose: string }) => t.purpose).sort()).toEqual([
       'link_intent',
@@ -439,6 +487,11 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
       alice.sessionHash,
       alice.rooms.inviteToken,
       sha256Hex(alice.rooms.inviteToken),
+      alice.rooms.sourceBearer,
+      sha256Hex(alice.rooms.sourceBearer),
+      alice.rooms.claimHandle,
+      sha256Hex(alice.rooms.claimHandle),
+      sha256Hex('epoch-1'),
       ...alice.ownerHashes,
     ]) {
       expect(res.text).not.toContain(secretValue);

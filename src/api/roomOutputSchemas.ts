@@ -9,7 +9,9 @@ import {
   RUN_CHAT_BINDING_REF_PATTERN,
   RUN_ROOM_BINDING_REF_PATTERN,
 } from '../domain/rooms.js';
+import { SOURCE_ID_PATTERN, SOURCE_STATUSES } from '../domain/roomSources.js';
 import { ErrorBodySchema, FalseFlags } from './outputSchemas.js';
+import { SOURCE_RECEIPT_SCHEMAS } from './roomSourceViews.js';
 import { ROOM_RECEIPT_SCHEMAS } from './roomViews.js';
 
 /**
@@ -71,6 +73,47 @@ export const ChatUnbindReceiptSchema = unbindReceiptSchema(
   ROOM_RECEIPT_SCHEMAS.chatBindingUnbind,
   RUN_CHAT_BINDING_REF_PATTERN,
 );
+
+/** A room source as its owner sees it (src/api/roomSourceViews.ts): never a credential (SRC-09). */
+export const SourceViewSchema = z.looseObject({
+  source_id: z.string().regex(SOURCE_ID_PATTERN),
+  room_id: z.string().regex(ROOM_ID_PATTERN),
+  domain_adapter: z.string(),
+  world_id: z.string(),
+  source_label: z.string(),
+  status: z.enum(SOURCE_STATUSES),
+  credential_status: z.enum(['pending_claim', 'issued', 'none']),
+  adapter_profile: z.looseObject({
+    profile_id: z.string(),
+    profile_version: z.number().int(),
+    contract_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  }),
+  created_at: isoTime.nullable(),
+  expires_at: isoTime.nullable(),
+  rotated_at: isoTime.nullable(),
+  revoked_at: isoTime.nullable(),
+  execution_enabled: z.literal(false),
+});
+
+export const SourceListReceiptSchema = z.looseObject({
+  schema: z.literal(SOURCE_RECEIPT_SCHEMAS.list),
+  room_id: z.string().regex(ROOM_ID_PATTERN),
+  sources: z.array(SourceViewSchema),
+  truncated: z.boolean(),
+  ...FalseFlags,
+});
+
+/** SRC-01, SRC-02: the delivery holds only the handle, the claim URL and the expiry; null on a replay once claimed. */
+export const SourceCreateReceiptSchema = z.looseObject({
+  schema: z.literal(SOURCE_RECEIPT_SCHEMAS.create),
+  source: SourceViewSchema,
+  credential_delivery: z
+    .strictObject({ claim_handle: z.string(), claim_url: z.string(), expires_at: isoTime })
+    .nullable(),
+  bearer_included: z.literal(false),
+  plugin_config_included: z.literal(false),
+  ...FalseFlags,
+});
 
 /** `helix.shared_live_room.error.v1` (src/api/errorBody.ts roomErrorBody): the core error body under the room schema name, its details also in `details`. */
 export const RoomErrorBodySchema = ErrorBodySchema.extend({

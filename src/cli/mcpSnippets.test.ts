@@ -78,6 +78,7 @@ describe('helix mcp config snippets', () => {
       'helix.agent_runs.write',
       'helix.rooms.read',
       'helix.rooms.manage',
+      'helix.room_sources.manage',
     ]);
     expect(profileScopes('rooms')).toEqual(tomlList(keys.get('scopes')));
   });

@@ -7,6 +7,8 @@ const CREDENTIAL_PATTERNS: readonly RegExp[] = [
   /hlx_[A-Za-z0-9_-]{16,}/, // Helix API keys (ADR-0004)
   /hlxinv_[A-Za-z0-9_-]{16,}/, // Shared Live Room invite tokens (SLR-08, docs/rooms.md)
   /hlxclm_[A-Za-z0-9_-]{16,}/, // browser-issued chat claim handles (SLR-08, SLR-10; admitted only by the claim operation)
+  /hlxdlv_[A-Za-z0-9_-]{16,}/, // room source credential-delivery claim handles (SRC-01, docs/rooms.md)
+  /hlxsrc_[A-Za-z0-9_-]{16,}/, // room source bearers (SRC-03, SRC-05)
   /eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*/, // JWS/JWT: base64url JSON header then a dot
   /\bbearer\s+[A-Za-z0-9\-._~+/]{12,}=*/i,
   /\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}/i,

@@ -50,6 +50,12 @@ export const ERROR_CODES = [
   'room_binding_conflict',
   'command_execution_not_enabled',
   'chat_claim_not_found',
+  'environment_adapter_unknown',
+  'environment_adapter_disabled',
+  'environment_adapter_identity_mismatch',
+  'environment_adapter_protocol_unsupported',
+  'environment_adapter_manifest_incompatible',
+  'environment_adapter_mechanics_incompatible',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -232,6 +238,40 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
   chat_claim_not_found: {
     status: 404,
     message: 'The chat claim handle was not found; it may be used or expired. Ask the browser for a new one.',
+  },
+  // The environment adapter registry (ING-04, §22; docs/rooms.md "The adapter registry"). No profile
+  // accepts the domain_adapter: a value the caller chose, so 400.
+  environment_adapter_unknown: {
+    status: 400,
+    adr: 'capability_not_supported',
+    message: 'No environment adapter profile accepts this domain_adapter.',
+  },
+  // A known profile this deployment does not enable (the fixture-only adapter without its switch).
+  environment_adapter_disabled: {
+    status: 403,
+    adr: 'capability_not_supported',
+    message: 'The environment adapter profile for this domain_adapter is not enabled on this deployment.',
+  },
+  // A world id outside the profile's worlds, or a manifest naming another adapter, profile or world.
+  environment_adapter_identity_mismatch: {
+    status: 403,
+    adr: 'authz_denied',
+    message: "The adapter, profile or world does not match the source's environment adapter profile.",
+  },
+  environment_adapter_protocol_unsupported: {
+    status: 422,
+    adr: 'version_mismatch',
+    message: "The manifest's protocol version is not one the adapter profile admits.",
+  },
+  environment_adapter_manifest_incompatible: {
+    status: 422,
+    adr: 'version_mismatch',
+    message: 'The manifest does not satisfy the adapter profile (version, modalities or probe types).',
+  },
+  environment_adapter_mechanics_incompatible: {
+    status: 422,
+    adr: 'version_mismatch',
+    message: "The manifest does not declare the adapter profile's mechanics collections.",
   },
   internal_error: { status: 500, message: 'An internal error occurred.' },
 };

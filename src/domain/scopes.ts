@@ -121,6 +121,8 @@ export const ROOM_OPERATIONS = [
   'room.unbind_run',
   'room.unbind_chat',
   'room.command',
+  'room.source_list',
+  'room.source_create',
 ] as const;
 export type RoomOperation = (typeof ROOM_OPERATIONS)[number];
 
@@ -176,6 +178,9 @@ export const OPERATION_SCOPES: {
   'room.unbind_run': { oauth: ['helix.rooms.manage', 'helix.agent_runs.write'], adr: [] },
   'room.unbind_chat': { oauth: ['helix.rooms.manage', 'helix.agent_runs.write'], adr: [] },
   'room.command': { oauth: ['helix.rooms.manage'], adr: [] },
+  // RREST-08, RREST-09, MRT-08, MRT-09, D-01: sources have their own scope, held apart from room management.
+  'room.source_list': { oauth: ['helix.room_sources.manage'], adr: [] },
+  'room.source_create': { oauth: ['helix.room_sources.manage'], adr: [] },
 };
 
 /** The scopes an operation requires, as a bearer security requirement lists them (OAuth, else its ADR-0004 scope). */

@@ -8,6 +8,7 @@ import type { SubjectDeps } from '../service/subjects/deps.js';
 import { MIGRATION_NAMES } from '../store/migrations/index.js';
 import { DEFAULT_DATABASE, describeLocation, openStore } from '../store/openStore.js';
 import type { Store } from '../store/port.js';
+import { roomSourceAdapters } from '../service/roomSources/adapterRegistry.js';
 
 /** Where an operator command acts when neither `--database` nor HELIX_DATABASE_URL names a database. */
 export const DEFAULT_DATABASE_LOCATION = DEFAULT_DATABASE;
@@ -52,6 +53,8 @@ const operatorRoomDeps = (store: Store, instanceSecret: string, now: () => numbe
     // Used only by idempotent creation through the API (RECEIPT_TTL_MS in src/server.ts), never by the CLI.
     receiptTtlMs: 24 * 60 * 60 * 1000,
     now,
+    // The CLI creates no sources; the fixture profile stays off whatever the environment says.
+    adapters: roomSourceAdapters(false),
   };
 };
 

@@ -4,7 +4,13 @@ import { canonicalJson, sha256Hex } from '../domain/hashing.js';
 import type { Ownership } from '../auth/principal.js';
 import type { ReceiptKey, UnitOfWork } from '../store/port.js';
 
-export const MUTATING_OPERATIONS = ['run.start', 'run.continue', 'run.cancel', 'room.create'] as const;
+export const MUTATING_OPERATIONS = [
+  'run.start',
+  'run.continue',
+  'run.cancel',
+  'room.create',
+  'room.source_create',
+] as const;
 export type MutatingOperation = (typeof MUTATING_OPERATIONS)[number];
 
 /** Idempotency-Key is required on every mutation: 8-200 printable characters. */

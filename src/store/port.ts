@@ -3,6 +3,7 @@ import type { RunRecord } from '../domain/run.js';
 import type { TurnArtifact } from '../domain/turn.js';
 import type { SealedSecret } from '../domain/sealedSecret.js';
 import type { RoomRepository } from './roomPort.js';
+import type { RoomSourceRepository } from './roomSourcePort.js';
 
 /**
  * The storage port. The service sees only these shapes; it never imports a driver. Every method of
@@ -40,6 +41,8 @@ export interface UnitOfWork {
   readonly subjects: SubjectRepository;
   /** Shared Live Room (src/store/roomPort.ts). */
   readonly rooms: RoomRepository;
+  /** Room sources, credential deliveries and adapter admissions (src/store/roomSourcePort.ts). */
+  readonly roomSources: RoomSourceRepository;
 }
 
 export interface RunRepository {

@@ -324,6 +324,51 @@ export interface RoomChatBindingsTable {
   revoked_at: number | string | null;
 }
 
+/** Room sources (0010_room_sources): credentials, handles and producer epochs only as SHA-256. */
+export interface RoomSourcesTable {
+  source_id: string;
+  room_id: string;
+  domain_adapter: string;
+  world_id: string;
+  label: string;
+  profile_id: string;
+  profile_version: number;
+  profile_hash: string;
+  status: string;
+  credential_hash: string | null;
+  credential_created_at: number | string | null;
+  expires_at: number | string;
+  rotated_at: number | string | null;
+  revoked_at: number | string | null;
+  created_by: string;
+  owner_hash: string;
+  created_at: number | string;
+}
+
+export interface RoomSourceDeliveriesTable {
+  handle_hash: string;
+  source_id: string;
+  owner_hash: string;
+  created_at: number | string;
+  expires_at: number | string;
+  claimed_at: number | string | null;
+  claimed_by: string | null;
+}
+
+export interface RoomSourceAdmissionsTable {
+  admission_id: string;
+  source_id: string;
+  owner_hash: string;
+  profile_id: string;
+  profile_version: number;
+  profile_hash: string;
+  manifest_id: string;
+  manifest_hash: string;
+  producer_epoch_hash: string;
+  admitted_at: number | string;
+  invalidated_at: number | string | null;
+}
+
 export interface RoomTables {
   helix_rooms: RoomsTable;
   helix_room_consent_versions: RoomConsentVersionsTable;
@@ -331,4 +376,7 @@ export interface RoomTables {
   helix_room_invites: RoomInvitesTable;
   helix_room_run_bindings: RoomRunBindingsTable;
   helix_room_chat_bindings: RoomChatBindingsTable;
+  helix_room_sources: RoomSourcesTable;
+  helix_room_source_deliveries: RoomSourceDeliveriesTable;
+  helix_room_source_admissions: RoomSourceAdmissionsTable;
 }

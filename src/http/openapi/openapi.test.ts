@@ -148,7 +148,7 @@ describe('the room facade in the OpenAPI document (issue 14)', () => {
   const roomOps = ROOM_ROUTES.map((route) => ({ route, op: operation(route.method, route.url) }));
 
   it('RREST-01..10: every room route, with its scope set and the room error bodies', () => {
-    expect(roomOps).toHaveLength(8);
+    expect(roomOps).toHaveLength(10);
     for (const { route, op } of roomOps) {
       expect(op, `${route.method} ${route.url}`).toBeDefined();
       const errors = Object.entries(op?.responses ?? {}).filter(([status]) => !status.startsWith('2'));
@@ -162,6 +162,11 @@ describe('the room facade in the OpenAPI document (issue 14)', () => {
       { bearer: ['helix.rooms.manage', 'helix.agent_runs.write'] },
     ]);
     expect(operation('GET', '/api/v1/rooms')?.security).toEqual([{ bearer: ['helix.rooms.read'] }]);
+    // RREST-08, RREST-09, D-01: the source routes need helix.room_sources.manage alone.
+    for (const method of ['GET', 'POST'])
+      expect(operation(method, '/api/v1/rooms/:room_id/sources')?.security).toEqual([
+        { bearer: ['helix.room_sources.manage'] },
+      ]);
   });
 
   it('RREST-10: the command operation has no success response, only errors, 501 among them', () => {

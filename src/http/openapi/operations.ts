@@ -25,7 +25,10 @@ import {
   RoomListReceiptSchema,
   RunBindReceiptSchema,
   RunUnbindReceiptSchema,
+  SourceCreateReceiptSchema,
+  SourceListReceiptSchema,
 } from '../../api/roomOutputSchemas.js';
+import { CreateSourceRequestSchema } from '../../api/roomSourceSchemas.js';
 import { ProtectedResourceMetadataSchema } from '../wellKnown.js';
 import { HealthSchema } from '../health.js';
 import { EventPageSchema, EvidenceBundleSchema, RunViewSchema } from '../../api/outputSchemas.js';
@@ -256,6 +259,9 @@ export const SCHEMA_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, s
   [RunBindReceiptSchema, 'RunBindReceipt'],
   [RunUnbindReceiptSchema, 'RunUnbindReceipt'],
   [ChatUnbindReceiptSchema, 'ChatBindingUnbindReceipt'],
+  [CreateSourceRequestSchema, 'CreateRoomSourceRequest'],
+  [SourceListReceiptSchema, 'RoomSourceListReceipt'],
+  [SourceCreateReceiptSchema, 'RoomSourceCreateReceipt'],
   [RoomErrorBodySchema, 'RoomErrorBody'],
   [ProtectedResourceMetadataSchema, 'ProtectedResourceMetadata'],
   [HealthSchema, 'Health'],

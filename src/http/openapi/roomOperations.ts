@@ -11,7 +11,10 @@ import {
   RoomListReceiptSchema,
   RunBindReceiptSchema,
   RunUnbindReceiptSchema,
+  SourceCreateReceiptSchema,
+  SourceListReceiptSchema,
 } from '../../api/roomOutputSchemas.js';
+import { CreateSourceRequestSchema } from '../../api/roomSourceSchemas.js';
 import type { OperationDoc } from './operations.js';
 
 /**
@@ -94,5 +97,28 @@ export const ROOM_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     scope: 'room.command',
     body: RoomCommandRequestSchema,
     errors: [501],
+  },
+  'GET /api/v1/rooms/:room_id/sources': {
+    operationId: 'listRoomSources',
+    summary: 'List the room’s sources, bounded and without credentials (room owner only)',
+    tag: 'rooms',
+    authentication: 'bearer',
+    scope: 'room.source_list',
+    success: { status: 200, description: 'The room’s source projections.', schema: SourceListReceiptSchema },
+  },
+  'POST /api/v1/rooms/:room_id/sources': {
+    operationId: 'createRoomSource',
+    summary: 'Create a read-only room source and its show-once credential-delivery handle (room owner only)',
+    tag: 'rooms',
+    authentication: 'bearer',
+    scope: 'room.source_create',
+    idempotent: true,
+    body: CreateSourceRequestSchema,
+    success: {
+      status: 201,
+      description:
+        'The source and `credential_delivery` (claim handle, claim URL, expiry); never the bearer. A replay answers a fresh handle until the delivery is claimed, then `credential_delivery: null`.',
+      schema: SourceCreateReceiptSchema,
+    },
   },
 };

@@ -12,6 +12,8 @@ import { listRooms } from '../../service/rooms/listRooms.js';
 import { requestCommand } from '../../service/rooms/requestCommand.js';
 import { unbindChat } from '../../service/rooms/unbindChat.js';
 import { unbindRun } from '../../service/rooms/unbindRun.js';
+import { createSource } from '../../service/roomSources/createSource.js';
+import { listSources } from '../../service/roomSources/listSources.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
 import { idempotencyKeyOf } from './idempotencyHeader.js';
@@ -37,8 +39,8 @@ interface RoomRoute {
  * The room facade (docs/spec/shared-live-room-requirements.md §4, RREST-01..12) as a table; each
  * row calls one use case of src/service/rooms/. RREST-12: the literal `run-bindings` and
  * `chat-bindings` segments are static routes, which the router always prefers to `:room_id`; the
- * room-id format cannot spell them either. There is no close operation (RREST-11) and no source
- * route yet.
+ * room-id format cannot spell them either. There is no close operation (RREST-11). The source
+ * rows (RREST-08, RREST-09) call src/service/roomSources/.
  */
 export const ROOM_ROUTES: readonly RoomRoute[] = [
   { method: 'GET', url: ROOMS_PATH, mutation: false, handler: (d, p) => listRooms(d, p) },
@@ -81,6 +83,18 @@ export const ROOM_ROUTES: readonly RoomRoute[] = [
     url: `${ROOMS_PATH}/:room_id/commands`,
     mutation: true,
     handler: (d, p, r) => requestCommand(d, p, r.params.room_id, r.body),
+  },
+  {
+    method: 'GET',
+    url: `${ROOMS_PATH}/:room_id/sources`,
+    mutation: false,
+    handler: (d, p, r) => listSources(d, p, r.params.room_id),
+  },
+  {
+    method: 'POST',
+    url: `${ROOMS_PATH}/:room_id/sources`,
+    mutation: true,
+    handler: (d, p, r) => createSource(d, p, r.params.room_id, idempotencyKeyOf(r), r.body),
   },
 ];
 

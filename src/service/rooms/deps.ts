@@ -1,5 +1,6 @@
 import type { Principal } from '../../auth/principal.js';
 import type { AccountPolicy } from '../../domain/accountPolicy.js';
+import type { EnvironmentAdapterRegistry } from '../../domain/environmentAdapterRegistry.js';
 import type { Store } from '../../store/port.js';
 
 /** What every room use case needs; the server and the operator's CLI build the same. */
@@ -15,6 +16,8 @@ export interface RoomDeps {
   /** How long a completed room-creation idempotency receipt is kept (as for runs, 24 h). */
   readonly receiptTtlMs: number;
   readonly now: () => number;
+  /** The environment adapter profiles room sources resolve through (HELIX_ENVIRONMENT_ADAPTER_FIXTURES). */
+  readonly adapters: EnvironmentAdapterRegistry;
 }
 
 /** What a use case answers; `replayed` marks a stored idempotent response (Idempotency-Replayed, SLR-04). */

@@ -252,6 +252,55 @@ export const SUBJECT_TABLES: readonly SubjectTable[] = [
     exported: ['binding_ref', 'run_id', 'chat_session_id', 'status', 'created_at', 'revoked_at'],
     orderBy: ['created_at', 'binding_ref'],
   },
+  // Room sources (docs/rooms.md "Sources and credential delivery"): by the source's owner. The
+  // bearer, claim-handle and producer-epoch hashes are never exported.
+  {
+    kind: 'room_sources',
+    table: 'helix_room_sources',
+    column: 'owner_hash',
+    match: 'owner',
+    exported: [
+      'source_id',
+      'room_id',
+      'domain_adapter',
+      'world_id',
+      'label',
+      'profile_id',
+      'profile_version',
+      'status',
+      'credential_created_at',
+      'expires_at',
+      'rotated_at',
+      'revoked_at',
+      'created_by',
+      'created_at',
+    ],
+    orderBy: ['created_at', 'source_id'],
+  },
+  {
+    kind: 'room_source_deliveries',
+    table: 'helix_room_source_deliveries',
+    column: 'owner_hash',
+    match: 'owner',
+    exported: ['source_id', 'created_at', 'expires_at', 'claimed_at', 'claimed_by'],
+    orderBy: ['created_at', 'handle_hash'],
+  },
+  {
+    kind: 'room_source_admissions',
+    table: 'helix_room_source_admissions',
+    column: 'owner_hash',
+    match: 'owner',
+    exported: [
+      'admission_id',
+      'source_id',
+      'profile_id',
+      'profile_version',
+      'manifest_id',
+      'admitted_at',
+      'invalidated_at',
+    ],
+    orderBy: ['admitted_at', 'admission_id'],
+  },
 ];
 
 /**

@@ -8,6 +8,7 @@ import { accountPolicies } from './0006_account_policies.js';
 import { subjectAccess } from './0007_subject_access.js';
 import { libraryEmbeddings } from './0008_library_embeddings.js';
 import { rooms } from './0009_rooms.js';
+import { roomSources } from './0010_room_sources.js';
 
 export type { StoreDialect } from './dialect.js';
 import type { StoreDialect } from './dialect.js';
@@ -23,6 +24,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0007_subject_access': subjectAccess,
   '0008_library_embeddings': libraryEmbeddings(dialect),
   '0009_rooms': rooms,
+  '0010_room_sources': roomSources,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({

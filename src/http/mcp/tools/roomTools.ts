@@ -6,7 +6,10 @@ import {
   RoomListReceiptSchema,
   RunBindReceiptSchema,
   RunUnbindReceiptSchema,
+  SourceCreateReceiptSchema,
+  SourceListReceiptSchema,
 } from '../../../api/roomOutputSchemas.js';
+import { CreateSourceRequestSchema } from '../../../api/roomSourceSchemas.js';
 import {
   BindRunRequestSchema,
   ClaimChatBindingRequestSchema,
@@ -26,6 +29,8 @@ import { listRooms } from '../../../service/rooms/listRooms.js';
 import { requestCommand } from '../../../service/rooms/requestCommand.js';
 import { unbindChat } from '../../../service/rooms/unbindChat.js';
 import { unbindRun } from '../../../service/rooms/unbindRun.js';
+import { createSource } from '../../../service/roomSources/createSource.js';
+import { listSources } from '../../../service/roomSources/listSources.js';
 import type { ToolDefinition, ToolServices } from '../toolDefinition.js';
 
 /** The tool name whose `request.claim_handle` is the one place a chat claim handle is admitted (MRT-12). */
@@ -56,7 +61,7 @@ const roomId = RoomIdSchema.describe('The room_id from helix_room_list or helix_
  * The Shared Live Room tools of `/mcp` (docs/spec/shared-live-room-requirements.md §11, MRT-01..07
  * and MRT-10), each calling the same use case as its REST route. Scopes and the `shared_live_room`
  * policy lock are enforced by the use cases; the two withdrawals work after the lock (MRT-11).
- * The room-source tools (MRT-08, MRT-09) arrive with the source issue.
+ * The room-source tools (MRT-08, MRT-09) call src/service/roomSources/.
  */
 export const ROOM_TOOLS: readonly ToolDefinition[] = [
   {
@@ -155,5 +160,34 @@ export const ROOM_TOOLS: readonly ToolDefinition[] = [
     input: z.strictObject({ request: RoomCommandRequestSchema.extend({ room_id: RoomIdSchema }) }),
     // MRT-10: it never succeeds, so its outputSchema is the error body alone.
     call: (s, p, a) => requestCommand(roomsOf(s), p, undefined, a.request),
+  },
+  {
+    name: 'helix_room_source_list',
+    title: 'List a room’s sources',
+    description:
+      'The read-only environment sources of a room you own: adapter, world, status and credential state, never a credential.',
+    operation: 'room.source_list',
+    mutation: false,
+    input: z.strictObject({ room_id: roomId }),
+    output: SourceListReceiptSchema,
+    call: (s, p, a) => listSources(roomsOf(s), p, requiredString(a, 'room_id')),
+  },
+  {
+    name: 'helix_room_source_create',
+    title: 'Create a room source',
+    description:
+      'Create a read-only environment source (e.g. a Minecraft world) for a room you own. Returns a short-lived credential_delivery claim URL for the signed-in developer owner to open in the Helix console; the source bearer is never returned here. Idempotent by idempotency_key.',
+    operation: 'room.source_create',
+    mutation: true,
+    input: z.strictObject({ room_id: roomId, idempotency_key: key, request: CreateSourceRequestSchema }),
+    output: SourceCreateReceiptSchema,
+    call: (s, p, a) =>
+      createSource(
+        roomsOf(s),
+        p,
+        requiredString(a, 'room_id'),
+        typeof a.idempotency_key === 'string' ? a.idempotency_key : undefined,
+        a.request,
+      ),
   },
 ];
