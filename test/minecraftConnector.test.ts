@@ -71,7 +71,7 @@ const startStandInIngress = async (
 
 const skip = announceMinecraftSkip();
 
-describe.skipIf(skip)('the reference Minecraft connector against flying-squid', () => {
+describe.skipIf(skip)('D-10, ING-06: the reference Minecraft connector against flying-squid', () => {
   let game: FlatWorldServer;
   let ingress: Awaited<ReturnType<typeof startStandInIngress>>;
   let connector: ChildHandle | undefined;
@@ -85,7 +85,7 @@ describe.skipIf(skip)('the reference Minecraft connector against flying-squid', 
     ingress?.server.close();
   });
 
-  it('registers its manifest, then heartbeats, reports the game it sees and answers the inventory probe', async () => {
+  it('ING-01, ING-03, PRB-02: registers its manifest, then heartbeats, reports the game it sees and answers the inventory probe', async () => {
     connector = startConnector({
       baseUrl: ingress.url,
       bindingId: BINDING,
@@ -158,7 +158,7 @@ describe.skipIf(skip)('the reference Minecraft connector against flying-squid', 
     expect(connector.output()).not.toContain(BEARER);
   });
 
-  it('stops with exit code 2 and leaves the game when Helix rejects the source credential', async () => {
+  it('SRC-06, SRC-07: stops with exit code 2 and leaves the game when Helix rejects the source credential', async () => {
     const revoked = await startStandInIngress({ revoked: true });
     try {
       const rejected = startConnector({
