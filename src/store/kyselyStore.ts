@@ -13,6 +13,7 @@ import { metaRepository } from './kysely/metaRepository.js';
 import { modelProviderRepository } from './kysely/modelProviderRepository.js';
 import { receiptRepository } from './kysely/receiptRepository.js';
 import { roomRepository } from './kysely/roomRepository.js';
+import { roomIngressRepository } from './kysely/roomIngressRepository.js';
 import { roomSourceRepository } from './kysely/roomSourceRepository.js';
 import { runRepository } from './kysely/runRepository.js';
 import { subjectRepository } from './kysely/subjectRepository.js';
@@ -38,6 +39,7 @@ const unitOfWork = (db: Kysely<HelixDatabase>, dialect: StoreDialect): UnitOfWor
   subjects: subjectRepository(db),
   rooms: roomRepository(db),
   roomSources: roomSourceRepository(db),
+  roomIngress: roomIngressRepository(db),
 });
 
 const MAX_ATTEMPTS = 5;

@@ -3,6 +3,7 @@ import type { RunRecord } from '../domain/run.js';
 import type { TurnArtifact } from '../domain/turn.js';
 import type { SealedSecret } from '../domain/sealedSecret.js';
 import type { RoomRepository } from './roomPort.js';
+import type { RoomIngressRepository } from './roomIngressPort.js';
 import type { RoomSourceRepository } from './roomSourcePort.js';
 
 /**
@@ -43,6 +44,8 @@ export interface UnitOfWork {
   readonly rooms: RoomRepository;
   /** Room sources, credential deliveries and adapter admissions (src/store/roomSourcePort.ts). */
   readonly roomSources: RoomSourceRepository;
+  /** The source ingress lane: request ledger, status, observations, probes (src/store/roomIngressPort.ts). */
+  readonly roomIngress: RoomIngressRepository;
 }
 
 export interface RunRepository {

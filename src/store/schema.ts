@@ -369,6 +369,65 @@ export interface RoomSourceAdmissionsTable {
   invalidated_at: number | string | null;
 }
 
+/** The ingress lane (0011_room_ingress): request ledger, source status, observations, probes. */
+export interface RoomIngressRequestsTable {
+  source_id: string;
+  request_id: string;
+  owner_hash: string;
+  route: string;
+  body_hash: string;
+  producer_epoch_hash: string;
+  received_at: number | string;
+  response_json: string;
+}
+
+export interface RoomSourceStatusTable {
+  source_id: string;
+  owner_hash: string;
+  producer_epoch_hash: string;
+  last_heartbeat_at: number | string;
+  game_connected: number;
+  last_observed_at: number | string | null;
+}
+
+export interface RoomObservationsTable {
+  observation_id: string;
+  source_id: string;
+  room_id: string;
+  owner_hash: string;
+  world_id: string;
+  admission_id: string;
+  profile_id: string;
+  profile_version: number;
+  profile_hash: string;
+  manifest_id: string;
+  manifest_hash: string;
+  producer_epoch_hash: string;
+  request_id: string;
+  event_id: string;
+  kind: string;
+  observed_at: number | string;
+  received_at: number | string;
+  payload_json: string;
+  payload_sha256: string;
+}
+
+export interface RoomProbesTable {
+  probe_id: string;
+  source_id: string;
+  room_id: string;
+  owner_hash: string;
+  run_id: string;
+  turn: number;
+  probe_type: string;
+  status: string;
+  requested_at: number | string;
+  expires_at: number | string;
+  delivered_at: number | string | null;
+  answered_at: number | string | null;
+  observation_id: string | null;
+}
+
 export interface RoomTables {
   helix_rooms: RoomsTable;
   helix_room_consent_versions: RoomConsentVersionsTable;
@@ -379,4 +438,8 @@ export interface RoomTables {
   helix_room_sources: RoomSourcesTable;
   helix_room_source_deliveries: RoomSourceDeliveriesTable;
   helix_room_source_admissions: RoomSourceAdmissionsTable;
+  helix_room_ingress_requests: RoomIngressRequestsTable;
+  helix_room_source_status: RoomSourceStatusTable;
+  helix_room_observations: RoomObservationsTable;
+  helix_room_probes: RoomProbesTable;
 }

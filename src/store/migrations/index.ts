@@ -9,6 +9,7 @@ import { subjectAccess } from './0007_subject_access.js';
 import { libraryEmbeddings } from './0008_library_embeddings.js';
 import { rooms } from './0009_rooms.js';
 import { roomSources } from './0010_room_sources.js';
+import { roomIngress } from './0011_room_ingress.js';
 
 export type { StoreDialect } from './dialect.js';
 import type { StoreDialect } from './dialect.js';
@@ -25,6 +26,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0008_library_embeddings': libraryEmbeddings(dialect),
   '0009_rooms': rooms,
   '0010_room_sources': roomSources,
+  '0011_room_ingress': roomIngress,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({
