@@ -28,6 +28,8 @@ const ALL_TOOLS = [
   'helix_room_command_request',
   'helix_room_source_list',
   'helix_room_source_create',
+  // DC-04, D-03: the Device Check tool is in the full catalog too.
+  'helix_environment_device_check',
 ];
 
 /** fetch() may not set Host; node:http can, which is what a DNS-rebinding attacker's browser sends. */

@@ -69,7 +69,7 @@ describe('helix mcp config snippets', () => {
     const text = mcpSnippet('codex', { url: URL, tokenEnv: 'T', auth: 'oauth', profile: 'rooms' }).text;
     const keys = tomlKeys(text);
     const enabled = tomlList(keys.get('enabled_tools'));
-    expect(enabled).toEqual([...RUN_TOOLS, ...ROOM_TOOLS].map((t) => t.name));
+    expect(enabled).toEqual([...[...RUN_TOOLS, ...ROOM_TOOLS].map((t) => t.name), 'helix_environment_device_check']);
     expect(enabled).toContain('helix_room_bind_run');
     // The resource defaults to the URL: what Helix advertises when no audience is configured.
     expect(keys.get('oauth_resource')).toBe(`"${URL}"`);

@@ -1,5 +1,6 @@
 import { OAUTH_SCOPES, OPERATION_SCOPES, type OAuthScope } from '../domain/scopes.js';
 import type { ToolDefinition } from '../http/mcp/toolDefinition.js';
+import { DEVICE_CHECK_TOOL } from '../http/mcp/tools/deviceCheckTool.js';
 import { ROOM_TOOLS } from '../http/mcp/tools/roomTools.js';
 import { RUN_TOOLS } from '../http/mcp/tools/runTools.js';
 
@@ -29,11 +30,11 @@ export interface SnippetInput {
 /**
  * The profile's tools, taken from the server's own tool tables so a snippet never enables a tool
  * the server lacks. The spec's Codex example (DSC-02) also lists the environment tools
- * (`helix_environment_device_check`, `helix_minecraft_*`): they join the rooms profile when the
- * server has them.
+ * (`helix_environment_device_check`, `helix_minecraft_*`): the Device Check is in the rooms
+ * profile; the Minecraft tools join it when the server has them.
  */
 export const profileTools = (profile: McpProfile): readonly ToolDefinition[] =>
-  profile === 'runs' ? RUN_TOOLS : [...RUN_TOOLS, ...ROOM_TOOLS];
+  profile === 'runs' ? RUN_TOOLS : [...RUN_TOOLS, ...ROOM_TOOLS, DEVICE_CHECK_TOOL];
 
 /** Every OAuth scope the profile's tools declare (MCP-02), in the registry's order. */
 export const profileScopes = (profile: McpProfile): OAuthScope[] => {

@@ -123,6 +123,7 @@ export const ROOM_OPERATIONS = [
   'room.command',
   'room.source_list',
   'room.source_create',
+  'environment.device_check',
 ] as const;
 export type RoomOperation = (typeof ROOM_OPERATIONS)[number];
 
@@ -181,6 +182,8 @@ export const OPERATION_SCOPES: {
   // RREST-08, RREST-09, MRT-08, MRT-09, D-01: sources have their own scope, held apart from room management.
   'room.source_list': { oauth: ['helix.room_sources.manage'], adr: [] },
   'room.source_create': { oauth: ['helix.room_sources.manage'], adr: [] },
+  // DC-01, DC-02: the Device Check needs only the read-only room scope.
+  'environment.device_check': { oauth: ['helix.rooms.read'], adr: [] },
 };
 
 /** The scopes an operation requires, as a bearer security requirement lists them (OAuth, else its ADR-0004 scope). */

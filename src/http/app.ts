@@ -16,6 +16,7 @@ import { answerClientError } from './hardening/clientErrors.js';
 import { assertHostAndOrigin, type HostPolicy } from './hostPolicy.js';
 import { registerMcpRoute } from './mcp/mcpRoute.js';
 import { ToolCatalog } from './mcp/toolCatalog.js';
+import { DEVICE_CHECK_TOOL } from './mcp/tools/deviceCheckTool.js';
 import { registerRequestTracing } from './requestTracing.js';
 import { registerSecurityHeaders } from './securityHeaders.js';
 import { ROOM_TOOLS } from './mcp/tools/roomTools.js';
@@ -70,7 +71,9 @@ export interface AppOptions {
 /** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
 const RUN_TOOL_CATALOG = new ToolCatalog(RUN_TOOLS);
 /** MCP-01, DSC-04: with the room facade, `/mcp` publishes the run and room tools as one full catalog. */
-const FULL_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...ROOM_TOOLS]);
+const FULL_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...ROOM_TOOLS, DEVICE_CHECK_TOOL]);
+/** DC-02, D-03: `/mcp/device-check` publishes that one tool and nothing else. */
+const DEVICE_CHECK_CATALOG = new ToolCatalog([DEVICE_CHECK_TOOL]);
 
 /** The Fastify instance: logging, ids, limits, timeouts, and router-level refusals in the error vocabulary. */
 const createFastify = (options: AppOptions): FastifyInstance => {
@@ -201,6 +204,16 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
     identity: options.identity,
     bodyLimitBytes: options.mcpBodyLimitBytes,
   });
+  if (options.rooms !== undefined)
+    registerMcpRoute(app, {
+      kind: 'device_check',
+      service: options.service,
+      authenticator: options.authenticator,
+      catalog: DEVICE_CHECK_CATALOG,
+      rooms: options.rooms,
+      identity: options.identity,
+      bodyLimitBytes: options.mcpBodyLimitBytes,
+    });
 };
 
 /** Builds the Fastify app: hardening hooks, the REST routes, health. No I/O until `listen`. */

@@ -32,11 +32,19 @@ export const isRoomPath = (url: string): boolean => {
   return path === '/api/v1/rooms' || path.startsWith('/api/v1/rooms/');
 };
 
-/** The metadata document a challenge points at: the MCP one for /mcp, the rooms one for the room facade (SLR-14), the root one otherwise. */
+/** The metadata document a challenge points at: the MCP one for /mcp (the Device Check one for its server), the rooms one for the room facade (SLR-14), the root one otherwise. */
 export const resourceMetadataUrl = (request: FastifyRequest, identity: ResourceIdentity): string => {
   const origin = publicOrigin(request, identity);
-  const mcp = request.url === '/mcp' || request.url.startsWith('/mcp?') || request.url.startsWith('/mcp/');
-  const path = mcp ? '/mcp' : isRoomPath(request.url) ? '/api/v1/rooms' : '';
+  const url = request.url.split('?', 1)[0] ?? '';
+  // DC-01: the Device Check server's challenge names its own, read-only-scope metadata.
+  const path =
+    url === '/mcp/device-check'
+      ? '/mcp/device-check'
+      : url === '/mcp' || url.startsWith('/mcp/')
+        ? '/mcp'
+        : isRoomPath(request.url)
+          ? '/api/v1/rooms'
+          : '';
   return `${origin}/.well-known/oauth-protected-resource${path}`;
 };
 

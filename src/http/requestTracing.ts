@@ -73,4 +73,8 @@ const requestSpan = (request: FastifyRequest): Span | undefined =>
 
 /** An error answered over HTTP: counted by code and transport (the `/mcp` route or REST), and named on the request's span. */
 export const recordRequestError = (request: FastifyRequest, code: string): void =>
-  recordErrorResponse(code, request.routeOptions.url === MCP_PATH ? 'mcp' : 'rest', requestSpan(request));
+  recordErrorResponse(
+    code,
+    request.routeOptions.url?.startsWith(MCP_PATH) === true ? 'mcp' : 'rest',
+    requestSpan(request),
+  );

@@ -17,12 +17,13 @@ export const RATE_WINDOW_MS = 60_000;
 /** Keys tracked per limiter: ~100 bytes each, so a flood of addresses costs at most ~10 MB per limiter. */
 export const MAX_TRACKED_KEYS = 100_000;
 
-const MCP_ROUTE = '/mcp';
+/** Both MCP servers (the full one and the Device Check one) share the MCP bucket. */
+const MCP_ROUTES: ReadonlySet<string> = new Set(['/mcp', '/mcp/device-check']);
 /** Every route of the room facade (src/http/rest/roomRoutes.ts) starts with it. */
 const ROOMS_ROUTE = '/api/v1/rooms';
 
 const surfaceOf = (route: string | undefined): LimitedSurface => {
-  if (route === MCP_ROUTE) return 'mcp';
+  if (route !== undefined && MCP_ROUTES.has(route)) return 'mcp';
   if (route !== undefined && (route === ROOMS_ROUTE || route.startsWith(`${ROOMS_ROUTE}/`))) return 'rooms';
   return 'rest';
 };

@@ -15,11 +15,14 @@ import type { RunService } from '../../service/runs/runService.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
 import { MCP_PATH, publicOrigin, type ResourceIdentity } from '../resourceIdentity.js';
+import { DEVICE_CHECK_METADATA_PATH } from '../wellKnown.js';
 import { envelopeIsAcceptable, INVALID_ENVELOPE } from './preflight.js';
 import type { ToolCallContext, ToolCatalog } from './toolCatalog.js';
 import { HELIX_VERSION } from '../../version.js';
 
 export const MCP_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
+/** DC-02, D-03: the Device Check server, whose catalog is that one tool. */
+export const DEVICE_CHECK_MCP_PATH = '/mcp/device-check';
 
 const SERVER_INFO = { name: 'helix', title: 'Helix durable agent runs', version: HELIX_VERSION };
 const INSTRUCTIONS =
@@ -32,7 +35,22 @@ const ROOM_INSTRUCTIONS =
   ' Shared Live Rooms: helix_room_list and helix_room_inspect show your rooms; helix_room_bind_run binds one of your runs ' +
   'to a room whose current consent version you accepted; helix_room_unbind_run withdraws it.';
 
+/** The Device Check server's instructions: it knows nothing of runs or the room catalog (DC-03). */
+const DEVICE_CHECK_INSTRUCTIONS =
+  'Helix Device Check: helix_environment_device_check reports, check by check, whether the environment sources of ' +
+  'your rooms (for example a Minecraft connector) are credentialed, admitted, connected and delivering fresh observations.';
+
+/** Which MCP server: the full one at `/mcp`, or the Device Check server at `/mcp/device-check`. */
+export type McpServerKind = 'full' | 'device_check';
+
+const MOUNTS = {
+  full: { path: MCP_PATH, metadataPath: MCP_METADATA_PATH },
+  device_check: { path: DEVICE_CHECK_MCP_PATH, metadataPath: DEVICE_CHECK_METADATA_PATH },
+} as const satisfies Record<McpServerKind, { path: string; metadataPath: string }>;
+
 export interface McpRouteOptions {
+  /** Defaults to `full`. */
+  readonly kind?: McpServerKind;
   readonly service: RunService;
   /** The room facade behind the `helix_room_*` tools; undefined when the catalog has none. */
   readonly rooms: RoomDeps | undefined;
@@ -41,6 +59,11 @@ export interface McpRouteOptions {
   readonly identity: ResourceIdentity;
   readonly bodyLimitBytes: number;
 }
+
+const instructionsOf = (options: McpRouteOptions): string => {
+  if (options.kind === 'device_check') return DEVICE_CHECK_INSTRUCTIONS;
+  return options.rooms === undefined ? INSTRUCTIONS : `${INSTRUCTIONS}${ROOM_INSTRUCTIONS}`;
+};
 
 /**
  * One JSON Schema validator for every request: the SDK would otherwise build (and compile into) a
@@ -52,7 +75,7 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 const serverFor = (options: McpRouteOptions, principal: Principal, context: ToolCallContext): Server => {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
-    instructions: options.rooms === undefined ? INSTRUCTIONS : `${INSTRUCTIONS}${ROOM_INSTRUCTIONS}`,
+    instructions: instructionsOf(options),
     jsonSchemaValidator: SHARED_VALIDATOR,
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...options.catalog.tools] }));
@@ -129,7 +152,8 @@ const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, repl
   if (unknownMethod === 'notification') return reply.code(202).send();
   if (unknownMethod !== undefined) return reply.code(200).send(unknownMethod);
   if (!supportedVersion(request)) return reply.code(400).send(UNSUPPORTED_VERSION);
-  const metadataUrl = `${publicOrigin(request, options.identity)}${MCP_METADATA_PATH}`;
+  const mount = MOUNTS[options.kind ?? 'full'];
+  const metadataUrl = `${publicOrigin(request, options.identity)}${mount.metadataPath}`;
   const server = serverFor(options, principal, {
     resourceMetadataUrl: metadataUrl,
     logUnexpected: (err) =>
@@ -142,7 +166,7 @@ const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, repl
   await server.connect(transport);
   try {
     const response = await transport.handleRequest(
-      new Request(`http://helix${MCP_PATH}`, { method: 'POST', headers: transportHeaders(request) }),
+      new Request(`http://helix${mount.path}`, { method: 'POST', headers: transportHeaders(request) }),
       {
         parsedBody: request.body,
       },
@@ -157,11 +181,12 @@ const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, repl
 };
 
 export const registerMcpRoute = (app: FastifyInstance, options: McpRouteOptions): void => {
-  app.post(MCP_PATH, { bodyLimit: options.bodyLimitBytes }, (request, reply) => handleMcp(options, request, reply));
+  const { path } = MOUNTS[options.kind ?? 'full'];
+  app.post(path, { bodyLimit: options.bodyLimitBytes }, (request, reply) => handleMcp(options, request, reply));
   // Stateless: no SSE stream to GET and no session to DELETE.
   app.route({
     method: ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'],
-    url: MCP_PATH,
+    url: path,
     handler: async (_request, reply) => {
       reply.header('Allow', 'POST');
       throw new HelixError('method_not_allowed');

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Principal } from '../../auth/principal.js';
+import { HelixError } from '../../domain/errors.js';
 import type { RoomOperation, RunOperation } from '../../domain/scopes.js';
 import type { RoomDeps } from '../../service/rooms/deps.js';
 import type { ServiceResult } from '../../service/runs/deps.js';
@@ -33,3 +34,9 @@ export interface ToolDefinition {
   readonly output?: z.ZodType;
   call(services: ToolServices, principal: Principal, args: Readonly<Record<string, unknown>>): Promise<ServiceResult>;
 }
+
+/** Room tools are in a catalog only when the server has the room facade (src/http/app.ts). */
+export const roomsOf = (services: ToolServices): RoomDeps => {
+  if (services.rooms === undefined) throw new HelixError('tool_not_found');
+  return services.rooms;
+};

@@ -147,8 +147,8 @@ describe('the OpenAPI document', () => {
 describe('the room facade in the OpenAPI document (issue 14)', () => {
   const roomOps = ROOM_ROUTES.map((route) => ({ route, op: operation(route.method, route.url) }));
 
-  it('RREST-01..10: every room route, with its scope set and the room error bodies', () => {
-    expect(roomOps).toHaveLength(10);
+  it('RREST-01..10, DC-02: every room route, with its scope set and the room error bodies', () => {
+    expect(roomOps).toHaveLength(12);
     for (const { route, op } of roomOps) {
       expect(op, `${route.method} ${route.url}`).toBeDefined();
       const errors = Object.entries(op?.responses ?? {}).filter(([status]) => !status.startsWith('2'));
@@ -167,6 +167,9 @@ describe('the room facade in the OpenAPI document (issue 14)', () => {
       expect(operation(method, '/api/v1/rooms/:room_id/sources')?.security).toEqual([
         { bearer: ['helix.room_sources.manage'] },
       ]);
+    // DC-01, DC-02: the Device Check needs helix.rooms.read alone.
+    for (const path of ['/api/v1/rooms/device-check', '/api/v1/rooms/:room_id/device-check'])
+      expect(operation('GET', path)?.security).toEqual([{ bearer: ['helix.rooms.read'] }]);
   });
 
   it('RREST-10: the command operation has no success response, only errors, 501 among them', () => {

@@ -1,3 +1,4 @@
+import { DeviceCheckReceiptSchema } from '../../api/deviceCheckViews.js';
 import { z } from 'zod';
 import type { Operation } from '../../domain/scopes.js';
 import {
@@ -262,6 +263,7 @@ export const SCHEMA_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, s
   [CreateSourceRequestSchema, 'CreateRoomSourceRequest'],
   [SourceListReceiptSchema, 'RoomSourceListReceipt'],
   [SourceCreateReceiptSchema, 'RoomSourceCreateReceipt'],
+  [DeviceCheckReceiptSchema, 'DeviceCheckReceipt'],
   [RoomErrorBodySchema, 'RoomErrorBody'],
   [ProtectedResourceMetadataSchema, 'ProtectedResourceMetadata'],
   [HealthSchema, 'Health'],

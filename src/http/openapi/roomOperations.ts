@@ -15,6 +15,7 @@ import {
   SourceListReceiptSchema,
 } from '../../api/roomOutputSchemas.js';
 import { CreateSourceRequestSchema } from '../../api/roomSourceSchemas.js';
+import { DeviceCheckReceiptSchema } from '../../api/deviceCheckViews.js';
 import type { OperationDoc } from './operations.js';
 
 /**
@@ -119,6 +120,30 @@ export const ROOM_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
       description:
         'The source and `credential_delivery` (claim handle, claim URL, expiry); never the bearer. A replay answers a fresh handle until the delivery is claimed, then `credential_delivery: null`.',
       schema: SourceCreateReceiptSchema,
+    },
+  },
+  'GET /api/v1/rooms/device-check': {
+    operationId: 'deviceCheckRooms',
+    summary: 'Device Check: whether the environment sources of every room of the caller can deliver fresh evidence now',
+    tag: 'rooms',
+    authentication: 'bearer',
+    scope: 'environment.device_check',
+    success: {
+      status: 200,
+      description: 'Each room’s sources, check by check; never a credential.',
+      schema: DeviceCheckReceiptSchema,
+    },
+  },
+  'GET /api/v1/rooms/:room_id/device-check': {
+    operationId: 'deviceCheckRoom',
+    summary: 'Device Check of one room the caller is a current member of',
+    tag: 'rooms',
+    authentication: 'bearer',
+    scope: 'environment.device_check',
+    success: {
+      status: 200,
+      description: 'The room’s sources, check by check; never a credential.',
+      schema: DeviceCheckReceiptSchema,
     },
   },
 };

@@ -13,6 +13,7 @@ import { requestCommand } from '../../service/rooms/requestCommand.js';
 import { unbindChat } from '../../service/rooms/unbindChat.js';
 import { unbindRun } from '../../service/rooms/unbindRun.js';
 import { createSource } from '../../service/roomSources/createSource.js';
+import { deviceCheck } from '../../service/roomSources/deviceCheck.js';
 import { listSources } from '../../service/roomSources/listSources.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
@@ -95,6 +96,19 @@ export const ROOM_ROUTES: readonly RoomRoute[] = [
     url: `${ROOMS_PATH}/:room_id/sources`,
     mutation: true,
     handler: (d, p, r) => createSource(d, p, r.params.room_id, idempotencyKeyOf(r), r.body),
+  },
+  // DC-02: the Device Check over REST too, for every room of the caller or one (a static segment, like run-bindings).
+  {
+    method: 'GET',
+    url: `${ROOMS_PATH}/device-check`,
+    mutation: false,
+    handler: (d, p) => deviceCheck(d, p, undefined),
+  },
+  {
+    method: 'GET',
+    url: `${ROOMS_PATH}/:room_id/device-check`,
+    mutation: false,
+    handler: (d, p, r) => deviceCheck(d, p, r.params.room_id),
   },
 ];
 

@@ -23,7 +23,6 @@ import { RUN_CHAT_BINDING_REF_PATTERN, RUN_ROOM_BINDING_REF_PATTERN } from '../.
 import { bindRun } from '../../../service/rooms/bindRun.js';
 import { claimChatBinding } from '../../../service/rooms/claimChatBinding.js';
 import { createRoom } from '../../../service/rooms/createRoom.js';
-import type { RoomDeps } from '../../../service/rooms/deps.js';
 import { inspectRoom } from '../../../service/rooms/inspectRoom.js';
 import { listRooms } from '../../../service/rooms/listRooms.js';
 import { requestCommand } from '../../../service/rooms/requestCommand.js';
@@ -31,16 +30,10 @@ import { unbindChat } from '../../../service/rooms/unbindChat.js';
 import { unbindRun } from '../../../service/rooms/unbindRun.js';
 import { createSource } from '../../../service/roomSources/createSource.js';
 import { listSources } from '../../../service/roomSources/listSources.js';
-import type { ToolDefinition, ToolServices } from '../toolDefinition.js';
+import { roomsOf, type ToolDefinition } from '../toolDefinition.js';
 
 /** The tool name whose `request.claim_handle` is the one place a chat claim handle is admitted (MRT-12). */
 export const CHAT_CLAIM_TOOL = 'helix_room_claim_chat_binding';
-
-/** Room tools are in the catalog only when the server has the room facade (src/http/app.ts). */
-const roomsOf = (services: ToolServices): RoomDeps => {
-  if (services.rooms === undefined) throw new HelixError('tool_not_found');
-  return services.rooms;
-};
 
 /**
  * A required top-level argument. The catalog already refused a value of the wrong JSON type, so
