@@ -1,0 +1,154 @@
+// Issue 15 "done when": a real flying-squid server, the real reference connector and a real
+// `helix serve` (child processes, loopback only), on SQLite and on PostgreSQL. A run with the
+// `bound_room_evidence` scope, bound to the room, is answered from a fresh world observation, and
+// its evidence bundle shows the observation's provenance (ING-06, BRE-01..08, D-10, HAR-14).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../src/auth/apiKeys.js';
+import { featuresFrom } from '../src/domain/accountPolicy.js';
+import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
+import { createAccount } from '../src/service/accounts/createAccount.js';
+import { claimDelivery } from '../src/service/roomSources/claimDelivery.js';
+import { accountDeps } from './support/accounts.js';
+import { api, idemKey } from './support/harness.js';
+import {
+  announceMinecraftSkip,
+  type ChildHandle,
+  type FlatWorldServer,
+  startConnector,
+  startFlatWorldServer,
+} from './support/minecraft.js';
+import { startCliServer, type ServerProcess } from './support/processes.js';
+import { serverRoomDeps } from './support/roomDeps.js';
+import { serverStoreFlavours, type TestStore } from './support/stores.js';
+
+const SCOPES = [
+  'helix.agent_runs.read',
+  'helix.agent_runs.write',
+  'helix.rooms.read',
+  'helix.rooms.manage',
+  'helix.room_sources.manage',
+];
+const DEFAULTS = { features: featuresFrom([]), defaultCapability: 'admit' as const, capabilities: {} };
+const WORLD = 'minecraft:helix-e2e';
+const QUESTION = 'How many diamond are in the inventory of the player?';
+
+const skip = announceMinecraftSkip();
+
+describe.skipIf(skip).each(serverStoreFlavours())(
+  'a Minecraft world as room evidence, end to end on $name',
+  (flavour) => {
+    let t: TestStore;
+    let helix: ServerProcess;
+    let game: FlatWorldServer;
+    let connector: ChildHandle | undefined;
+    let token = '';
+    let accountId = '';
+
+    const call = (method: string, path: string, options: Parameters<typeof api>[3] = {}) =>
+      api(helix.url, method, path, { token, ...options });
+
+    beforeAll(async () => {
+      t = await flavour.create();
+      const accounts = await accountDeps(t.store);
+      accountId = (await createAccount(accounts, { displayName: 'minecraft e2e' })).accountId;
+      await changeAccountPolicy(accounts, DEFAULTS, accountId, {
+        features: { shared_live_room: true, developer: true },
+      });
+      token = (await createApiKey(t.store, { tenantId: 'e2e', accountId, scopes: SCOPES }, Date.now())).key;
+      [helix, game] = await Promise.all([
+        startCliServer(t.location ?? '', {
+          HELIX_AGENT_DATABASE_SCOPES: 'bound_room_evidence,bound_room_environment_probe',
+          HELIX_AGENT_IP_RATE_LIMIT: '0',
+          HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',
+          HELIX_ROOM_AGENT_IP_RATE_LIMIT: '0',
+          HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT: '0',
+        }),
+        startFlatWorldServer({ give: 'diamond 3' }),
+      ]);
+    }, 60_000);
+    afterAll(async () => {
+      await connector?.stop('SIGKILL');
+      await game?.stop('SIGKILL');
+      await helix?.kill('SIGTERM');
+      await t?.dispose();
+    });
+
+    it('ING-06, BRE-01..BRE-08: a bound run answers from a fresh observation of the real world and cites its provenance', async () => {
+      // The owner makes a room and a source; the signed-in owner claims the delivery (the console's use case).
+      const roomId = (
+        await call('POST', '/api/v1/rooms', { idempotencyKey: idemKey('room'), body: { title: 'Flat world' } })
+      ).body.room.room_id as string;
+      const created = await call('POST', `/api/v1/rooms/${roomId}/sources`, {
+        idempotencyKey: idemKey('source'),
+        body: {
+          domain_adapter: 'game.minecraft.readonly.v1',
+          world_id: WORLD,
+          source_label: 'Flat world',
+          ttl_ms: 3_600_000,
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      const sourceId = created.body.source.source_id as string;
+      const claimed = await claimDelivery(
+        await serverRoomDeps(t.store, DEFAULTS),
+        accountId,
+        created.body.credential_delivery.claim_handle,
+      );
+
+      connector = startConnector({
+        baseUrl: helix.url,
+        bindingId: sourceId,
+        worldId: WORLD,
+        bearer: claimed.token_value,
+        minecraftPort: game.port,
+        env: {
+          HELIX_CONNECTOR_SNAPSHOT_INTERVAL_MS: '500',
+          HELIX_CONNECTOR_HEARTBEAT_INTERVAL_MS: '500',
+          HELIX_CONNECTOR_PROBE_POLL_INTERVAL_MS: '300',
+        },
+      });
+      // The Device Check turns ready once the connector is admitted, connected and observing.
+      await expect
+        .poll(async () => (await call('GET', `/api/v1/rooms/${roomId}/device-check`)).body.ready, {
+          timeout: 30_000,
+          interval: 250,
+        })
+        .toBe(true);
+
+      const started = await call('POST', '/api/v1/agent-runs', {
+        idempotencyKey: idemKey('run'),
+        body: { objective: QUESTION, database_scope: ['bound_room_evidence'] },
+      });
+      expect(started.status, started.text).toBe(201);
+      const runId = started.body.run_id as string;
+      const bound = await call('POST', '/api/v1/rooms/run-bindings', { body: { room_id: roomId, run_id: runId } });
+      expect(bound.status, bound.text).toBeLessThan(300);
+
+      const continued = await call('POST', `/api/v1/agent-runs/${runId}/continue`, {
+        idempotencyKey: idemKey('continue'),
+        body: { expected_version: started.body.version },
+      });
+      expect(continued.status, continued.text).toBe(200);
+      // BRE-07: the observation re-entered the ordinary solver path and grounds the authorized answer.
+      const run = continued.body;
+      expect(run, continued.text).toMatchObject({
+        completion_status: 'completed',
+        terminal_authority_status: 'authorized',
+        latest_result: { outcome: 'succeeded' },
+      });
+      expect(run.latest_result.text).toMatch(/diamond[^.]*3|3[^.]*diamond/i);
+
+      const evidence = await call('GET', `/api/v1/agent-runs/${runId}/evidence`);
+      expect(evidence.status).toBe(200);
+      const observations = (evidence.body.artifacts as any[]).filter(
+        (a) => a.evidence_family === 'shared_live_room_evidence',
+      );
+      expect(observations.length).toBeGreaterThan(0);
+      const provenance = JSON.stringify(observations.map((a) => a.provenance));
+      for (const expected of [roomId, sourceId, WORLD, 'game.minecraft.readonly.v1'])
+        expect(provenance).toContain(expected);
+      // Nothing the producer holds as a secret reaches the evidence (SRC-03).
+      expect(JSON.stringify(evidence.body)).not.toContain(claimed.token_value);
+    }, 90_000);
+  },
+);
