@@ -49,7 +49,12 @@ describe('mcp:provider-conformance against a real Helix', () => {
     expect(run.status('discovery.protected_resource_metadata_mcp.authorization_servers')).toBe('warning');
     expect(run.status('mcp.unauthenticated_challenge')).toBe('passed');
     expect(run.status('mcp.get_not_allowed')).toBe('passed');
+    // PCP-09, DC-01: the Device Check metadata advertises only helix.rooms.read; its challenge points there.
+    expect(run.status('device_check.protected_resource_metadata')).toBe('passed');
+    expect(run.status('device_check.metadata_scopes_only_rooms_read')).toBe('passed');
+    expect(run.status('device_check.unauthenticated_challenge')).toBe('passed');
     for (const id of [
+      'device_check.tools_list',
       'mcp.authenticated_initialize',
       'mcp.tools_list',
       'mcp.tools_security_schemes',
@@ -78,6 +83,8 @@ describe('mcp:provider-conformance against a real Helix', () => {
     expect(run.status('mcp.authenticated_initialize')).toBe('passed');
     expect(run.status('mcp.tools_list')).toBe('passed');
     expect(run.status('mcp.tools_security_schemes')).toBe('passed');
+    // PCP-09, DC-02: /mcp/device-check lists exactly the one tool.
+    expect(run.status('device_check.tools_list'), run.detail('device_check.tools_list')).toBe('passed');
     // The real providers call server_url from their own network: a loopback target is never sent to them.
     for (const id of ['provider.openai', 'provider.gemini']) {
       expect(run.status(id), id).toBe('skipped');
@@ -135,11 +142,14 @@ describe('mcp:provider-conformance against a failing target', () => {
         'discovery.protected_resource_metadata_mcp',
         'mcp.unauthenticated_challenge',
         'mcp.get_not_allowed',
+        'device_check.protected_resource_metadata',
+        'device_check.metadata_scopes_only_rooms_read',
+        'device_check.unauthenticated_challenge',
       ]);
       expect(run.report!.checks.find((c) => c.id === 'discovery.protected_resource_metadata')?.detail).toContain(
         'redirect refused (HTTP 302)',
       );
-      expect(run.report!.summary.failed).toBe(4);
+      expect(run.report!.summary.failed).toBe(7);
       expect(stub.seen.map((r) => r.url)).not.toContain('/followed-redirect');
     } finally {
       await stub.close();

@@ -63,15 +63,17 @@ const jsonRpcResult = async (response: Response, id: number): Promise<unknown> =
   throw new Error('tools/list answered no JSON-RPC response');
 };
 
-const rawToolsList = async (
+/** Every tool `path` lists, as wire JSON (the SDK client drops fields such as securitySchemes). */
+export const rawToolsList = async (
   ctx: ProbeContext,
   token: string,
   protocolVersion: string,
+  path = '/mcp',
 ): Promise<Record<string, unknown>[]> => {
   const tools: Record<string, unknown>[] = [];
   let cursor: string | undefined;
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const response = await ctx.fetch(`${ctx.target}/mcp`, {
+    const response = await ctx.fetch(`${ctx.target}${path}`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${token}`,
@@ -96,7 +98,7 @@ const rawToolsList = async (
 };
 
 /** True when some oauth2 scheme in the list declares the scope. */
-const declaresScope = (schemes: unknown, scope: string): boolean =>
+export const declaresScope = (schemes: unknown, scope: string): boolean =>
   Array.isArray(schemes) &&
   schemes.some(
     (s: { type?: unknown; scopes?: unknown }) =>
