@@ -1,4 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SourceClaimReceiptSchema,
+  SourceCreateReceiptSchema,
+  SourceListReceiptSchema,
+  SourceRevokeReceiptSchema,
+  SourceRotateReceiptSchema,
+} from '../src/api/roomOutputSchemas.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { featuresFrom } from '../src/domain/accountPolicy.js';
 import { sha256Hex } from '../src/domain/hashing.js';
@@ -168,6 +175,10 @@ describe.each(serverStoreFlavours())('the console source manager and credential 
 
     const claimed = await c.claim('alice', delivery.claim_handle);
     expect(claimed.status, claimed.text).toBe(200);
+    // The published contract (docs/openapi.json) parses every answer.
+    SourceCreateReceiptSchema.parse(created.body);
+    SourceListReceiptSchema.parse(listed.body);
+    SourceClaimReceiptSchema.parse(claimed.body);
     expect(claimed.headers.get('cache-control')).toBe('no-store');
     expect(claimed.body).toMatchObject({
       token_value_shown_once: true,
@@ -207,6 +218,7 @@ describe.each(serverStoreFlavours())('the console source manager and credential 
 
     const rotated = await c.send('alice', 'POST', `${bindings(roomId)}/${first.id}/rotate`);
     expect(rotated.status, rotated.text).toBe(200);
+    SourceRotateReceiptSchema.parse(rotated.body);
     expect(rotated.body).toMatchObject({ bearer_included: false, source: { credential_status: 'pending_claim' } });
     expect(rotated.text).not.toMatch(BEARER_SHAPE);
     await expect(c.authenticates(first.id, bearer)).rejects.toMatchObject({ code: 'invalid_token' });
@@ -218,6 +230,7 @@ describe.each(serverStoreFlavours())('the console source manager and credential 
 
     const revoked = await c.send('alice', 'POST', `${bindings(roomId)}/${first.id}/revoke`);
     expect(revoked.status).toBe(200);
+    SourceRevokeReceiptSchema.parse(revoked.body);
     expect(revoked.body).toMatchObject({ revocation_status: 'revoked', source: { status: 'revoked' } });
     await expect(c.authenticates(first.id, nextBearer)).rejects.toMatchObject({ code: 'invalid_token' });
     expect((await c.send('alice', 'DELETE', `${bindings(roomId)}/${first.id}`)).body.revocation_status).toBe(

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ClaimDeliveryRequestSchema } from '../../api/roomSourceSchemas.js';
 import { HelixError } from '../../domain/errors.js';
 import type { AccountDeps } from '../../service/accounts/deps.js';
 import { requireSessionAccount } from '../../service/accounts/sessionAccount.js';
@@ -8,6 +9,7 @@ import { createOwnedSource } from '../../service/roomSources/createOwnedSource.j
 import { listOwnedSources } from '../../service/roomSources/listOwnedSources.js';
 import { revokeSource } from '../../service/roomSources/revokeSource.js';
 import { rotateSource } from '../../service/roomSources/rotateSource.js';
+import { parseInput } from '../../service/validate.js';
 import { enforceAccountLimit } from '../hardening/rateLimits.js';
 import type { ResourceIdentity } from '../resourceIdentity.js';
 import { sessionCookieOf } from './cookies.js';
@@ -32,13 +34,6 @@ interface BrowserRoute {
   readonly takesBody: boolean;
   readonly handler: (deps: RoomDeps, accountId: string, request: BrowserRequest) => Promise<unknown>;
 }
-
-const claimHandleOf = (body: unknown): string => {
-  const handle = (body as { claim_handle?: unknown } | undefined)?.claim_handle;
-  if (typeof body !== 'object' || body === null || Object.keys(body).length !== 1 || typeof handle !== 'string')
-    throw new HelixError('invalid_request', { issues: [{ path: 'claim_handle', message: 'is the one field' }] });
-  return handle;
-};
 
 /**
  * The console's source manager (SRC-06) and credential claim (SRC-04, SRC-05) as a table; each row
@@ -86,7 +81,7 @@ export const ROOM_SOURCE_BROWSER_ROUTES: readonly BrowserRoute[] = [
     url: SOURCE_CLAIM_PATH,
     status: 200,
     takesBody: true,
-    handler: (d, a, r) => claimDelivery(d, a, claimHandleOf(r.body)),
+    handler: (d, a, r) => claimDelivery(d, a, parseInput(ClaimDeliveryRequestSchema, r.body).claim_handle),
   },
 ];
 
