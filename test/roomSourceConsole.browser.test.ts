@@ -7,7 +7,7 @@ import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
 import { createRoomFor } from '../src/service/rooms/createRoomFor.js';
 import { authenticateSourceBearer } from '../src/service/roomSources/authenticateSourceBearer.js';
 import { accountDeps } from './support/accounts.js';
-import { hasChromium, launchChromium } from './support/chromium.js';
+import { hasChromium, launchChromium, signedInPage } from './support/chromium.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
 import { serverRoomDeps } from './support/roomDeps.js';
 import { storeFlavours } from './support/stores.js';
@@ -37,18 +37,8 @@ describe.skipIf(!hasChromium())('the console source manager and claim page in a 
     await h?.close();
   });
 
-  /** A fresh browser signed in with a one-time link; page errors and console errors (CSP reports) are collected. */
-  const signedIn = async (accountId: string, errors: string[]): Promise<Page> => {
-    const page = await (await browser.newContext()).newPage();
-    page.on('pageerror', (err) => errors.push(err.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    const code = await issueSignInLink(await accountDeps(h.testStore.store), accountId);
-    await page.goto(`${h.url}/account/sign-in?code=${code}`);
-    await expect.poll(() => page.url()).toBe(`${h.url}/account`);
-    return page;
-  };
+  const signedIn = async (accountId: string, errors: string[]): Promise<Page> =>
+    signedInPage(browser, h.url, await issueSignInLink(await accountDeps(h.testStore.store), accountId), errors);
   const authenticates = (sourceId: string, bearer: string) =>
     authenticateSourceBearer({ store: h.testStore.store, now: Date.now }, sourceId, bearer);
 
