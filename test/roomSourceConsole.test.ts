@@ -20,6 +20,7 @@ import { createInvite } from '../src/service/rooms/createInvite.js';
 import { createRoomFor } from '../src/service/rooms/createRoomFor.js';
 import type { RoomDeps } from '../src/service/rooms/deps.js';
 import { authenticateSourceBearer } from '../src/service/roomSources/authenticateSourceBearer.js';
+import { summarizeSubject } from '../src/service/subjects/summarizeSubject.js';
 import { accountDeps } from './support/accounts.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
 import { serverRoomDeps } from './support/roomDeps.js';
@@ -209,6 +210,9 @@ describe.each(serverStoreFlavours())('the console source manager and credential 
     expect(log).not.toContain(bearer);
     expect(log).not.toContain(delivery.claim_handle);
     expect(log).toContain(CLAIM);
+    // The console's source and its delivery are the account's data: subject access counts them.
+    const { records } = await summarizeSubject(c.accounts, c.ids.alice!);
+    expect(records).toMatchObject({ room_sources: 1, room_source_deliveries: 1, owner_registrations: 1 });
   });
 
   it('SRC-06: rotation stops the bearer at once and answers a new delivery; revocation (POST and DELETE) ends the source', async () => {
