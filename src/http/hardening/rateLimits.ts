@@ -33,9 +33,8 @@ const ROOM_SOURCE_ROUTES = ['/api/agi/realtime/', '/account/rooms/:room_id/sourc
 
 const surfaceOf = (route: string | undefined): LimitedSurface => {
   if (route === MCP_ROUTE) return 'mcp';
-  if (route === undefined) return 'rest';
-  if (route === ROOMS_ROUTE || route.startsWith(`${ROOMS_ROUTE}/`)) return 'rooms';
-  if (ROOM_SOURCE_ROUTES.some((prefix) => route.startsWith(prefix))) return 'room_sources';
+  if (route !== undefined && (route === ROOMS_ROUTE || route.startsWith(`${ROOMS_ROUTE}/`))) return 'rooms';
+  if (route !== undefined && ROOM_SOURCE_ROUTES.some((prefix) => route.startsWith(prefix))) return 'room_sources';
   return 'rest';
 };
 
