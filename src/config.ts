@@ -80,6 +80,9 @@ export interface RateLimits {
   /** The Shared Live Room REST facade (`/api/v1/rooms…`) has its own buckets (SLR-16). */
   readonly roomsPerIp: number;
   readonly roomsPerPrincipal: number;
+  /** The console's source manager and credential claim (`/api/agi/realtime/…`, SRC-10): per IP and per signed-in account. */
+  readonly roomSourcesPerIp: number;
+  readonly roomSourcesPerAccount: number;
 }
 
 export const ASYMMETRIC_ALGORITHMS = [
@@ -340,6 +343,8 @@ const rateLimits = (env: Env): RateLimits => ({
   mcpPerPrincipal: integer(env, 'HELIX_MCP_PRINCIPAL_RATE_LIMIT', 300, 0, 1_000_000),
   roomsPerIp: integer(env, 'HELIX_ROOM_AGENT_IP_RATE_LIMIT', 600, 0, 1_000_000),
   roomsPerPrincipal: integer(env, 'HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT', 300, 0, 1_000_000),
+  roomSourcesPerIp: integer(env, 'HELIX_ROOM_SOURCE_BROWSER_IP_RATE_LIMIT', 600, 0, 1_000_000),
+  roomSourcesPerAccount: integer(env, 'HELIX_ROOM_SOURCE_BROWSER_ACCOUNT_RATE_LIMIT', 300, 0, 1_000_000),
 });
 
 export interface ConfigOverrides {

@@ -4,7 +4,7 @@ import { createAccount } from '../src/service/accounts/createAccount.js';
 import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
 import { linkIdentity } from '../src/service/accounts/linkIdentity.js';
 import { accountDeps } from './support/accounts.js';
-import { hasChromium, launchChromium } from './support/chromium.js';
+import { hasChromium, launchChromium, signedInPage } from './support/chromium.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
 
@@ -34,15 +34,8 @@ describe.skipIf(!hasChromium())('the console room pages in a real browser (D-09,
     await h?.close();
   });
 
-  /** A fresh browser (its own cookie jar) signed in with a one-time link. */
-  const signedIn = async (accountId: string, errors: string[]): Promise<Page> => {
-    const page = await (await browser.newContext()).newPage();
-    page.on('pageerror', (err) => errors.push(err.message));
-    const code = await issueSignInLink(await accountDeps(h.testStore.store), accountId);
-    await page.goto(`${h.url}/account/sign-in?code=${code}`);
-    await expect.poll(() => page.url()).toBe(`${h.url}/account`);
-    return page;
-  };
+  const signedIn = async (accountId: string, errors: string[]): Promise<Page> =>
+    signedInPage(browser, h.url, await issueSignInLink(await accountDeps(h.testStore.store), accountId), errors);
 
   it('D-09, PRE-01: the owner creates a room and invites; the invitee joins and accepts the consent; the owner changes its role', async () => {
     const errors: string[] = [];

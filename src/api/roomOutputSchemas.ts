@@ -9,7 +9,7 @@ import {
   RUN_CHAT_BINDING_REF_PATTERN,
   RUN_ROOM_BINDING_REF_PATTERN,
 } from '../domain/rooms.js';
-import { SOURCE_ID_PATTERN, SOURCE_STATUSES } from '../domain/roomSources.js';
+import { SOURCE_BEARER_PATTERN, SOURCE_ID_PATTERN, SOURCE_STATUSES } from '../domain/roomSources.js';
 import { ErrorBodySchema, FalseFlags } from './outputSchemas.js';
 import { SOURCE_RECEIPT_SCHEMAS } from './roomSourceViews.js';
 import { ROOM_RECEIPT_SCHEMAS } from './roomViews.js';
@@ -113,6 +113,34 @@ export const SourceCreateReceiptSchema = z.looseObject({
   bearer_included: z.literal(false),
   plugin_config_included: z.literal(false),
   ...FalseFlags,
+});
+
+/** SRC-06: a rotation answers the next show-once delivery, never a bearer. */
+export const SourceRotateReceiptSchema = z.looseObject({
+  source: SourceViewSchema,
+  credential_delivery: z.strictObject({ claim_handle: z.string(), claim_url: z.string(), expires_at: isoTime }),
+  bearer_included: z.literal(false),
+});
+
+/** SRC-06: revocation (POST `/revoke` and DELETE), `revoked` then `already_revoked`. */
+export const SourceRevokeReceiptSchema = z.looseObject({
+  source: SourceViewSchema,
+  revocation_status: z.enum(REVOCATION_STATUSES),
+});
+
+/** SRC-04, SRC-05: the one answer that holds the source bearer, shown once to the developer room owner. */
+export const SourceClaimReceiptSchema = z.looseObject({
+  token_value: z.string().regex(SOURCE_BEARER_PATTERN),
+  token_value_shown_once: z.literal(true),
+  plugin_config: z.looseObject({
+    ingress_base_path: z.string(),
+    binding_id: z.string().regex(SOURCE_ID_PATTERN),
+    room_id: z.string().regex(ROOM_ID_PATTERN),
+    domain_adapter: z.string(),
+    world_id: z.string(),
+    adapter_profile_id: z.string(),
+  }),
+  source: SourceViewSchema,
 });
 
 /** `helix.shared_live_room.error.v1` (src/api/errorBody.ts roomErrorBody): the core error body under the room schema name, its details also in `details`. */

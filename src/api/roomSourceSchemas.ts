@@ -30,3 +30,9 @@ export const CreateSourceRequestSchema = z.strictObject({
   ttl_ms: z.number().int().min(SOURCE_LIMITS.ttlMs.min).max(SOURCE_LIMITS.ttlMs.max),
 });
 export type CreateSourceRequest = z.output<typeof CreateSourceRequestSchema>;
+
+/**
+ * SRC-04 [ref] credential claim body: exactly `{claim_handle}`. Any string is accepted here; a
+ * handle of the wrong shape is simply not found (claimDelivery), as an unknown one is.
+ */
+export const ClaimDeliveryRequestSchema = z.strictObject({ claim_handle: z.string().max(200) });

@@ -34,6 +34,7 @@ import { registerOpenApiRoute } from './openapi/route.js';
 import type { ResourceIdentity } from './resourceIdentity.js';
 import { registerBindingRoutes } from './account/bindingRoutes.js';
 import { registerAccountPages } from './account/pageRoutes.js';
+import { registerRoomSourceRoutes } from './account/roomSourceRoutes.js';
 import type { AccountDeps } from '../service/accounts/deps.js';
 import type { RoomDeps } from '../service/rooms/deps.js';
 
@@ -188,6 +189,12 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
   if (options.rooms !== undefined)
     registerRoomRoutes(app, options.rooms, options.authenticator, options.roomBodyLimitBytes);
   registerBindingRoutes(app, options.accounts.deps);
+  if (options.rooms !== undefined)
+    registerRoomSourceRoutes(app, {
+      accounts: options.accounts.deps,
+      rooms: options.rooms,
+      identity: options.identity,
+    });
   // Its own encapsulated scope: the only place that parses HTML form posts.
   void app.register(async (scope) =>
     registerAccountPages(scope, {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's chromium, which .ci/run installs; browser tests skip when it is absent. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -15,3 +15,23 @@ const FLAGS = [
 ];
 
 export const launchChromium = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+
+/**
+ * A fresh browser context (its own cookie jar) signed in with a one-time sign-in code. Page errors
+ * and console errors (a CSP refusal among them) are collected in `errors`.
+ */
+export const signedInPage = async (
+  browser: Browser,
+  baseUrl: string,
+  signInCode: string,
+  errors: string[],
+): Promise<Page> => {
+  const page = await (await browser.newContext()).newPage();
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(`${baseUrl}/account/sign-in?code=${signInCode}`);
+  await page.waitForURL(`${baseUrl}/account`);
+  return page;
+};

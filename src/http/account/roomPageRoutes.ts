@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HelixError, isHelixError } from '../../domain/errors.js';
+import { HelixError } from '../../domain/errors.js';
 import { CONSENT_TEXT_MAX } from '../../domain/rooms.js';
 import type { AccountDeps } from '../../service/accounts/deps.js';
-import { requireSessionAccount } from '../../service/accounts/sessionAccount.js';
 import { acceptConsent } from '../../service/rooms/acceptConsent.js';
 import { acceptInvite } from '../../service/rooms/acceptInvite.js';
 import { createAccountRoom } from '../../service/rooms/createAccountRoom.js';
@@ -11,12 +10,10 @@ import type { RoomDeps } from '../../service/rooms/deps.js';
 import { listAccountRooms } from '../../service/rooms/listAccountRooms.js';
 import { publishConsentVersion } from '../../service/rooms/publishConsentVersion.js';
 import { removeMember } from '../../service/rooms/removeMember.js';
-import { roomOverview } from '../../service/rooms/roomOverview.js';
 import { setMemberRole } from '../../service/rooms/setMemberRole.js';
-import { usePagePolicy } from '../securityHeaders.js';
-import { sessionCookieOf } from './cookies.js';
-import { signInPage } from './page.js';
-import { INVITE_SCRIPT, INVITE_TTL_CHOICES, invitePage, roomErrorPage, roomPage, roomsPage } from './roomPages.js';
+import { asAccount, type ConsoleContext, field, html, roomPath } from './consoleRequest.js';
+import { INVITE_SCRIPT, INVITE_TTL_CHOICES, invitePage, roomsPage } from './roomPages.js';
+import { registerSourcePages, renderRoomPage } from './roomSourcePageRoutes.js';
 import { publicOrigin, type ResourceIdentity } from '../resourceIdentity.js';
 
 type Params = { room_id: string };
@@ -28,53 +25,6 @@ const FORM_BODY_LIMIT = 4096;
  * up to 12 bytes (`%XX` for each of 4 UTF-8 bytes), so its form gets room for the longest text.
  */
 const CONSENT_BODY_LIMIT = 12 * CONSENT_TEXT_MAX + 1024;
-type Form = Readonly<Record<string, unknown>>;
-
-const html = (reply: FastifyReply, status: number, body: string) =>
-  usePagePolicy(reply).code(status).type('text/html; charset=utf-8').send(body);
-
-/** One form field as text; a missing or repeated field is empty, which the use case then refuses. */
-const field = (request: FastifyRequest, name: string): string => {
-  const value = ((request.body ?? {}) as Form)[name];
-  return typeof value === 'string' ? value : '';
-};
-
-/**
- * Cross-site request forgery: the session cookie is SameSite=Lax and the app refuses an Origin it
- * does not admit (src/http/hostPolicy.ts). A room form also needs an Origin at all (browsers send
- * one on every POST) and, when the browser says where the request came from, the same origin.
- */
-const requireSameOriginForm = (request: FastifyRequest): void => {
-  const site = request.headers['sec-fetch-site'];
-  if (request.headers.origin === undefined || (site !== undefined && site !== 'same-origin'))
-    throw new HelixError('forbidden_origin');
-};
-
-/** Room ids are `room_` and hex: safe in a path as they are, checked again by every use case. */
-const roomPath = (roomId: string): string => `/account/rooms/${encodeURIComponent(roomId)}`;
-
-/**
- * Runs one page handler as the signed-in account; a refusal becomes a page with the error's status.
- * No session is the sign-in page (401); another account's room reads "not found" (RREST-03).
- */
-const asAccount =
-  <R extends { Params?: Params }>(
-    deps: AccountDeps,
-    handler: (accountId: string, request: FastifyRequest<R>, reply: FastifyReply) => Promise<unknown>,
-  ) =>
-  async (request: FastifyRequest<R>, reply: FastifyReply): Promise<unknown> => {
-    try {
-      if (request.method === 'POST') requireSameOriginForm(request);
-      const accountId = await requireSessionAccount(deps, sessionCookieOf(request));
-      return await handler(accountId, request, reply);
-    } catch (err) {
-      if (!isHelixError(err) || err.code === 'internal_error') throw err;
-      if (err.code === 'session_required') return html(reply, 401, signInPage(err.message));
-      const detail = err.details.issues?.map((i) => `${i.path} ${i.message}`).join('; ');
-      return html(reply, err.status, roomErrorPage(detail === undefined ? err.message : `${err.message} ${detail}`));
-    }
-  };
-
 /**
  * The invite link on this server's public origin (HELIX_PUBLIC_BASE_URL when set, so a link made
  * behind a proxy names the address invitees reach); the token travels in the fragment only.
@@ -100,17 +50,18 @@ export const registerRoomPages = (
   rooms: RoomDeps,
   identity: ResourceIdentity,
 ): void => {
+  const context: ConsoleContext = { accounts, identity };
   const back = (reply: FastifyReply, roomId: string) => reply.redirect(roomPath(roomId), 303);
 
   app.get(
     '/account/rooms',
-    asAccount(accounts, async (accountId, _request, reply) =>
+    asAccount(context, async (accountId, _request, reply) =>
       html(reply, 200, roomsPage(await listAccountRooms(rooms, accountId))),
     ),
   );
   app.post(
     '/account/rooms',
-    asAccount(accounts, async (accountId, request, reply) => {
+    asAccount(context, async (accountId, request, reply) => {
       const room = await createAccountRoom(rooms, accountId, field(request, 'title'));
       return back(reply, room.room_id);
     }),
@@ -118,14 +69,14 @@ export const registerRoomPages = (
 
   app.get(
     '/account/rooms/invite',
-    asAccount(accounts, async (_accountId, _request, reply) => html(reply, 200, invitePage())),
+    asAccount(context, async (_accountId, _request, reply) => html(reply, 200, invitePage())),
   );
   app.get('/account/rooms/invite.js', async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').send(INVITE_SCRIPT),
   );
   app.post(
     '/account/rooms/invite',
-    asAccount(accounts, async (accountId, request, reply) => {
+    asAccount(context, async (accountId, request, reply) => {
       const joined = await acceptInvite(rooms, accountId, field(request, 'token').trim());
       return back(reply, joined.room_id);
     }),
@@ -133,20 +84,16 @@ export const registerRoomPages = (
 
   app.get<{ Params: Params }>(
     '/account/rooms/:room_id',
-    asAccount<{ Params: Params }>(accounts, async (accountId, request, reply) =>
-      html(reply, 200, roomPage(await roomOverview(rooms, accountId, request.params.room_id), accountId)),
+    asAccount<{ Params: Params }>(context, async (accountId, request, reply) =>
+      html(reply, 200, await renderRoomPage(rooms, accountId, request.params.room_id)),
     ),
   );
-  registerOwnerForms(app, accounts, rooms, identity);
+  registerOwnerForms(app, context, rooms);
+  registerSourcePages(app, context, rooms);
 };
 
 /** The room page's forms: each acts, then sends the browser back to the room page (post/redirect/get). */
-const registerOwnerForms = (
-  app: FastifyInstance,
-  accounts: AccountDeps,
-  rooms: RoomDeps,
-  identity: ResourceIdentity,
-): void => {
+const registerOwnerForms = (app: FastifyInstance, context: ConsoleContext, rooms: RoomDeps): void => {
   const post = (
     suffix: string,
     act: (accountId: string, roomId: string, request: FastifyRequest<{ Params: Params }>) => Promise<unknown>,
@@ -155,7 +102,7 @@ const registerOwnerForms = (
     app.post<{ Params: Params }>(
       `/account/rooms/:room_id${suffix}`,
       { bodyLimit },
-      asAccount<{ Params: Params }>(accounts, async (accountId, request, reply) => {
+      asAccount<{ Params: Params }>(context, async (accountId, request, reply) => {
         await act(accountId, request.params.room_id, request);
         return reply.redirect(roomPath(request.params.room_id), 303);
       }),
@@ -164,12 +111,12 @@ const registerOwnerForms = (
   // The invite link is the one answer that is not a redirect: it is shown in this page, once.
   app.post<{ Params: Params }>(
     '/account/rooms/:room_id/invites',
-    asAccount<{ Params: Params }>(accounts, async (accountId, request, reply) => {
+    asAccount<{ Params: Params }>(context, async (accountId, request, reply) => {
       const roomId = request.params.room_id;
       const ttlMs = ttlOf(field(request, 'ttl'));
       const invite = await createInvite(rooms, accountId, roomId, { role: field(request, 'role'), ttlMs });
-      const view = await roomOverview(rooms, accountId, roomId);
-      return html(reply, 201, roomPage(view, accountId, { inviteLink: inviteLinkOf(request, identity, invite.token) }));
+      const inviteLink = inviteLinkOf(request, context.identity, invite.token);
+      return html(reply, 201, await renderRoomPage(rooms, accountId, roomId, { inviteLink }));
     }),
   );
   post('/members/role', (accountId, roomId, request) =>

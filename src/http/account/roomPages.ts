@@ -1,11 +1,13 @@
 /**
  * The console's Shared Live Room pages (D-09), server-rendered: plain forms that POST to the same
- * origin, no inline script (the account pages' CSP). Every value from the store is escaped.
+ * origin, no inline script (the account pages' CSP). Every value from the store is escaped. The
+ * owner's source manager is src/http/account/roomSourcePages.ts.
  */
 import type { MemberView, RoomView } from '../../api/roomViews.js';
 import { ROOM_ROLES, type RoomRole } from '../../domain/rooms.js';
 import type { RoomOverview } from '../../service/rooms/roomOverview.js';
 import { escapeHtml, layout } from './page.js';
+import { type SourcesPanel, sourcesSection } from './roomSourcePages.js';
 
 /** The invite lifetimes the form offers (INVITE_TTL_MS bounds them: a minute to a week). */
 export const INVITE_TTL_CHOICES = { '1h': 3_600_000, '1d': 86_400_000, '7d': 604_800_000 } as const;
@@ -98,6 +100,8 @@ export interface RoomPageExtras {
   /** The invite link just created: rendered in this answer only, never again. */
   readonly inviteLink?: string;
   readonly message?: string;
+  /** The owner's source manager (SRC-06); other roles get none. */
+  readonly sources?: SourcesPanel;
 }
 
 export const roomPage = (view: RoomOverview, viewer: string, extras: RoomPageExtras = {}): string => {
@@ -114,7 +118,8 @@ ${extras.message === undefined ? '' : `<p class="error">${escapeHtml(extras.mess
 ${invite}
 ${consentSection(view)}
 ${membersTable(view, viewer)}
-${room.membership.role === 'owner' ? ownerForms(room.room_id) : ''}`,
+${room.membership.role === 'owner' ? ownerForms(room.room_id) : ''}
+${extras.sources === undefined ? '' : sourcesSection(room.room_id, extras.sources)}`,
   );
 };
 

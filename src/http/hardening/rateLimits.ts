@@ -7,9 +7,13 @@ import { FixedWindowLimiter } from './fixedWindowLimiter.js';
 
 /**
  * The surfaces with separate budgets: a busy MCP client must not starve REST, nor the reverse; the
- * room facade has its own pair of limits (SLR-16: HELIX_ROOM_AGENT_*_RATE_LIMIT).
+ * room facade has its own pair of limits (SLR-16: HELIX_ROOM_AGENT_*_RATE_LIMIT), and so has the
+ * console's source manager and credential claim (SRC-10: HELIX_ROOM_SOURCE_BROWSER_*_RATE_LIMIT),
+ * whose second budget is per signed-in account rather than per credential.
  */
-export const LIMITED_SURFACES = ['rest', 'mcp', 'rooms'] as const;
+export const PRINCIPAL_SURFACES = ['rest', 'mcp', 'rooms'] as const;
+export type PrincipalSurface = (typeof PRINCIPAL_SURFACES)[number];
+export const LIMITED_SURFACES = [...PRINCIPAL_SURFACES, 'room_sources'] as const;
 export type LimitedSurface = (typeof LIMITED_SURFACES)[number];
 
 /** The configured limits are per minute (HELIX_*_RATE_LIMIT). */
@@ -21,10 +25,17 @@ export const MAX_TRACKED_KEYS = 100_000;
 const MCP_ROUTES: ReadonlySet<string> = new Set(['/mcp', '/mcp/device-check']);
 /** Every route of the room facade (src/http/rest/roomRoutes.ts) starts with it. */
 const ROOMS_ROUTE = '/api/v1/rooms';
+/**
+ * The source manager (SRC-06) and the credential claim (SRC-04): the cookie-authenticated JSON
+ * routes (src/http/account/roomSourceRoutes.ts) and the console's source forms and claim page
+ * (src/http/account/roomSourcePageRoutes.ts).
+ */
+const ROOM_SOURCE_ROUTES = ['/api/agi/realtime/', '/account/rooms/:room_id/sources', '/account/room-sources/'];
 
 const surfaceOf = (route: string | undefined): LimitedSurface => {
   if (route !== undefined && MCP_ROUTES.has(route)) return 'mcp';
   if (route !== undefined && (route === ROOMS_ROUTE || route.startsWith(`${ROOMS_ROUTE}/`))) return 'rooms';
+  if (route !== undefined && ROOM_SOURCE_ROUTES.some((prefix) => route.startsWith(prefix))) return 'room_sources';
   return 'rest';
 };
 
@@ -44,12 +55,14 @@ export interface RateLimitOptions {
   readonly maxKeys?: number;
 }
 
-type Limiters = Readonly<Record<LimitedSurface, FixedWindowLimiter | undefined>>;
+type Limiters<S extends string> = Readonly<Record<S, FixedWindowLimiter | undefined>>;
 
 /** The limiters of one app, two per surface; a configured limit of 0 leaves that one out (off). */
 export class RateLimitBuckets {
-  private readonly perIp: Limiters;
-  private readonly perPrincipal: Limiters;
+  private readonly perIp: Limiters<LimitedSurface>;
+  private readonly perPrincipal: Limiters<PrincipalSurface>;
+  /** SRC-10: the source manager's second budget is the signed-in account's. */
+  private readonly perAccount: FixedWindowLimiter | undefined;
 
   constructor(options: RateLimitOptions) {
     const limiter = (limit: number): FixedWindowLimiter | undefined =>
@@ -62,12 +75,18 @@ export class RateLimitBuckets {
             now: options.now,
           });
     const { limits } = options;
-    this.perIp = { rest: limiter(limits.restPerIp), mcp: limiter(limits.mcpPerIp), rooms: limiter(limits.roomsPerIp) };
+    this.perIp = {
+      rest: limiter(limits.restPerIp),
+      mcp: limiter(limits.mcpPerIp),
+      rooms: limiter(limits.roomsPerIp),
+      room_sources: limiter(limits.roomSourcesPerIp),
+    };
     this.perPrincipal = {
       rest: limiter(limits.restPerPrincipal),
       mcp: limiter(limits.mcpPerPrincipal),
       rooms: limiter(limits.roomsPerPrincipal),
     };
+    this.perAccount = limiter(limits.roomSourcesPerAccount);
   }
 
   /** Pre-auth: counts the request against its surface's per-IP bucket (an onRequest hook). */
@@ -79,18 +98,23 @@ export class RateLimitBuckets {
   }
 
   /** Post-auth: counts the request against the verified credential's bucket. */
-  checkPrincipal(request: FastifyRequest, principal: Principal, surface: LimitedSurface): void {
+  checkPrincipal(request: FastifyRequest, principal: Principal, surface: PrincipalSurface): void {
     check(this.perPrincipal[surface], principal.credentialId, request, {
       bucket: `${surface}_principal`,
       field: 'principal',
     });
+  }
+
+  /** Post-session: counts the request against the signed-in account's source-manager bucket. */
+  checkAccount(request: FastifyRequest, accountId: string): void {
+    check(this.perAccount, accountId, request, { bucket: 'room_sources_account', field: 'account' });
   }
 }
 
 /** How a refusal is logged: the bucket's name and the field that names its key. */
 interface BucketLabel {
   readonly bucket: string;
-  readonly field: 'client' | 'principal';
+  readonly field: 'client' | 'principal' | 'account';
 }
 
 const check = (
@@ -103,7 +127,7 @@ const check = (
   const decision = limiter.hit(key);
   if (decision.allowed) return;
   // Once per key and window: the flood itself shows in the request log as 429s. Keys are client
-  // addresses and credential ids, never credentials. (request.log already carries request_id.)
+  // addresses, credential ids and account ids, never credentials. (request.log already carries request_id.)
   if (decision.firstRefusal) {
     request.log.warn(
       { bucket: label.bucket, [label.field]: key, retry_after_seconds: decision.retryAfterSeconds },
@@ -124,13 +148,26 @@ export const decorateRateLimits = (app: FastifyInstance, buckets: RateLimitBucke
   app.decorate('helixRateLimits', buckets);
 };
 
+const bucketsOf = (request: FastifyRequest): RateLimitBuckets => {
+  const buckets = request.server.helixRateLimits;
+  // Fail loudly rather than serve without limits if the app was assembled without registerHardening.
+  if (buckets === undefined) throw new Error('rate limits are not registered on this app (registerHardening)');
+  return buckets;
+};
+
 /**
  * Call right after authentication: 429 `rate_limited` (with Retry-After) once this credential has
  * used its per-minute budget on this surface; other principals are unaffected.
  */
-export const enforcePrincipalLimit = (request: FastifyRequest, principal: Principal, surface: LimitedSurface): void => {
-  const buckets = request.server.helixRateLimits;
-  // Fail loudly rather than serve without limits if the app was assembled without registerHardening.
-  if (buckets === undefined) throw new Error('rate limits are not registered on this app (registerHardening)');
-  buckets.checkPrincipal(request, principal, surface);
+export const enforcePrincipalLimit = (
+  request: FastifyRequest,
+  principal: Principal,
+  surface: PrincipalSurface,
+): void => {
+  bucketsOf(request).checkPrincipal(request, principal, surface);
+};
+
+/** SRC-10: call once the session names the account, on every source-manager and claim request. */
+export const enforceAccountLimit = (request: FastifyRequest, accountId: string): void => {
+  bucketsOf(request).checkAccount(request, accountId);
 };

@@ -9,6 +9,7 @@ import { jsonSchemaOf, type JsonObject } from '../../api/jsonSchema.js';
 import { ErrorBodySchema } from '../../api/outputSchemas.js';
 import { RoomErrorBodySchema } from '../../api/roomOutputSchemas.js';
 import { ROOM_ID_PATTERN, RUN_CHAT_BINDING_REF_PATTERN, RUN_ROOM_BINDING_REF_PATTERN } from '../../domain/rooms.js';
+import { SOURCE_ID_PATTERN } from '../../domain/roomSources.js';
 import { IdempotencyKeySchema, RunIdSchema } from '../../api/schemas.js';
 import {
   ERROR_STATUSES,
@@ -32,6 +33,8 @@ const PATH_PARAMETERS: Readonly<Record<string, JsonObject>> = {
   account_id: { type: 'string', pattern: IDENTIFIER_PATTERN.source },
   binding_ref: { type: 'string', pattern: BINDING_REF.source },
   room_id: { type: 'string', pattern: ROOM_ID_PATTERN.source },
+  // A room source's id, the `{bindingId}` of the §22 [ref] source-manager routes.
+  binding_id: { type: 'string', pattern: SOURCE_ID_PATTERN.source },
 };
 
 /** A parameter name that means something else under one path: the room facade's opaque binding refs. */

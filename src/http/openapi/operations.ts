@@ -26,10 +26,13 @@ import {
   RoomListReceiptSchema,
   RunBindReceiptSchema,
   RunUnbindReceiptSchema,
+  SourceClaimReceiptSchema,
   SourceCreateReceiptSchema,
   SourceListReceiptSchema,
+  SourceRevokeReceiptSchema,
+  SourceRotateReceiptSchema,
 } from '../../api/roomOutputSchemas.js';
-import { CreateSourceRequestSchema } from '../../api/roomSourceSchemas.js';
+import { ClaimDeliveryRequestSchema, CreateSourceRequestSchema } from '../../api/roomSourceSchemas.js';
 import { ProtectedResourceMetadataSchema } from '../wellKnown.js';
 import { HealthSchema } from '../health.js';
 import { EventPageSchema, EvidenceBundleSchema, RunViewSchema } from '../../api/outputSchemas.js';
@@ -260,6 +263,10 @@ export const SCHEMA_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, s
   [RunBindReceiptSchema, 'RunBindReceipt'],
   [RunUnbindReceiptSchema, 'RunUnbindReceipt'],
   [ChatUnbindReceiptSchema, 'ChatBindingUnbindReceipt'],
+  [ClaimDeliveryRequestSchema, 'ClaimRoomSourceDeliveryRequest'],
+  [SourceRotateReceiptSchema, 'RoomSourceRotateReceipt'],
+  [SourceRevokeReceiptSchema, 'RoomSourceRevokeReceipt'],
+  [SourceClaimReceiptSchema, 'RoomSourceClaimReceipt'],
   [CreateSourceRequestSchema, 'CreateRoomSourceRequest'],
   [SourceListReceiptSchema, 'RoomSourceListReceipt'],
   [SourceCreateReceiptSchema, 'RoomSourceCreateReceipt'],

@@ -1,4 +1,5 @@
 import { BINDING_ROUTES } from '../account/bindingRoutes.js';
+import { ROOM_SOURCE_BROWSER_ROUTES } from '../account/roomSourceRoutes.js';
 import { HEALTH_PATH } from '../health.js';
 import { EVENT_STREAM_PATH } from '../rest/eventStreamRoute.js';
 import { PROVIDER_ROUTES } from '../rest/providerRoutes.js';
@@ -15,6 +16,7 @@ import {
   type OperationDoc,
 } from './operations.js';
 import { ROOM_OPERATION_DOCS } from './roomOperations.js';
+import { ROOM_SOURCE_BROWSER_OPERATION_DOCS } from './roomSourceBrowserOperations.js';
 
 export interface DocumentedRoute {
   readonly method: string;
@@ -24,7 +26,8 @@ export interface DocumentedRoute {
 }
 
 const documented = (method: string, url: string): DocumentedRoute => {
-  const doc = OPERATION_DOCS[`${method} ${url}`] ?? ROOM_OPERATION_DOCS[`${method} ${url}`];
+  const key = `${method} ${url}`;
+  const doc = OPERATION_DOCS[key] ?? ROOM_OPERATION_DOCS[key] ?? ROOM_SOURCE_BROWSER_OPERATION_DOCS[key];
   // A route added to a table without its contract entry must not ship undocumented.
   if (doc === undefined)
     throw new Error(`OpenAPI: no operation entry for ${method} ${url} (src/http/openapi/operations.ts)`);
@@ -43,6 +46,7 @@ export const documentedRoutes = (): readonly DocumentedRoute[] => [
   ...SUBJECT_ROUTES.map((r) => documented(r.method, r.url)),
   ...ROOM_ROUTES.map((r) => documented(r.method, r.url)),
   ...BINDING_ROUTES.map((r) => documented(r.method, r.url)),
+  ...ROOM_SOURCE_BROWSER_ROUTES.map((r) => documented(r.method, r.url)),
   ...[...PROTECTED_RESOURCE_PATHS, DEVICE_CHECK_METADATA_PATH].map((url) => ({
     method: 'GET',
     url,

@@ -2,13 +2,13 @@ import type { Principal } from '../../auth/principal.js';
 import { CreateSourceRequestSchema } from '../../api/roomSourceSchemas.js';
 import { projectSource, type SourceCreateReceipt, sourceCreateReceipt } from '../../api/roomSourceViews.js';
 import { HelixError } from '../../domain/errors.js';
-import type { RoomSourceRecord } from '../../domain/roomSources.js';
 import type { UnitOfWork } from '../../store/port.js';
 import { completeReceipt, idempotentRequest, requireIdempotencyKey, reserveKey } from '../idempotency.js';
 import { admitCaller, loadCallerRoom } from '../rooms/access.js';
 import type { RoomDeps, RoomResult } from '../rooms/deps.js';
 import { parseInput } from '../validate.js';
-import { issueDelivery, newSourceId } from './credentials.js';
+import { issueDelivery } from './credentials.js';
+import { newSourceRecord } from './newSource.js';
 
 /**
  * POST /api/v1/rooms/{room_id}/sources (RREST-09, MRT-09): a read-only source of the room and a
@@ -45,25 +45,12 @@ export const createSource = async (
       const stored = reservation.body as SourceCreateReceipt;
       return { status: reservation.status, body: await replayDelivery(uow, stored, now), replayed: true };
     }
-    const source: RoomSourceRecord = {
-      sourceId: newSourceId(),
-      roomId,
-      domainAdapter: request.domain_adapter,
-      worldId: request.world_id,
-      label: request.source_label,
-      profileId: resolved.profile.profile_id,
-      profileVersion: resolved.profile.profile_version,
-      profileHash: resolved.contractHash,
-      status: 'active',
-      credentialHash: null,
-      credentialCreatedAt: null,
-      expiresAt: now + request.ttl_ms,
-      rotatedAt: null,
-      revokedAt: null,
-      createdBy: caller.accountId,
-      ownerHash: caller.owner.ownerHash,
-      createdAt: now,
-    };
+    const source = newSourceRecord(
+      request,
+      resolved,
+      { roomId, accountId: caller.accountId, ownerHash: caller.owner.ownerHash },
+      now,
+    );
     await uow.roomSources.insertSource(source);
     const delivery = await issueDelivery(uow, source, now);
     const receipt = sourceCreateReceipt(projectSource(source, now), null);

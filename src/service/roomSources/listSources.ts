@@ -18,8 +18,13 @@ export const listSources = async (
   const caller = await admitCaller(deps, principal, 'room.source_list', 'feature_required');
   const { member } = await loadCallerRoom(deps.store.read.rooms, roomId, caller);
   if (member.role !== 'owner') throw new HelixError('room_role_forbidden');
+  return { status: 200, body: await roomSourceList(deps, roomId), replayed: false };
+};
+
+/** The room's sources, oldest first, bounded (SRC-09); the caller has checked it is the owner. */
+export const roomSourceList = async (deps: RoomDeps, roomId: string): Promise<SourceListReceipt> => {
   const rows = await deps.store.read.roomSources.listSources(roomId, SOURCE_LIMITS.listMax + 1);
   const now = deps.now();
   const shown = rows.slice(0, SOURCE_LIMITS.listMax).map((source) => projectSource(source, now));
-  return { status: 200, body: sourceListReceipt(roomId, shown, rows.length > SOURCE_LIMITS.listMax), replayed: false };
+  return sourceListReceipt(roomId, shown, rows.length > SOURCE_LIMITS.listMax);
 };

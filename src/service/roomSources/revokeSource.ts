@@ -14,11 +14,16 @@ export interface SourceRevoked {
  * invalidated and its open delivery is closed, in one transaction; a revoked source never becomes
  * active again. Revoking twice answers `already_revoked`, as binding withdrawals do (WD-03).
  */
-export const revokeSource = async (deps: RoomDeps, accountId: string, sourceId: string): Promise<SourceRevoked> => {
+export const revokeSource = async (
+  deps: RoomDeps,
+  accountId: string,
+  sourceId: string,
+  roomId?: string,
+): Promise<SourceRevoked> => {
   await requireRoomFeatureFor(deps, accountId);
   const now = deps.now();
   return deps.store.transaction(async (uow) => {
-    const { source } = await loadOwnedSource(uow, accountId, sourceId);
+    const { source } = await loadOwnedSource(uow, accountId, sourceId, roomId);
     const revoked = await uow.roomSources.endSource(sourceId, 'revoked', now);
     await uow.roomSources.invalidateAdmissions(sourceId, now);
     await uow.roomSources.closeDeliveries(sourceId, now);

@@ -15,11 +15,16 @@ export interface SourceRotated {
  * hash is dropped), every admission made under it is invalidated, and a new show-once delivery
  * replaces any open one; the next bearer is minted when that delivery is claimed.
  */
-export const rotateSource = async (deps: RoomDeps, accountId: string, sourceId: string): Promise<SourceRotated> => {
+export const rotateSource = async (
+  deps: RoomDeps,
+  accountId: string,
+  sourceId: string,
+  roomId?: string,
+): Promise<SourceRotated> => {
   await requireRoomFeatureFor(deps, accountId);
   const now = deps.now();
   return deps.store.transaction(async (uow) => {
-    const { source } = await loadOwnedSource(uow, accountId, sourceId);
+    const { source } = await loadOwnedSource(uow, accountId, sourceId, roomId);
     if (source.expiresAt <= now || !(await uow.roomSources.clearCredential(sourceId, now))) throw sourceNotFound();
     await uow.roomSources.invalidateAdmissions(sourceId, now);
     const rotated = { ...source, credentialHash: null, credentialCreatedAt: null, rotatedAt: now };
