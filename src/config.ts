@@ -33,6 +33,8 @@ export interface HelixConfig {
   readonly mcpBodyLimitBytes: number;
   /** HELIX_ROOM_AGENT_BODY_LIMIT: the JSON body limit of the room REST facade (SLR-16, ENV-02). */
   readonly roomBodyLimitBytes: number;
+  /** HELIX_ROOM_INGRESS_BODY_LIMIT: the JSON body limit of the source ingress lane (ING-01, ING-03). */
+  readonly roomIngressBodyLimitBytes: number;
   /** Hostnames (lower case, no port) admitted in `Host`; loopback names are added outside production. */
   readonly allowedHosts: ReadonlySet<string>;
   /** Exact browser origins admitted in `Origin`; any loopback origin is added outside production. */
@@ -80,6 +82,9 @@ export interface RateLimits {
   /** The Shared Live Room REST facade (`/api/v1/rooms…`) has its own buckets (SLR-16). */
   readonly roomsPerIp: number;
   readonly roomsPerPrincipal: number;
+  /** The source ingress lane (`/api/room-ingress/…`): per client IP before, per binding after the bearer check. */
+  readonly ingressPerIp: number;
+  readonly ingressPerBinding: number;
 }
 
 export const ASYMMETRIC_ALGORITHMS = [
@@ -340,7 +345,12 @@ const rateLimits = (env: Env): RateLimits => ({
   mcpPerPrincipal: integer(env, 'HELIX_MCP_PRINCIPAL_RATE_LIMIT', 300, 0, 1_000_000),
   roomsPerIp: integer(env, 'HELIX_ROOM_AGENT_IP_RATE_LIMIT', 600, 0, 1_000_000),
   roomsPerPrincipal: integer(env, 'HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT', 300, 0, 1_000_000),
+  ingressPerIp: integer(env, 'HELIX_ROOM_INGRESS_IP_RATE_LIMIT', 1_200, 0, 1_000_000),
+  ingressPerBinding: integer(env, 'HELIX_ROOM_INGRESS_BINDING_RATE_LIMIT', 600, 0, 1_000_000),
 });
+
+/** A full batch of the reference connector (16 snapshots at their bounds) is about 100 KiB. */
+const DEFAULT_INGRESS_BODY_LIMIT = 256 * 1024;
 
 export interface ConfigOverrides {
   readonly database?: string;
@@ -368,6 +378,13 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     bodyLimitBytes: integer(env, 'HELIX_AGENT_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
     mcpBodyLimitBytes: integer(env, 'HELIX_MCP_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
     roomBodyLimitBytes: integer(env, 'HELIX_ROOM_AGENT_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
+    roomIngressBodyLimitBytes: integer(
+      env,
+      'HELIX_ROOM_INGRESS_BODY_LIMIT',
+      DEFAULT_INGRESS_BODY_LIMIT,
+      1024,
+      1024 * 1024,
+    ),
     allowedHosts: allowedHosts(env, production, publicBaseUrl),
     allowedOrigins: allowedOrigins(env, publicBaseUrl),
 

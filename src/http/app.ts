@@ -26,6 +26,7 @@ import { PROVIDER_ROUTES, registerProviderRoutes } from './rest/providerRoutes.j
 import type { ModelProviderDeps } from '../service/modelProviders/deps.js';
 import { registerSubjectRoutes, SUBJECT_ROUTES, SUBJECTS_PATH } from './rest/subjectRoutes.js';
 import { registerRoomRoutes, ROOM_ROUTES } from './rest/roomRoutes.js';
+import { INGRESS_ROUTES, registerIngressRoutes } from './ingress/ingressRoutes.js';
 import type { SubjectService } from '../service/subjects/subjectService.js';
 import { registerDiscovery } from './wellKnown.js';
 import { registerHealth } from './health.js';
@@ -51,6 +52,8 @@ export interface AppOptions {
   readonly mcpBodyLimitBytes: number;
   /** HELIX_ROOM_AGENT_BODY_LIMIT: the room facade's own JSON body limit (SLR-16). */
   readonly roomBodyLimitBytes: number;
+  /** HELIX_ROOM_INGRESS_BODY_LIMIT: the source ingress lane's own JSON body limit (ING-01). */
+  readonly roomIngressBodyLimitBytes: number;
   /** The canonical resource and public origin (src/http/resourceIdentity.ts). */
   readonly identity: ResourceIdentity;
   readonly hostPolicy: HostPolicy;
@@ -163,7 +166,7 @@ const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void
       ...RUN_ROUTES,
       ...(options.providers === undefined ? [] : PROVIDER_ROUTES),
       ...(options.subjects === undefined ? [] : SUBJECT_ROUTES),
-      ...(options.rooms === undefined ? [] : ROOM_ROUTES),
+      ...(options.rooms === undefined ? [] : [...ROOM_ROUTES, ...INGRESS_ROUTES]),
     ];
     const allowed = routes.filter((r) => matchesPath(r.url, path)).map((r) => r.method);
     if (allowed.length > 0) reply.header('Allow', [...new Set(allowed)].join(', '));
@@ -184,6 +187,7 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
   if (options.subjects !== undefined) registerSubjectRoutes(app, options.subjects, options.authenticator);
   if (options.rooms !== undefined)
     registerRoomRoutes(app, options.rooms, options.authenticator, options.roomBodyLimitBytes);
+  if (options.rooms !== undefined) registerIngressRoutes(app, options.rooms, options.roomIngressBodyLimitBytes);
   registerBindingRoutes(app, options.accounts.deps);
   // Its own encapsulated scope: the only place that parses HTML form posts.
   void app.register(async (scope) =>

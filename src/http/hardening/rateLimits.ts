@@ -7,9 +7,10 @@ import { FixedWindowLimiter } from './fixedWindowLimiter.js';
 
 /**
  * The surfaces with separate budgets: a busy MCP client must not starve REST, nor the reverse; the
- * room facade has its own pair of limits (SLR-16: HELIX_ROOM_AGENT_*_RATE_LIMIT).
+ * room facade has its own pair of limits (SLR-16: HELIX_ROOM_AGENT_*_RATE_LIMIT), and so has the
+ * source ingress lane, whose post-auth key is the binding (HELIX_ROOM_INGRESS_*_RATE_LIMIT).
  */
-export const LIMITED_SURFACES = ['rest', 'mcp', 'rooms'] as const;
+export const LIMITED_SURFACES = ['rest', 'mcp', 'rooms', 'ingress'] as const;
 export type LimitedSurface = (typeof LIMITED_SURFACES)[number];
 
 /** The configured limits are per minute (HELIX_*_RATE_LIMIT). */
@@ -20,10 +21,13 @@ export const MAX_TRACKED_KEYS = 100_000;
 const MCP_ROUTE = '/mcp';
 /** Every route of the room facade (src/http/rest/roomRoutes.ts) starts with it. */
 const ROOMS_ROUTE = '/api/v1/rooms';
+/** Every route of the source ingress lane (src/http/ingress/ingressRoutes.ts) starts with it. */
+const INGRESS_ROUTE_PREFIX = '/api/room-ingress/';
 
 const surfaceOf = (route: string | undefined): LimitedSurface => {
   if (route === MCP_ROUTE) return 'mcp';
   if (route !== undefined && (route === ROOMS_ROUTE || route.startsWith(`${ROOMS_ROUTE}/`))) return 'rooms';
+  if (route?.startsWith(INGRESS_ROUTE_PREFIX)) return 'ingress';
   return 'rest';
 };
 
@@ -61,11 +65,17 @@ export class RateLimitBuckets {
             now: options.now,
           });
     const { limits } = options;
-    this.perIp = { rest: limiter(limits.restPerIp), mcp: limiter(limits.mcpPerIp), rooms: limiter(limits.roomsPerIp) };
+    this.perIp = {
+      rest: limiter(limits.restPerIp),
+      mcp: limiter(limits.mcpPerIp),
+      rooms: limiter(limits.roomsPerIp),
+      ingress: limiter(limits.ingressPerIp),
+    };
     this.perPrincipal = {
       rest: limiter(limits.restPerPrincipal),
       mcp: limiter(limits.mcpPerPrincipal),
       rooms: limiter(limits.roomsPerPrincipal),
+      ingress: limiter(limits.ingressPerBinding),
     };
   }
 
@@ -77,12 +87,9 @@ export class RateLimitBuckets {
     check(this.perIp[surface], clientKeyOf(request.ip), request, { bucket: `${surface}_ip`, field: 'client' });
   }
 
-  /** Post-auth: counts the request against the verified credential's bucket. */
-  checkPrincipal(request: FastifyRequest, principal: Principal, surface: LimitedSurface): void {
-    check(this.perPrincipal[surface], principal.credentialId, request, {
-      bucket: `${surface}_principal`,
-      field: 'principal',
-    });
+  /** Post-auth: counts the request against the verified credential's bucket (a source's: its binding id). */
+  checkPrincipal(request: FastifyRequest, principalId: string, surface: LimitedSurface): void {
+    check(this.perPrincipal[surface], principalId, request, { bucket: `${surface}_principal`, field: 'principal' });
   }
 }
 
@@ -127,9 +134,16 @@ export const decorateRateLimits = (app: FastifyInstance, buckets: RateLimitBucke
  * Call right after authentication: 429 `rate_limited` (with Retry-After) once this credential has
  * used its per-minute budget on this surface; other principals are unaffected.
  */
-export const enforcePrincipalLimit = (request: FastifyRequest, principal: Principal, surface: LimitedSurface): void => {
+export const enforcePrincipalLimit = (request: FastifyRequest, principal: Principal, surface: LimitedSurface): void =>
+  bucketsOf(request).checkPrincipal(request, principal.credentialId, surface);
+
+/** The ingress lane's post-auth limit: one budget per source binding, whatever address it calls from. */
+export const enforceBindingLimit = (request: FastifyRequest, bindingId: string): void =>
+  bucketsOf(request).checkPrincipal(request, bindingId, 'ingress');
+
+const bucketsOf = (request: FastifyRequest): RateLimitBuckets => {
   const buckets = request.server.helixRateLimits;
   // Fail loudly rather than serve without limits if the app was assembled without registerHardening.
   if (buckets === undefined) throw new Error('rate limits are not registered on this app (registerHardening)');
-  buckets.checkPrincipal(request, principal, surface);
+  return buckets;
 };
