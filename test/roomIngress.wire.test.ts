@@ -1,0 +1,86 @@
+// ING-01..ING-03, PRB-02: the connector's wire protocol (connectors/minecraft/src/wire.ts) and
+// Helix's ingress schemas (src/api/roomIngressSchemas.ts, src/api/roomObservationSchemas.ts) are
+// written twice, in two packages; these checks keep them from drifting apart.
+import { describe, expect, it } from 'vitest';
+import { REQUEST_SCHEMAS } from '../connectors/minecraft/src/wire.js';
+import { MinecraftProbeResultSchema, MinecraftSnapshotSchema } from '../src/api/roomObservationSchemas.js';
+import {
+  HeartbeatRequestSchema,
+  INGRESS_LIMITS,
+  ManifestRequestSchema,
+  ProbePollRequestSchema,
+  ProbeResultRequestSchema,
+  WorldEventBatchRequestSchema,
+} from '../src/api/roomIngressSchemas.js';
+import { loadConfig } from '../src/config.js';
+import {
+  batchBody,
+  heartbeatBody,
+  largestSnapshot,
+  manifestBody,
+  newEpoch,
+  pollBody,
+  probeResultBody,
+  snapshot,
+} from './support/ingressBodies.js';
+
+const AT = Date.UTC(2026, 11, 1, 12);
+const WORLD = 'minecraft:overworld';
+const epoch = newEpoch();
+
+const HELIX_SCHEMAS = {
+  manifest: ManifestRequestSchema,
+  heartbeat: HeartbeatRequestSchema,
+  'world-events/batch': WorldEventBatchRequestSchema,
+  'probes/pending': ProbePollRequestSchema,
+  'probes/result': ProbeResultRequestSchema,
+} as const;
+
+const bodies = {
+  manifest: manifestBody(epoch, AT, WORLD),
+  heartbeat: heartbeatBody(epoch, AT, AT),
+  heartbeatBeforeAnySnapshot: heartbeatBody(epoch, AT, null),
+  batch: batchBody(epoch, AT, WORLD, [snapshot(), largestSnapshot()]),
+  poll: pollBody(epoch, AT),
+  completed: probeResultBody(epoch, AT, { probe_id: 'probe_0123456789abcdef01', probe_type: 'x.y' }),
+  unsupported: probeResultBody(epoch, AT, { probe_id: 'probe_0123456789abcdef01', probe_type: 'x.y' }, false),
+};
+const cases = [
+  ['manifest', bodies.manifest],
+  ['heartbeat', bodies.heartbeat],
+  ['heartbeat', bodies.heartbeatBeforeAnySnapshot],
+  ['world-events/batch', bodies.batch],
+  ['probes/pending', bodies.poll],
+  ['probes/result', bodies.completed],
+  ['probes/result', bodies.unsupported],
+] as const;
+
+describe('the connector wire protocol and the Helix ingress schemas agree', () => {
+  it.each(cases)('ING-01: the connector accepts and Helix accepts its %s body', (route, body) => {
+    expect(REQUEST_SCHEMAS[route].safeParse(body).success).toBe(true);
+    const parsed = HELIX_SCHEMAS[route].safeParse(body);
+    expect(parsed.error?.issues ?? []).toEqual([]);
+    // Helix keeps every field as sent: the stored body hash covers what the connector signed off.
+    expect(parsed.data).toEqual(body);
+  });
+
+  it('ING-03: every snapshot and probe result the connector can build satisfies the Minecraft profile', () => {
+    for (const s of [snapshot(), largestSnapshot()]) expect(MinecraftSnapshotSchema.safeParse(s).success).toBe(true);
+    expect(MinecraftProbeResultSchema.safeParse(bodies.completed.result).success).toBe(true);
+  });
+
+  it('ING-03: the bounds agree: the connector largest batch fits the default body limit; 17 events do not parse', () => {
+    const full = batchBody(epoch, AT, WORLD, Array.from({ length: INGRESS_LIMITS.maxBatchEvents }, largestSnapshot));
+    expect(REQUEST_SCHEMAS['world-events/batch'].safeParse(full).success).toBe(true);
+    expect(WorldEventBatchRequestSchema.safeParse(full).success).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(full))).toBeLessThan(loadConfig({}).roomIngressBodyLimitBytes);
+    const over = { ...full, events: [...full.events, full.events[0]] };
+    expect(REQUEST_SCHEMAS['world-events/batch'].safeParse(over).success).toBe(false);
+    expect(WorldEventBatchRequestSchema.safeParse(over).success).toBe(false);
+  });
+
+  it.each(cases)('SLR-05: Helix refuses an unknown field in a %s body', (route, body) => {
+    const parsed = HELIX_SCHEMAS[route].safeParse({ ...body, extra: 1 });
+    expect(parsed.error?.issues.map((i) => i.code)).toEqual(['unrecognized_keys']);
+  });
+});
