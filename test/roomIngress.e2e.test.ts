@@ -4,19 +4,22 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVENTORY_CHECK_PROBE } from '../connectors/minecraft/src/wire.js';
-import { featuresFrom } from '../src/domain/accountPolicy.js';
 import { createAdapterRegistry } from '../src/domain/environmentAdapterRegistry.js';
-import { SYNTHETIC_FIXTURE_PROFILE, profileContractHash } from '../src/domain/environmentAdapterProfiles.js';
+import {
+  MINECRAFT_READONLY_PROFILE,
+  SYNTHETIC_FIXTURE_PROFILE,
+  profileContractHash,
+} from '../src/domain/environmentAdapterProfiles.js';
+import { recordHeartbeat } from '../src/service/roomIngress/recordHeartbeat.js';
+import { submitManifest } from '../src/service/roomIngress/submitManifest.js';
 import { canonicalJson, sha256Hex } from '../src/domain/hashing.js';
-import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
-import { createAccount } from '../src/service/accounts/createAccount.js';
 import type { RoomDeps } from '../src/service/rooms/deps.js';
 import { claimDelivery } from '../src/service/roomSources/claimDelivery.js';
 import { revokeSource } from '../src/service/roomSources/revokeSource.js';
 import { rotateSource } from '../src/service/roomSources/rotateSource.js';
 import type { Store } from '../src/store/port.js';
-import { accountDeps } from './support/accounts.js';
-import { api, idemKey, manualClock, startTestHelix, type TestHelix } from './support/harness.js';
+import { api, manualClock, startTestHelix, type TestHelix } from './support/harness.js';
+import { type ClaimedSource, ingressPost, MINECRAFT_SOURCE, sourceOwner } from './support/ingressSources.js';
 import {
   batchBody,
   envelope,
@@ -27,29 +30,22 @@ import {
   probeResultBody,
   snapshot,
 } from './support/ingressBodies.js';
-import { serverRoomDeps } from './support/roomDeps.js';
+import { refusal } from './support/roomDeps.js';
 import { serverStoreFlavours } from './support/stores.js';
 
-const ROOMS = '/api/v1/rooms';
 const INGRESS = '/api/room-ingress/v1/bindings';
-const SCOPES = 'helix.rooms.read helix.rooms.manage helix.room_sources.manage';
 const ENV = {
   HELIX_ROOM_AGENT_IP_RATE_LIMIT: '0',
   HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT: '0',
   HELIX_ENVIRONMENT_ADAPTER_FIXTURES: '1',
   HELIX_ROOM_INGRESS_BODY_LIMIT: String(128 * 1024),
 };
-const DEFAULTS = { features: featuresFrom([]), defaultCapability: 'admit' as const, capabilities: {} };
 const WORLD = 'minecraft:overworld';
-const MINECRAFT = { domain_adapter: 'game.minecraft.readonly.v1', world_id: WORLD, source_label: 'Survival' };
+const MINECRAFT = MINECRAFT_SOURCE;
 const FIXTURE = { domain_adapter: 'synthetic_game.fixture.v1', world_id: 'synthetic-game:a', source_label: 'Fixture' };
 const FIXTURE_PROBE = SYNTHETIC_FIXTURE_PROFILE.allowed_probe_types[0] ?? '';
 
-interface Source {
-  readonly roomId: string;
-  readonly id: string;
-  readonly bearer: string;
-}
+type Source = ClaimedSource;
 
 describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavour) => {
   const clock = manualClock();
@@ -58,21 +54,10 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
   let rooms: RoomDeps;
   let alice = '';
   let token = '';
+  let newSource: (body?: object, ttlMs?: number) => Promise<Source>;
 
-  const newSource = async (body: object = MINECRAFT, ttlMs = 3_600_000): Promise<Source> => {
-    const room = await api(h.url, 'POST', ROOMS, { token, idempotencyKey: idemKey('room'), body: { title: 'W' } });
-    const roomId = room.body.room.room_id as string;
-    const made = await api(h.url, 'POST', `${ROOMS}/${roomId}/sources`, {
-      token,
-      idempotencyKey: idemKey('source'),
-      body: { ...body, ttl_ms: ttlMs },
-    });
-    expect(made.status, made.text).toBe(201);
-    const claimed = await claimDelivery(rooms, alice, made.body.credential_delivery.claim_handle);
-    return { roomId, id: made.body.source.source_id, bearer: claimed.token_value };
-  };
   const post = (source: Pick<Source, 'id' | 'bearer'>, route: string, body: unknown) =>
-    api(h.url, 'POST', `${INGRESS}/${source.id}/${route}`, { token: source.bearer, body });
+    ingressPost(h, source, route, body);
   /** A source with an admitted manifest for a fresh producer epoch. */
   const admitted = async (body: object = MINECRAFT) => {
     const source = await newSource(body);
@@ -105,15 +90,9 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
   beforeAll(async () => {
     h = await startTestHelix(flavour, { env: ENV, clock });
     store = h.testStore.store;
-    const accounts = await accountDeps(store);
-    rooms = {
-      ...(await serverRoomDeps(store, DEFAULTS)),
-      now: clock.now,
-      adapters: createAdapterRegistry({ fixturesEnabled: true }),
-    };
-    alice = (await createAccount(accounts, { displayName: 'alice' })).accountId;
-    await changeAccountPolicy(accounts, DEFAULTS, alice, { features: { shared_live_room: true, developer: true } });
-    token = await h.key(SCOPES, 'tenant-a', alice);
+    const owner = await sourceOwner(h, clock.now);
+    ({ rooms, token, newSource } = owner);
+    alice = owner.accountId;
   });
   afterAll(async () => h?.close());
 
@@ -454,6 +433,31 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
     expect((await store.read.roomSources.getSource(expiring.id))?.status).toBe('expired');
     expect(await store.read.roomSources.getCurrentAdmission(expiring.id)).toBeUndefined();
     expect((await api(h.url, 'GET', `${INGRESS}/${expiring.id}/status`, { token: expiring.bearer })).status).toBe(401);
+  });
+
+  it('ING-02: a change to the code-owned profile after admission is environment_adapter_contract_changed', async () => {
+    const { source, epoch } = await admitted();
+    const row = await store.read.roomSources.getSource(source.id);
+    // The same deployment after an upgrade that changed the Minecraft profile (here: one ceiling).
+    const changed = {
+      ...rooms,
+      adapters: createAdapterRegistry({
+        fixturesEnabled: false,
+        profiles: [
+          { ...MINECRAFT_READONLY_PROFILE, ceilings: { ...MINECRAFT_READONLY_PROFILE.ceilings, max_batch_events: 8 } },
+        ],
+      }),
+    };
+    if (row === undefined) throw new Error('source row missing');
+    expect(await refusal(recordHeartbeat(changed, row, heartbeatBody(epoch, clock.now(), null)))).toMatchObject({
+      code: 'environment_adapter_contract_changed',
+      status: 409,
+    });
+    // Nor can a new manifest admit the source under the changed contract: it was made under the old one.
+    expect(await refusal(submitManifest(changed, row, manifestBody(newEpoch(), clock.now(), WORLD)))).toMatchObject({
+      code: 'environment_adapter_contract_changed',
+    });
+    expect((await recordHeartbeat(rooms, row, heartbeatBody(epoch, clock.now(), null))).status).toBe(200);
   });
 
   it('ING-01: the lane answers 405 for another method and 404 for an unknown route, in the error vocabulary', async () => {
