@@ -4,6 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVENTORY_CHECK_PROBE } from '../connectors/minecraft/src/wire.js';
+import {
+  AdmissionReceiptSchema,
+  HeartbeatReceiptSchema,
+  ProbePollReceiptSchema,
+  ProbeResultReceiptSchema,
+  SourceStatusReceiptSchema,
+  WorldEventBatchReceiptSchema,
+} from '../src/api/roomIngressOutputSchemas.js';
 import { createAdapterRegistry } from '../src/domain/environmentAdapterRegistry.js';
 import {
   MINECRAFT_READONLY_PROFILE,
@@ -111,6 +119,7 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
       manifest_id: manifestRequest.request_id,
     });
     expect(manifest.text).not.toContain(epoch);
+    AdmissionReceiptSchema.parse(manifest.body);
     const admission = await store.read.roomSources.getCurrentAdmission(source.id);
     expect(admission).toMatchObject({
       admissionId: manifest.body.admission_id,
@@ -123,6 +132,7 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
     const observedAt = clock.now();
     const heartbeat = await post(source, 'heartbeat', heartbeatBody(epoch, clock.now(), observedAt));
     expect(heartbeat.status, heartbeat.text).toBe(200);
+    HeartbeatReceiptSchema.parse(heartbeat.body);
     expect(await store.read.roomIngress.getStatus(source.id)).toMatchObject({
       gameConnected: true,
       lastHeartbeatAt: clock.now(),
@@ -133,7 +143,7 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
     const batch = batchBody(epoch, observedAt, WORLD, [snapshot(), snapshot('helix_scout', [])]);
     const stored = await post(source, 'world-events/batch', batch);
     expect(stored.status, stored.text).toBe(200);
-    expect(stored.body).toMatchObject({ accepted: 2 });
+    expect(WorldEventBatchReceiptSchema.parse(stored.body)).toMatchObject({ accepted: 2 });
     const first = await store.read.roomIngress.getObservation(stored.body.observation_ids[0]);
     expect(first).toEqual({
       observationId: stored.body.observation_ids[0],
@@ -160,7 +170,7 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
     const probeId = await insertProbe(source);
     const poll = await post(source, 'probes/pending', pollBody(epoch, clock.now()));
     expect(poll.status, poll.text).toBe(200);
-    expect(poll.body.probes).toEqual([
+    expect(ProbePollReceiptSchema.parse(poll.body).probes).toEqual([
       { probe_id: probeId, probe_type: INVENTORY_CHECK_PROBE, requested_at: new Date(clock.now()).toISOString() },
     ]);
     expect((await store.read.roomIngress.getProbe(probeId))?.status).toBe('delivered');
@@ -168,6 +178,7 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
     const answer = probeResultBody(epoch, clock.now(), poll.body.probes[0]);
     const result = await post(source, 'probes/result', answer);
     expect(result.status, result.text).toBe(200);
+    ProbeResultReceiptSchema.parse(result.body);
     const probe = await store.read.roomIngress.getProbe(probeId);
     expect(probe).toMatchObject({ status: 'completed', observationId: result.body.observation_id });
     const resultRow = await store.read.roomIngress.getObservation(result.body.observation_id);
@@ -186,7 +197,7 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
 
     const status = await api(h.url, 'GET', `${INGRESS}/${source.id}/status`, { token: source.bearer });
     expect(status.status).toBe(200);
-    expect(status.body).toMatchObject({
+    expect(SourceStatusReceiptSchema.parse(status.body)).toMatchObject({
       schema: 'helix.environment_source_status.v1',
       binding_id: source.id,
       source_status: 'active',

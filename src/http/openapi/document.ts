@@ -9,6 +9,7 @@ import { jsonSchemaOf, type JsonObject } from '../../api/jsonSchema.js';
 import { ErrorBodySchema } from '../../api/outputSchemas.js';
 import { RoomErrorBodySchema } from '../../api/roomOutputSchemas.js';
 import { ROOM_ID_PATTERN, RUN_CHAT_BINDING_REF_PATTERN, RUN_ROOM_BINDING_REF_PATTERN } from '../../domain/rooms.js';
+import { SOURCE_ID_PATTERN } from '../../domain/roomSources.js';
 import { IdempotencyKeySchema, RunIdSchema } from '../../api/schemas.js';
 import {
   ERROR_STATUSES,
@@ -17,7 +18,7 @@ import {
   errorStatusesOf,
   type ErrorBodyKind,
 } from './errorResponses.js';
-import { SCHEMA_NAMES, type OperationDoc } from './operations.js';
+import { OPERATION_TAGS, SCHEMA_NAMES, type OperationDoc } from './operations.js';
 import { SchemaComponents } from './schemaComponents.js';
 import { documentedRoutes, type DocumentedRoute } from './routeCatalog.js';
 
@@ -32,6 +33,7 @@ const PATH_PARAMETERS: Readonly<Record<string, JsonObject>> = {
   account_id: { type: 'string', pattern: IDENTIFIER_PATTERN.source },
   binding_ref: { type: 'string', pattern: BINDING_REF.source },
   room_id: { type: 'string', pattern: ROOM_ID_PATTERN.source },
+  binding_id: { type: 'string', pattern: SOURCE_ID_PATTERN.source },
 };
 
 /** A parameter name that means something else under one path: the room facade's opaque binding refs. */
@@ -99,6 +101,7 @@ const parametersOf = (route: DocumentedRoute): JsonObject[] => [
 const securityOf = (doc: OperationDoc): JsonObject[] => {
   if (doc.authentication === 'none') return [];
   if (doc.authentication === 'session') return [{ session: [] }];
+  if (doc.authentication === 'source_bearer') return [{ source_bearer: [] }];
   if (doc.scope === undefined) throw new Error(`OpenAPI: bearer operation ${doc.operationId} names no scope`);
   return [{ bearer: [...requiredScopesOf(doc.scope)] }];
 };
@@ -198,11 +201,7 @@ export const buildOpenApiDocument = (): JsonObject => {
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    tags: ['runs', 'rooms', 'model-providers', 'subjects', 'account', 'discovery', 'health', 'contract'].map(
-      (name) => ({
-        name,
-      }),
-    ),
+    tags: OPERATION_TAGS.map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {
@@ -217,6 +216,12 @@ export const buildOpenApiDocument = (): JsonObject => {
           in: 'cookie',
           name: SESSION_COOKIE,
           description: 'The browser session of the Helix account pages (same origin only).',
+        },
+        source_bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A room source bearer (`hlxsrc_…`, shown once when the credential delivery is claimed): admitted only by the source ingress lane of its own binding, never by any other endpoint (docs/rooms.md#source-ingress).',
         },
       },
       parameters: {

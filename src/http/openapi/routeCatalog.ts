@@ -15,6 +15,8 @@ import {
   type OperationDoc,
 } from './operations.js';
 import { ROOM_OPERATION_DOCS } from './roomOperations.js';
+import { INGRESS_OPERATION_DOCS } from './ingressOperations.js';
+import { INGRESS_ROUTES } from '../ingress/ingressRoutes.js';
 
 export interface DocumentedRoute {
   readonly method: string;
@@ -24,7 +26,8 @@ export interface DocumentedRoute {
 }
 
 const documented = (method: string, url: string): DocumentedRoute => {
-  const doc = OPERATION_DOCS[`${method} ${url}`] ?? ROOM_OPERATION_DOCS[`${method} ${url}`];
+  const key = `${method} ${url}`;
+  const doc = OPERATION_DOCS[key] ?? ROOM_OPERATION_DOCS[key] ?? INGRESS_OPERATION_DOCS[key];
   // A route added to a table without its contract entry must not ship undocumented.
   if (doc === undefined)
     throw new Error(`OpenAPI: no operation entry for ${method} ${url} (src/http/openapi/operations.ts)`);
@@ -42,6 +45,7 @@ export const documentedRoutes = (): readonly DocumentedRoute[] => [
   ...PROVIDER_ROUTES.map((r) => documented(r.method, r.url)),
   ...SUBJECT_ROUTES.map((r) => documented(r.method, r.url)),
   ...ROOM_ROUTES.map((r) => documented(r.method, r.url)),
+  ...INGRESS_ROUTES.map((r) => documented(r.method, r.url)),
   ...BINDING_ROUTES.map((r) => documented(r.method, r.url)),
   ...[...PROTECTED_RESOURCE_PATHS, DEVICE_CHECK_METADATA_PATH].map((url) => ({
     method: 'GET',

@@ -1,3 +1,4 @@
+import { INGRESS_RECEIPT_SCHEMAS } from '../../api/roomIngressOutputSchemas.js';
 import { ProbePollRequestSchema } from '../../api/roomIngressSchemas.js';
 import type { RoomSourceRecord } from '../../domain/roomSources.js';
 import type { RoomDeps } from '../rooms/deps.js';
@@ -21,7 +22,7 @@ export const pollProbes = (deps: RoomDeps, source: RoomSourceRecord, input: unkn
       for (const probe of taken.filter((p) => !allowed.includes(p.probeType)))
         await uow.roomIngress.expireProbe(probe.probeId, now);
       return {
-        schema: 'helix.environment_probe_poll_receipt.v1',
+        schema: INGRESS_RECEIPT_SCHEMAS.poll,
         probes: taken
           .filter((p) => allowed.includes(p.probeType))
           .map((p) => ({

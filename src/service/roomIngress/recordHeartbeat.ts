@@ -1,3 +1,4 @@
+import { INGRESS_RECEIPT_SCHEMAS } from '../../api/roomIngressOutputSchemas.js';
 import { HeartbeatRequestSchema } from '../../api/roomIngressSchemas.js';
 import type { RoomSourceRecord } from '../../domain/roomSources.js';
 import type { RoomDeps } from '../rooms/deps.js';
@@ -22,6 +23,6 @@ export const recordHeartbeat = (deps: RoomDeps, source: RoomSourceRecord, input:
         gameConnected: body.game_connected,
         lastObservedAt: body.last_observed_at === null ? null : Date.parse(body.last_observed_at),
       });
-      return { schema: 'helix.environment_source_heartbeat_receipt.v1', received_at: new Date(now).toISOString() };
+      return { schema: INGRESS_RECEIPT_SCHEMAS.heartbeat, received_at: new Date(now).toISOString() };
     },
   );

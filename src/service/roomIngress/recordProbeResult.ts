@@ -1,3 +1,4 @@
+import { INGRESS_RECEIPT_SCHEMAS } from '../../api/roomIngressOutputSchemas.js';
 import { observationSchemasOf } from '../../api/roomObservationSchemas.js';
 import { type ProbeResultRequest, ProbeResultRequestSchema } from '../../api/roomIngressSchemas.js';
 import { HelixError } from '../../domain/errors.js';
@@ -39,7 +40,7 @@ export const recordProbeResult = (deps: RoomDeps, source: RoomSourceRecord, inpu
       if (!(await uow.roomIngress.answerProbe(probe.probeId, status, observation.observationId, request.now)))
         throw new HelixError('ingress_probe_closed');
       return {
-        schema: 'helix.environment_probe_result_receipt.v1',
+        schema: INGRESS_RECEIPT_SCHEMAS.probeResult,
         probe_id: probe.probeId,
         status,
         observation_id: observation.observationId,

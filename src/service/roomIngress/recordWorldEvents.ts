@@ -1,3 +1,4 @@
+import { INGRESS_RECEIPT_SCHEMAS } from '../../api/roomIngressOutputSchemas.js';
 import { observationSchemasOf } from '../../api/roomObservationSchemas.js';
 import { type WorldEventBatchRequest, WorldEventBatchRequestSchema } from '../../api/roomIngressSchemas.js';
 import { HelixError } from '../../domain/errors.js';
@@ -41,7 +42,7 @@ export const recordWorldEvents = (deps: RoomDeps, source: RoomSourceRecord, inpu
       await uow.roomIngress.insertObservations(observations);
       await rememberNewest(uow, request, observations);
       return {
-        schema: 'helix.environment_world_event_batch_receipt.v1',
+        schema: INGRESS_RECEIPT_SCHEMAS.batch,
         accepted: observations.length,
         observation_ids: observations.map((o) => o.observationId),
       };

@@ -1,3 +1,4 @@
+import { INGRESS_RECEIPT_SCHEMAS } from '../../api/roomIngressOutputSchemas.js';
 import type { RoomSourceRecord } from '../../domain/roomSources.js';
 import type { RoomDeps } from '../rooms/deps.js';
 
@@ -15,7 +16,7 @@ export const sourceStatus = async (deps: RoomDeps, source: RoomSourceRecord) => 
   ]);
   const contractHash = admission === undefined ? undefined : deps.adapters.byId(admission.profileId)?.contractHash;
   return {
-    schema: 'helix.environment_source_status.v1',
+    schema: INGRESS_RECEIPT_SCHEMAS.status,
     binding_id: source.sourceId,
     domain_adapter: source.domainAdapter,
     world_id: source.worldId,
