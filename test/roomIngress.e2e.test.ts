@@ -27,7 +27,13 @@ import { revokeSource } from '../src/service/roomSources/revokeSource.js';
 import { rotateSource } from '../src/service/roomSources/rotateSource.js';
 import type { Store } from '../src/store/port.js';
 import { api, manualClock, startTestHelix, type TestHelix } from './support/harness.js';
-import { type ClaimedSource, ingressPost, MINECRAFT_SOURCE, sourceOwner } from './support/ingressSources.js';
+import {
+  type ClaimedSource,
+  ingressPost,
+  insertPendingProbe,
+  MINECRAFT_SOURCE,
+  sourceOwner,
+} from './support/ingressSources.js';
 import {
   batchBody,
   envelope,
@@ -74,26 +80,8 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
     expect(manifest.status, manifest.text).toBe(200);
     return { source, epoch, manifest: manifest.body };
   };
-  const insertProbe = async (source: Source, probeType = INVENTORY_CHECK_PROBE, ttlMs = 60_000) => {
-    const row = await store.read.roomSources.getSource(source.id);
-    const probeId = `prb_${randomUUID().replaceAll('-', '')}`;
-    await store.read.roomIngress.insertProbe({
-      probeId,
-      sourceId: source.id,
-      roomId: source.roomId,
-      ownerHash: row?.ownerHash ?? '',
-      runId: 'run_ingress_test',
-      turn: 1,
-      probeType,
-      status: 'pending',
-      requestedAt: clock.now(),
-      expiresAt: clock.now() + ttlMs,
-      deliveredAt: null,
-      answeredAt: null,
-      observationId: null,
-    });
-    return probeId;
-  };
+  const insertProbe = (source: Source, probeType = INVENTORY_CHECK_PROBE, ttlMs = 60_000) =>
+    insertPendingProbe(store, source.id, clock.now(), { probeType, ttlMs });
 
   beforeAll(async () => {
     h = await startTestHelix(flavour, { env: ENV, clock });

@@ -2,13 +2,12 @@
 // flying-squid world, against the real Helix ingress (not a stand-in): the manifest is admitted,
 // snapshots are stored as observations with exact provenance, and a probe a run asked for is
 // answered through the ingress. Skipped, saying why, when the connector's packages are absent.
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVENTORY_CHECK_PROBE } from '../connectors/minecraft/src/wire.js';
 import { sha256Hex } from '../src/domain/hashing.js';
 import type { Store } from '../src/store/port.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
-import { type ClaimedSource, MINECRAFT_SOURCE, sourceOwner } from './support/ingressSources.js';
+import { type ClaimedSource, insertPendingProbe, MINECRAFT_SOURCE, sourceOwner } from './support/ingressSources.js';
 import {
   announceMinecraftSkip,
   type FlatWorldServer,
@@ -40,23 +39,7 @@ describe.skipIf(skip)('the reference Minecraft connector against the Helix ingre
   });
 
   it('ING-01..ING-03, ING-06, PRB-02: admitted, observed with exact provenance, and the probe answered', async () => {
-    const row = await store.read.roomSources.getSource(source.id);
-    const probeId = `prb_${randomUUID().replaceAll('-', '')}`;
-    await store.read.roomIngress.insertProbe({
-      probeId,
-      sourceId: source.id,
-      roomId: source.roomId,
-      ownerHash: row?.ownerHash ?? '',
-      runId: 'run_minecraft_ingress',
-      turn: 1,
-      probeType: INVENTORY_CHECK_PROBE,
-      status: 'pending',
-      requestedAt: Date.now(),
-      expiresAt: Date.now() + 60_000,
-      deliveredAt: null,
-      answeredAt: null,
-      observationId: null,
-    });
+    const probeId = await insertPendingProbe(store, source.id, Date.now(), { runId: 'run_minecraft_ingress' });
     const connector = startConnector({
       baseUrl: h.url,
       bindingId: source.id,

@@ -23,6 +23,7 @@ import {
   probeResultBody,
   snapshot,
 } from './support/ingressBodies.js';
+import { insertPendingProbe } from './support/ingressSources.js';
 import { insertActiveAccounts, refusal, roomPrincipal, roomTestDeps } from './support/roomDeps.js';
 import { storeFlavours, type TestStore } from './support/stores.js';
 
@@ -90,22 +91,7 @@ describe.each(storeFlavours())('the source ingress use cases on $name', (flavour
     const batch = await recordWorldEvents(deps, source, batchBody(epoch, clock, WORLD, [snapshot(), snapshot()]));
     expect((batch.body as { accepted: number }).accepted).toBe(2);
     expect((await t.store.read.roomIngress.getStatus(source.sourceId))?.lastObservedAt).toBe(clock);
-    const probeId = `prb_${String(++seq).padStart(32, '0')}`;
-    await t.store.read.roomIngress.insertProbe({
-      probeId,
-      sourceId: source.sourceId,
-      roomId: source.roomId,
-      ownerHash: source.ownerHash,
-      runId: 'run_service',
-      turn: 2,
-      probeType: MINECRAFT_INVENTORY_CHECK_PROBE,
-      status: 'pending',
-      requestedAt: clock,
-      expiresAt: clock + 10_000,
-      deliveredAt: null,
-      answeredAt: null,
-      observationId: null,
-    });
+    const probeId = await insertPendingProbe(t.store, source.sourceId, clock, { ttlMs: 10_000 });
     const poll = await pollProbes(deps, source, pollBody(epoch, clock));
     expect((poll.body as { probes: { probe_id: string }[] }).probes.map((p) => p.probe_id)).toEqual([probeId]);
     clock += 1_000;

@@ -43,6 +43,7 @@ import {
   probeResultBody,
   snapshot,
 } from './support/ingressBodies.js';
+import { insertPendingProbe } from './support/ingressSources.js';
 
 const RUNS = '/api/v1/agent-runs';
 /** The producer epoch of the seeded ingress traffic: stored only as its hash, never exported. */
@@ -213,22 +214,7 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     await submitManifest(deps, sourceRow, manifestBody(SUBJECT_EPOCH, at, 'minecraft:overworld'));
     await recordHeartbeat(deps, sourceRow, heartbeatBody(SUBJECT_EPOCH, at, null));
     await recordWorldEvents(deps, sourceRow, batchBody(SUBJECT_EPOCH, at, 'minecraft:overworld', [snapshot()]));
-    const probeId = `prb_${randomBytes(16).toString('hex')}`;
-    await store.read.roomIngress.insertProbe({
-      probeId,
-      sourceId,
-      roomId,
-      ownerHash: ownershipOf(owner, secret).ownerHash,
-      runId,
-      turn: 1,
-      probeType: MINECRAFT_INVENTORY_CHECK_PROBE,
-      status: 'pending',
-      requestedAt: at,
-      expiresAt: at + 60_000,
-      deliveredAt: null,
-      answeredAt: null,
-      observationId: null,
-    });
+    const probeId = await insertPendingProbe(store, sourceId, at, { runId });
     await pollProbes(deps, sourceRow, pollBody(SUBJECT_EPOCH, at));
     await recordProbeResult(
       deps,

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { featuresFrom } from '../../src/domain/accountPolicy.js';
 import { createAdapterRegistry } from '../../src/domain/environmentAdapterRegistry.js';
+import { MINECRAFT_INVENTORY_CHECK_PROBE } from '../../src/domain/environmentAdapterProfiles.js';
+import type { Store } from '../../src/store/port.js';
 import { changeAccountPolicy } from '../../src/service/accounts/changeAccountPolicy.js';
 import { createAccount } from '../../src/service/accounts/createAccount.js';
 import type { RoomDeps } from '../../src/service/rooms/deps.js';
@@ -58,3 +61,34 @@ export const sourceOwner = async (h: TestHelix, now: () => number) => {
 /** POSTs a body to one ingress route of a binding with its bearer. */
 export const ingressPost = (h: TestHelix, source: Pick<ClaimedSource, 'id' | 'bearer'>, route: string, body: unknown) =>
   api(h.url, 'POST', `/api/room-ingress/v1/bindings/${source.id}/${route}`, { token: source.bearer, body });
+
+/**
+ * A pending probe of the source, as the run side inserts it (the use case that asks for probes is
+ * not part of the ingress); answers its id, which has the connector's id format.
+ */
+export const insertPendingProbe = async (
+  store: Store,
+  sourceId: string,
+  at: number,
+  options: { probeType?: string; ttlMs?: number; runId?: string } = {},
+): Promise<string> => {
+  const source = await store.read.roomSources.getSource(sourceId);
+  if (source === undefined) throw new Error(`no source ${sourceId}`);
+  const probeId = `prb_${randomUUID().replaceAll('-', '')}`;
+  await store.read.roomIngress.insertProbe({
+    probeId,
+    sourceId,
+    roomId: source.roomId,
+    ownerHash: source.ownerHash,
+    runId: options.runId ?? 'run_ingress_test',
+    turn: 1,
+    probeType: options.probeType ?? MINECRAFT_INVENTORY_CHECK_PROBE,
+    status: 'pending',
+    requestedAt: at,
+    expiresAt: at + (options.ttlMs ?? 60_000),
+    deliveredAt: null,
+    answeredAt: null,
+    observationId: null,
+  });
+  return probeId;
+};
