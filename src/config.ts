@@ -349,7 +349,7 @@ const rateLimits = (env: Env): RateLimits => ({
   ingressPerBinding: integer(env, 'HELIX_ROOM_INGRESS_BINDING_RATE_LIMIT', 600, 0, 1_000_000),
 });
 
-/** A full batch of the reference connector (16 snapshots at their bounds) is about 100 KiB. */
+/** A full batch of the reference connector (16 snapshots at their bounds) is about 180 KiB. */
 const DEFAULT_INGRESS_BODY_LIMIT = 256 * 1024;
 
 export interface ConfigOverrides {
