@@ -1,8 +1,9 @@
 // ING-01..ING-03, PRB-02: the connector's wire protocol (connectors/minecraft/src/wire.ts) and
 // Helix's ingress schemas (src/api/roomIngressSchemas.ts, src/api/roomObservationSchemas.ts) are
 // written twice, in two packages; these checks keep them from drifting apart.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REQUEST_SCHEMAS } from '../connectors/minecraft/src/wire.js';
+import { REQUEST_SCHEMAS, snapshot as connectorSnapshot } from '../connectors/minecraft/src/wire.js';
 import { MinecraftProbeResultSchema, MinecraftSnapshotSchema } from '../src/api/roomObservationSchemas.js';
 import {
   HeartbeatRequestSchema,
@@ -82,5 +83,44 @@ describe('the connector wire protocol and the Helix ingress schemas agree', () =
   it.each(cases)('SLR-05: Helix refuses an unknown field in a %s body', (route, body) => {
     const parsed = HELIX_SCHEMAS[route].safeParse({ ...body, extra: 1 });
     expect(parsed.error?.issues.map((i) => i.code)).toEqual(['unrecognized_keys']);
+  });
+
+  it('ING-03 (property): on any one-field change of a snapshot, the connector and Helix agree whether it is valid', () => {
+    const base = largestSnapshot();
+    const paths: string[][] = [];
+    const walk = (value: unknown, path: string[]) => {
+      paths.push(path);
+      if (value !== null && typeof value === 'object')
+        for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
+    };
+    walk(base, []);
+    const changed = (path: string[], value: unknown, extraKey: boolean) => {
+      const copy = structuredClone(base) as unknown as Record<string, unknown>;
+      let parent: Record<string, unknown> = { root: copy };
+      let key = 'root';
+      for (const segment of path) {
+        parent = parent[key] as Record<string, unknown>;
+        key = segment;
+      }
+      if (extraKey && typeof parent[key] === 'object' && parent[key] !== null && !Array.isArray(parent[key]))
+        (parent[key] as Record<string, unknown>).unexpected = value;
+      else parent[key] = value;
+      return copy;
+    };
+    const value = fc.oneof(
+      fc.integer({ min: -30_000, max: 30_000 }),
+      fc.double({ noNaN: false }),
+      fc.string({ maxLength: 70 }),
+      fc.constantFrom(null, true, false, [], {}, 2, 0, 20, 64, 65, 127, 128, 1024, 1025, 23_999, 24_000),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...paths), value, fc.boolean(), (path, v, extraKey) => {
+        const candidate = changed(path, v, extraKey);
+        expect(MinecraftSnapshotSchema.safeParse(candidate).success).toBe(
+          connectorSnapshot.safeParse(candidate).success,
+        );
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
