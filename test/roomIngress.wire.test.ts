@@ -88,9 +88,12 @@ describe('the connector wire protocol and the Helix ingress schemas agree', () =
   it('ING-03 (property): on any one-field change of a snapshot, the connector and Helix agree whether it is valid', () => {
     const base = largestSnapshot();
     const paths: string[][] = [];
+    // Every field once; of a list, its first and last element (the others have the same rules).
     const walk = (value: unknown, path: string[]) => {
       paths.push(path);
-      if (value !== null && typeof value === 'object')
+      if (Array.isArray(value))
+        for (const i of new Set([0, value.length - 1].filter((n) => n >= 0))) walk(value[i], [...path, String(i)]);
+      else if (value !== null && typeof value === 'object')
         for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
     };
     walk(base, []);
@@ -107,11 +110,36 @@ describe('the connector wire protocol and the Helix ingress schemas agree', () =
       else parent[key] = value;
       return copy;
     };
+    const agree = (candidate: unknown) =>
+      expect(MinecraftSnapshotSchema.safeParse(candidate).success).toBe(connectorSnapshot.safeParse(candidate).success);
+    // Every bound either side writes, on every field, exhaustively; then random values.
+    const bounds = [
+      null,
+      true,
+      false,
+      [],
+      {},
+      '',
+      'x'.repeat(64),
+      'x'.repeat(65),
+      -1,
+      0,
+      0.5,
+      1,
+      2,
+      3,
+      15.99,
+      16,
+      16.01,
+    ].concat([
+      19.5, 20, 20.5, 21, 45, 46, 47, 63, 64, 65, 124, 125, 126, 127, 128, 255, 256, 1024, 1025, 23_999, 24_000,
+    ]);
+    for (const path of paths)
+      for (const v of bounds) for (const extraKey of [false, true]) agree(changed(path, v, extraKey));
     const value = fc.oneof(
       fc.integer({ min: -30_000, max: 30_000 }),
       fc.double({ noNaN: false }),
       fc.string({ maxLength: 70 }),
-      fc.constantFrom(null, true, false, [], {}, 2, 0, 20, 64, 65, 127, 128, 1024, 1025, 23_999, 24_000),
     );
     fc.assert(
       fc.property(fc.constantFrom(...paths), value, fc.boolean(), (path, v, extraKey) => {
