@@ -465,5 +465,7 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
     const unknown = await post(source, 'actions/pending', { ...envelope(newEpoch(), clock.now()) });
     expect([unknown.status, unknown.body.code]).toEqual([404, 'not_found']);
+    const overlong = await post({ id: 'x'.repeat(300), bearer: source.bearer }, 'heartbeat', {});
+    expect([overlong.status, overlong.body.code]).toEqual([404, 'not_found']);
   });
 });

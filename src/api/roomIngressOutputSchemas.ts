@@ -42,6 +42,8 @@ export const WorldEventBatchReceiptSchema = z.looseObject({
   schema: z.literal(INGRESS_RECEIPT_SCHEMAS.batch),
   accepted: z.number().int(),
   observation_ids: z.array(z.string()),
+  /** §22 [ref]: observations carry `reentry_required: true`; they reach an answer only through a run's turn. */
+  reentry_required: z.literal(true),
 });
 
 export const ProbePollReceiptSchema = z.looseObject({
@@ -54,6 +56,7 @@ export const ProbeResultReceiptSchema = z.looseObject({
   probe_id: z.string(),
   status: z.enum(PROBE_RESULT_STATUSES),
   observation_id: z.string(),
+  reentry_required: z.literal(true),
 });
 
 export const SourceStatusReceiptSchema = z.looseObject({

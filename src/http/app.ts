@@ -26,7 +26,7 @@ import { PROVIDER_ROUTES, registerProviderRoutes } from './rest/providerRoutes.j
 import type { ModelProviderDeps } from '../service/modelProviders/deps.js';
 import { registerSubjectRoutes, SUBJECT_ROUTES, SUBJECTS_PATH } from './rest/subjectRoutes.js';
 import { registerRoomRoutes, ROOM_ROUTES } from './rest/roomRoutes.js';
-import { INGRESS_ROUTES, registerIngressRoutes } from './ingress/ingressRoutes.js';
+import { INGRESS_PATH_PREFIX, INGRESS_ROUTES, registerIngressRoutes } from './ingress/ingressRoutes.js';
 import type { SubjectService } from '../service/subjects/subjectService.js';
 import { registerDiscovery } from './wellKnown.js';
 import { registerHealth } from './health.js';
@@ -218,7 +218,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
 /** A path parameter longer than any id: a room id or binding ref that cannot exist is simply not found (RREST-03). */
 const overlongParameter = (url: string): HelixError => {
   if (url.startsWith(SUBJECTS_PATH)) return new HelixError('invalid_request');
-  if (isRoomPath(url)) return new HelixError('not_found');
+  if (isRoomPath(url) || url.startsWith(INGRESS_PATH_PREFIX)) return new HelixError('not_found');
   return new HelixError('invalid_run_id');
 };
 

@@ -14,7 +14,8 @@ import { enforceBindingLimit } from '../hardening/rateLimits.js';
 import { credentialsOf } from '../principalHook.js';
 
 /** ING-01, §22: the source ingress lane, mounted at `/api/room-ingress` (docs/rooms.md "Source ingress"). */
-export const INGRESS_BINDING_PATH = '/api/room-ingress/v1/bindings/:binding_id';
+export const INGRESS_PATH_PREFIX = '/api/room-ingress/';
+export const INGRESS_BINDING_PATH = `${INGRESS_PATH_PREFIX}v1/bindings/:binding_id`;
 
 type Params = { binding_id: string };
 

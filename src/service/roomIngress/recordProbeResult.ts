@@ -44,6 +44,7 @@ export const recordProbeResult = (deps: RoomDeps, source: RoomSourceRecord, inpu
         probe_id: probe.probeId,
         status,
         observation_id: observation.observationId,
+        reentry_required: true,
       };
     },
   );

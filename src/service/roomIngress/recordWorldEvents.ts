@@ -45,6 +45,8 @@ export const recordWorldEvents = (deps: RoomDeps, source: RoomSourceRecord, inpu
         schema: INGRESS_RECEIPT_SCHEMAS.batch,
         accepted: observations.length,
         observation_ids: observations.map((o) => o.observationId),
+        // §22: an observation is evidence to re-enter through a run's governed turn, never an answer.
+        reentry_required: true,
       };
     },
   );
