@@ -33,6 +33,8 @@ export interface HelixConfig {
   readonly mcpBodyLimitBytes: number;
   /** HELIX_ROOM_AGENT_BODY_LIMIT: the JSON body limit of the room REST facade (SLR-16, ENV-02). */
   readonly roomBodyLimitBytes: number;
+  /** HELIX_ROOM_INGRESS_BODY_LIMIT: the JSON body limit of the source ingress lane (ING-01, ING-03). */
+  readonly roomIngressBodyLimitBytes: number;
   /** Hostnames (lower case, no port) admitted in `Host`; loopback names are added outside production. */
   readonly allowedHosts: ReadonlySet<string>;
   /** Exact browser origins admitted in `Origin`; any loopback origin is added outside production. */
@@ -83,6 +85,9 @@ export interface RateLimits {
   /** The console's source manager and credential claim (`/api/agi/realtime/…`, SRC-10): per IP and per signed-in account. */
   readonly roomSourcesPerIp: number;
   readonly roomSourcesPerAccount: number;
+  /** The source ingress lane (`/api/room-ingress/…`): per client IP before, per binding after the bearer check. */
+  readonly ingressPerIp: number;
+  readonly ingressPerBinding: number;
 }
 
 export const ASYMMETRIC_ALGORITHMS = [
@@ -345,7 +350,12 @@ const rateLimits = (env: Env): RateLimits => ({
   roomsPerPrincipal: integer(env, 'HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT', 300, 0, 1_000_000),
   roomSourcesPerIp: integer(env, 'HELIX_ROOM_SOURCE_BROWSER_IP_RATE_LIMIT', 600, 0, 1_000_000),
   roomSourcesPerAccount: integer(env, 'HELIX_ROOM_SOURCE_BROWSER_ACCOUNT_RATE_LIMIT', 300, 0, 1_000_000),
+  ingressPerIp: integer(env, 'HELIX_ROOM_INGRESS_IP_RATE_LIMIT', 1_200, 0, 1_000_000),
+  ingressPerBinding: integer(env, 'HELIX_ROOM_INGRESS_BINDING_RATE_LIMIT', 600, 0, 1_000_000),
 });
+
+/** A full batch of the reference connector (16 snapshots at their bounds) is about 180 KiB. */
+const DEFAULT_INGRESS_BODY_LIMIT = 256 * 1024;
 
 export interface ConfigOverrides {
   readonly database?: string;
@@ -373,6 +383,13 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     bodyLimitBytes: integer(env, 'HELIX_AGENT_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
     mcpBodyLimitBytes: integer(env, 'HELIX_MCP_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
     roomBodyLimitBytes: integer(env, 'HELIX_ROOM_AGENT_BODY_LIMIT', DEFAULT_BODY_LIMIT, 1024, 10 * 1024 * 1024),
+    roomIngressBodyLimitBytes: integer(
+      env,
+      'HELIX_ROOM_INGRESS_BODY_LIMIT',
+      DEFAULT_INGRESS_BODY_LIMIT,
+      1024,
+      1024 * 1024,
+    ),
     allowedHosts: allowedHosts(env, production, publicBaseUrl),
     allowedOrigins: allowedOrigins(env, publicBaseUrl),
 

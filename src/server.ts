@@ -243,6 +243,7 @@ const appOptions = (
     bodyLimitBytes: config.bodyLimitBytes,
     mcpBodyLimitBytes: config.mcpBodyLimitBytes,
     roomBodyLimitBytes: config.roomBodyLimitBytes,
+    roomIngressBodyLimitBytes: config.roomIngressBodyLimitBytes,
     identity: { publicBaseUrl: config.publicBaseUrl, resource: config.oauth?.audience ?? config.localJwt?.audience },
     hostPolicy: {
       hosts: config.allowedHosts,

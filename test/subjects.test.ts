@@ -29,8 +29,25 @@ import { dumpTables, inspectable, sqliteFileBytes, type TableDump } from './supp
 import { createAdapterRegistry } from '../src/domain/environmentAdapterRegistry.js';
 import { createSource } from '../src/service/roomSources/createSource.js';
 import { claimDelivery } from '../src/service/roomSources/claimDelivery.js';
+import { MINECRAFT_INVENTORY_CHECK_PROBE } from '../src/domain/environmentAdapterProfiles.js';
+import { pollProbes } from '../src/service/roomIngress/pollProbes.js';
+import { recordHeartbeat } from '../src/service/roomIngress/recordHeartbeat.js';
+import { recordProbeResult } from '../src/service/roomIngress/recordProbeResult.js';
+import { recordWorldEvents } from '../src/service/roomIngress/recordWorldEvents.js';
+import { submitManifest } from '../src/service/roomIngress/submitManifest.js';
+import {
+  batchBody,
+  heartbeatBody,
+  manifestBody,
+  pollBody,
+  probeResultBody,
+  snapshot,
+} from './support/ingressBodies.js';
+import { insertPendingProbe } from './support/ingressSources.js';
 
 const RUNS = '/api/v1/agent-runs';
+/** The producer epoch of the seeded ingress traffic: stored only as its hash, never exported. */
+const SUBJECT_EPOCH = 'epoch-subject-access-0001';
 const PROVIDERS = '/api/v1/model-providers';
 const SUBJECTS = '/api/v1/subjects';
 const JWT_SECRET = 'a-local-development-secret-of-40-chars!!';
@@ -189,19 +206,21 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
     const sourceId = source.body.source.source_id;
     const claimHandle = source.body.credential_delivery?.claim_handle ?? '';
     const { token_value: sourceBearer } = await claimDelivery(deps, accountId, claimHandle);
-    await store.read.roomSources.insertAdmission({
-      admissionId: `adm_${randomBytes(16).toString('hex')}`,
-      sourceId,
-      ownerHash: ownershipOf(owner, secret).ownerHash,
-      profileId: source.body.source.adapter_profile.profile_id,
-      profileVersion: 1,
-      profileHash: source.body.source.adapter_profile.contract_hash,
-      manifestId: 'manifest-1',
-      manifestHash: 'e'.repeat(64),
-      producerEpochHash: sha256Hex('epoch-1'),
-      admittedAt: Date.now(),
-      invalidatedAt: null,
-    });
+    // The ingress lane (issue 15 item 3), through its use cases: an admission, a heartbeat, a
+    // world event, a probe polled and answered: 5 requests, a status row, 2 observations, a probe.
+    const sourceRow = await store.read.roomSources.getSource(sourceId);
+    if (sourceRow === undefined) throw new Error('source row missing');
+    const at = Date.now();
+    await submitManifest(deps, sourceRow, manifestBody(SUBJECT_EPOCH, at, 'minecraft:overworld'));
+    await recordHeartbeat(deps, sourceRow, heartbeatBody(SUBJECT_EPOCH, at, null));
+    await recordWorldEvents(deps, sourceRow, batchBody(SUBJECT_EPOCH, at, 'minecraft:overworld', [snapshot()]));
+    const probeId = await insertPendingProbe(store, sourceId, at, { runId });
+    await pollProbes(deps, sourceRow, pollBody(SUBJECT_EPOCH, at));
+    await recordProbeResult(
+      deps,
+      sourceRow,
+      probeResultBody(SUBJECT_EPOCH, at, { probe_id: probeId, probe_type: MINECRAFT_INVENTORY_CHECK_PROBE }),
+    );
     return {
       roomId,
       inviteToken: invite.token,
@@ -384,13 +403,13 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
         room_sources: 1,
         room_source_deliveries: 1,
         room_source_admissions: 1,
-        room_ingress_requests: 0,
-        room_source_status: 0,
-        room_observations: 0,
-        room_probes: 0,
+        room_ingress_requests: 5,
+        room_source_status: 1,
+        room_observations: 2,
+        room_probes: 1,
         owner_registrations: 2,
       },
-      total: 34 + events,
+      total: 43 + events,
     });
   });
 
@@ -495,7 +514,8 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
       sha256Hex(alice.rooms.sourceBearer),
       alice.rooms.claimHandle,
       sha256Hex(alice.rooms.claimHandle),
-      sha256Hex('epoch-1'),
+      SUBJECT_EPOCH,
+      sha256Hex(SUBJECT_EPOCH),
       ...alice.ownerHashes,
     ]) {
       expect(res.text).not.toContain(secretValue);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsCredential, isCredentialShaped } from './credentialShape.js';
+import { containsCredential, isCredentialShaped, redactCredentials } from './credentialShape.js';
 
 describe('credential shapes', () => {
   it.each([
@@ -20,5 +20,21 @@ describe('credential shapes', () => {
     expect(containsCredential({ a: [{ b: `x hlx_${'Z'.repeat(30)}` }] })).toBe(true);
     expect(containsCredential({ [`hlx_${'Z'.repeat(30)}`]: 1 })).toBe(true);
     expect(containsCredential({ objective: 'compare bearer and basic auth', n: 3 })).toBe(false);
+  });
+
+  it('redacts credential-shaped strings and keys at any depth, leaving the rest as it was', () => {
+    const key = `hlx_${'Z'.repeat(30)}`;
+    expect(
+      redactCredentials({ player: { username: key, n: 3 }, items: ['stone', `Bearer ${'q'.repeat(20)}`], [key]: true }),
+    ).toEqual({
+      player: { username: '[redacted]', n: 3 },
+      items: ['stone', '[redacted]'],
+      '[redacted]': true,
+    });
+    expect(redactCredentials({ a: null, b: false, c: 'bearer tokens explained' })).toEqual({
+      a: null,
+      b: false,
+      c: 'bearer tokens explained',
+    });
   });
 });

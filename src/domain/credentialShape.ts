@@ -30,3 +30,21 @@ export const containsCredential = (value: unknown, depth = 0): boolean => {
   }
   return false;
 };
+
+export const REDACTED = '[redacted]';
+
+/**
+ * A copy of a JSON value with every credential-shaped string (and object key) replaced by
+ * `[redacted]`, for data Helix keeps but did not write itself (a source's observations, ING-03):
+ * a player or an item named like a key must not put the key in the store.
+ */
+export const redactCredentials = (value: unknown, depth = 0): unknown => {
+  if (typeof value === 'string') return isCredentialShaped(value) ? REDACTED : value;
+  if (depth > 64) return REDACTED; // fail closed on pathological nesting
+  if (Array.isArray(value)) return value.map((v) => redactCredentials(v, depth + 1));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [isCredentialShaped(k) ? REDACTED : k, redactCredentials(v, depth + 1)]),
+    );
+  return value;
+};

@@ -56,6 +56,12 @@ export const ERROR_CODES = [
   'environment_adapter_protocol_unsupported',
   'environment_adapter_manifest_incompatible',
   'environment_adapter_mechanics_incompatible',
+  'environment_adapter_admission_required',
+  'environment_adapter_contract_changed',
+  'environment_adapter_observation_schema_invalid',
+  'ingress_request_replayed',
+  'ingress_probe_not_found',
+  'ingress_probe_closed',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -272,6 +278,38 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     status: 422,
     adr: 'version_mismatch',
     message: "The manifest does not declare the adapter profile's mechanics collections.",
+  },
+  // The source ingress (ING-02, §22; docs/rooms.md "Source ingress"). Heartbeats, world events and
+  // probe traffic need a current admission for the body's producer epoch: none yet, an older epoch
+  // than the admitted one, or one invalidated by rotation. The producer fixes it with a manifest.
+  environment_adapter_admission_required: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'The source has no current adapter admission for this producer epoch; register a manifest first.',
+  },
+  // The code-owned profile changed since the source or its admission was made (a deployment changed it).
+  environment_adapter_contract_changed: {
+    status: 409,
+    adr: 'version_mismatch',
+    message: "The adapter profile's contract changed since this source was admitted; register a manifest again.",
+  },
+  environment_adapter_observation_schema_invalid: {
+    status: 422,
+    adr: 'version_mismatch',
+    message: "An observation does not satisfy the source's adapter profile.",
+  },
+  // ING-02: a request_id is used once per source; only a retry of the identical body is answered again.
+  ingress_request_replayed: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'This request_id was already used with a different body; send a new request_id.',
+  },
+  // PRB-02: unknown, or another source's probe: one answer.
+  ingress_probe_not_found: { status: 404, message: 'No such probe for this source.' },
+  ingress_probe_closed: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'The probe was already answered or has expired.',
   },
   internal_error: { status: 500, message: 'An internal error occurred.' },
 };

@@ -27,6 +27,7 @@ import { PROVIDER_ROUTES, registerProviderRoutes } from './rest/providerRoutes.j
 import type { ModelProviderDeps } from '../service/modelProviders/deps.js';
 import { registerSubjectRoutes, SUBJECT_ROUTES, SUBJECTS_PATH } from './rest/subjectRoutes.js';
 import { registerRoomRoutes, ROOM_ROUTES } from './rest/roomRoutes.js';
+import { INGRESS_PATH_PREFIX, INGRESS_ROUTES, registerIngressRoutes } from './ingress/ingressRoutes.js';
 import type { SubjectService } from '../service/subjects/subjectService.js';
 import { registerDiscovery } from './wellKnown.js';
 import { registerHealth } from './health.js';
@@ -53,6 +54,8 @@ export interface AppOptions {
   readonly mcpBodyLimitBytes: number;
   /** HELIX_ROOM_AGENT_BODY_LIMIT: the room facade's own JSON body limit (SLR-16). */
   readonly roomBodyLimitBytes: number;
+  /** HELIX_ROOM_INGRESS_BODY_LIMIT: the source ingress lane's own JSON body limit (ING-01). */
+  readonly roomIngressBodyLimitBytes: number;
   /** The canonical resource and public origin (src/http/resourceIdentity.ts). */
   readonly identity: ResourceIdentity;
   readonly hostPolicy: HostPolicy;
@@ -167,7 +170,7 @@ const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void
       ...RUN_ROUTES,
       ...(options.providers === undefined ? [] : PROVIDER_ROUTES),
       ...(options.subjects === undefined ? [] : SUBJECT_ROUTES),
-      ...(options.rooms === undefined ? [] : ROOM_ROUTES),
+      ...(options.rooms === undefined ? [] : [...ROOM_ROUTES, ...INGRESS_ROUTES]),
     ];
     const allowed = routes.filter((r) => matchesPath(r.url, path)).map((r) => r.method);
     if (allowed.length > 0) reply.header('Allow', [...new Set(allowed)].join(', '));
@@ -188,6 +191,7 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
   if (options.subjects !== undefined) registerSubjectRoutes(app, options.subjects, options.authenticator);
   if (options.rooms !== undefined)
     registerRoomRoutes(app, options.rooms, options.authenticator, options.roomBodyLimitBytes);
+  if (options.rooms !== undefined) registerIngressRoutes(app, options.rooms, options.roomIngressBodyLimitBytes);
   registerBindingRoutes(app, options.accounts.deps);
   if (options.rooms !== undefined)
     registerRoomSourceRoutes(app, {
@@ -234,7 +238,7 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
 /** A path parameter longer than any id: a room id or binding ref that cannot exist is simply not found (RREST-03). */
 const overlongParameter = (url: string): HelixError => {
   if (url.startsWith(SUBJECTS_PATH)) return new HelixError('invalid_request');
-  if (isRoomPath(url)) return new HelixError('not_found');
+  if (isRoomPath(url) || url.startsWith(INGRESS_PATH_PREFIX)) return new HelixError('not_found');
   return new HelixError('invalid_run_id');
 };
 

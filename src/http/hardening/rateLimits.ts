@@ -9,9 +9,10 @@ import { FixedWindowLimiter } from './fixedWindowLimiter.js';
  * The surfaces with separate budgets: a busy MCP client must not starve REST, nor the reverse; the
  * room facade has its own pair of limits (SLR-16: HELIX_ROOM_AGENT_*_RATE_LIMIT), and so has the
  * console's source manager and credential claim (SRC-10: HELIX_ROOM_SOURCE_BROWSER_*_RATE_LIMIT),
- * whose second budget is per signed-in account rather than per credential.
+ * whose second budget is per signed-in account rather than per credential, and so has the source
+ * ingress lane, whose post-auth key is the binding (HELIX_ROOM_INGRESS_*_RATE_LIMIT).
  */
-export const PRINCIPAL_SURFACES = ['rest', 'mcp', 'rooms'] as const;
+export const PRINCIPAL_SURFACES = ['rest', 'mcp', 'rooms', 'ingress'] as const;
 export type PrincipalSurface = (typeof PRINCIPAL_SURFACES)[number];
 export const LIMITED_SURFACES = [...PRINCIPAL_SURFACES, 'room_sources'] as const;
 export type LimitedSurface = (typeof LIMITED_SURFACES)[number];
@@ -31,11 +32,14 @@ const ROOMS_ROUTE = '/api/v1/rooms';
  * (src/http/account/roomSourcePageRoutes.ts).
  */
 const ROOM_SOURCE_ROUTES = ['/api/agi/realtime/', '/account/rooms/:room_id/sources', '/account/room-sources/'];
+/** Every route of the source ingress lane (src/http/ingress/ingressRoutes.ts) starts with it. */
+const INGRESS_ROUTE_PREFIX = '/api/room-ingress/';
 
 const surfaceOf = (route: string | undefined): LimitedSurface => {
   if (route !== undefined && MCP_ROUTES.has(route)) return 'mcp';
   if (route !== undefined && (route === ROOMS_ROUTE || route.startsWith(`${ROOMS_ROUTE}/`))) return 'rooms';
   if (route !== undefined && ROOM_SOURCE_ROUTES.some((prefix) => route.startsWith(prefix))) return 'room_sources';
+  if (route?.startsWith(INGRESS_ROUTE_PREFIX)) return 'ingress';
   return 'rest';
 };
 
@@ -80,11 +84,13 @@ export class RateLimitBuckets {
       mcp: limiter(limits.mcpPerIp),
       rooms: limiter(limits.roomsPerIp),
       room_sources: limiter(limits.roomSourcesPerIp),
+      ingress: limiter(limits.ingressPerIp),
     };
     this.perPrincipal = {
       rest: limiter(limits.restPerPrincipal),
       mcp: limiter(limits.mcpPerPrincipal),
       rooms: limiter(limits.roomsPerPrincipal),
+      ingress: limiter(limits.ingressPerBinding),
     };
     this.perAccount = limiter(limits.roomSourcesPerAccount);
   }
@@ -97,12 +103,9 @@ export class RateLimitBuckets {
     check(this.perIp[surface], clientKeyOf(request.ip), request, { bucket: `${surface}_ip`, field: 'client' });
   }
 
-  /** Post-auth: counts the request against the verified credential's bucket. */
-  checkPrincipal(request: FastifyRequest, principal: Principal, surface: PrincipalSurface): void {
-    check(this.perPrincipal[surface], principal.credentialId, request, {
-      bucket: `${surface}_principal`,
-      field: 'principal',
-    });
+  /** Post-auth: counts the request against the verified credential's bucket (a source's: its binding id). */
+  checkPrincipal(request: FastifyRequest, principalId: string, surface: PrincipalSurface): void {
+    check(this.perPrincipal[surface], principalId, request, { bucket: `${surface}_principal`, field: 'principal' });
   }
 
   /** Post-session: counts the request against the signed-in account's source-manager bucket. */
@@ -162,10 +165,12 @@ const bucketsOf = (request: FastifyRequest): RateLimitBuckets => {
 export const enforcePrincipalLimit = (
   request: FastifyRequest,
   principal: Principal,
-  surface: PrincipalSurface,
-): void => {
-  bucketsOf(request).checkPrincipal(request, principal, surface);
-};
+  surface: Exclude<PrincipalSurface, 'ingress'>,
+): void => bucketsOf(request).checkPrincipal(request, principal.credentialId, surface);
+
+/** The ingress lane's post-auth limit: one budget per source binding, whatever address it calls from. */
+export const enforceBindingLimit = (request: FastifyRequest, bindingId: string): void =>
+  bucketsOf(request).checkPrincipal(request, bindingId, 'ingress');
 
 /** SRC-10: call once the session names the account, on every source-manager and claim request. */
 export const enforceAccountLimit = (request: FastifyRequest, accountId: string): void => {

@@ -18,7 +18,7 @@ import {
   errorStatusesOf,
   type ErrorBodyKind,
 } from './errorResponses.js';
-import { SCHEMA_NAMES, type OperationDoc } from './operations.js';
+import { OPERATION_TAGS, SCHEMA_NAMES, type OperationDoc } from './operations.js';
 import { SchemaComponents } from './schemaComponents.js';
 import { documentedRoutes, type DocumentedRoute } from './routeCatalog.js';
 
@@ -33,7 +33,7 @@ const PATH_PARAMETERS: Readonly<Record<string, JsonObject>> = {
   account_id: { type: 'string', pattern: IDENTIFIER_PATTERN.source },
   binding_ref: { type: 'string', pattern: BINDING_REF.source },
   room_id: { type: 'string', pattern: ROOM_ID_PATTERN.source },
-  // A room source's id, the `{bindingId}` of the §22 [ref] source-manager routes.
+  // A room source's id: the `{bindingId}` of the §22 [ref] source-manager and ingress routes.
   binding_id: { type: 'string', pattern: SOURCE_ID_PATTERN.source },
 };
 
@@ -102,6 +102,7 @@ const parametersOf = (route: DocumentedRoute): JsonObject[] => [
 const securityOf = (doc: OperationDoc): JsonObject[] => {
   if (doc.authentication === 'none') return [];
   if (doc.authentication === 'session') return [{ session: [] }];
+  if (doc.authentication === 'source_bearer') return [{ source_bearer: [] }];
   if (doc.scope === undefined) throw new Error(`OpenAPI: bearer operation ${doc.operationId} names no scope`);
   return [{ bearer: [...requiredScopesOf(doc.scope)] }];
 };
@@ -201,11 +202,7 @@ export const buildOpenApiDocument = (): JsonObject => {
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    tags: ['runs', 'rooms', 'model-providers', 'subjects', 'account', 'discovery', 'health', 'contract'].map(
-      (name) => ({
-        name,
-      }),
-    ),
+    tags: OPERATION_TAGS.map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {
@@ -220,6 +217,12 @@ export const buildOpenApiDocument = (): JsonObject => {
           in: 'cookie',
           name: SESSION_COOKIE,
           description: 'The browser session of the Helix account pages (same origin only).',
+        },
+        source_bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A room source bearer (`hlxsrc_…`, shown once when the credential delivery is claimed): admitted only by the source ingress lane of its own binding, never by any other endpoint (docs/rooms.md#source-ingress).',
         },
       },
       parameters: {

@@ -33,6 +33,21 @@ import {
   SourceRotateReceiptSchema,
 } from '../../api/roomOutputSchemas.js';
 import { ClaimDeliveryRequestSchema, CreateSourceRequestSchema } from '../../api/roomSourceSchemas.js';
+import {
+  AdmissionReceiptSchema,
+  HeartbeatReceiptSchema,
+  ProbePollReceiptSchema,
+  ProbeResultReceiptSchema,
+  SourceStatusReceiptSchema,
+  WorldEventBatchReceiptSchema,
+} from '../../api/roomIngressOutputSchemas.js';
+import {
+  HeartbeatRequestSchema,
+  ManifestRequestSchema,
+  ProbePollRequestSchema,
+  ProbeResultRequestSchema,
+  WorldEventBatchRequestSchema,
+} from '../../api/roomIngressSchemas.js';
 import { ProtectedResourceMetadataSchema } from '../wellKnown.js';
 import { HealthSchema } from '../health.js';
 import { EventPageSchema, EvidenceBundleSchema, RunViewSchema } from '../../api/outputSchemas.js';
@@ -44,8 +59,23 @@ import {
   StreamEventsQuerySchema,
 } from '../../api/schemas.js';
 
-/** How a caller authenticates: a bearer token or `hlx_` key, the browser session cookie, or nothing. */
-export type Authentication = 'bearer' | 'session' | 'none';
+/**
+ * How a caller authenticates: a bearer token or `hlx_` key, the browser session cookie, a room
+ * source's bearer (the ingress lane only), or nothing.
+ */
+export type Authentication = 'bearer' | 'session' | 'source_bearer' | 'none';
+
+export const OPERATION_TAGS = [
+  'runs',
+  'rooms',
+  'room-ingress',
+  'model-providers',
+  'subjects',
+  'account',
+  'discovery',
+  'health',
+  'contract',
+] as const;
 
 const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) });
 
@@ -56,7 +86,7 @@ const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), paths: z.reco
 export interface OperationDoc {
   readonly operationId: string;
   readonly summary: string;
-  readonly tag: 'runs' | 'rooms' | 'model-providers' | 'subjects' | 'account' | 'discovery' | 'health' | 'contract';
+  readonly tag: (typeof OPERATION_TAGS)[number];
   readonly authentication: Authentication;
   /** The scope-checked operation (src/domain/scopes.ts OPERATION_SCOPES). */
   readonly scope?: Operation;
@@ -272,6 +302,17 @@ export const SCHEMA_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, s
   [SourceCreateReceiptSchema, 'RoomSourceCreateReceipt'],
   [DeviceCheckReceiptSchema, 'DeviceCheckReceipt'],
   [RoomErrorBodySchema, 'RoomErrorBody'],
+  [ManifestRequestSchema, 'SourceManifestRequest'],
+  [HeartbeatRequestSchema, 'SourceHeartbeatRequest'],
+  [WorldEventBatchRequestSchema, 'SourceWorldEventBatchRequest'],
+  [ProbePollRequestSchema, 'SourceProbePollRequest'],
+  [ProbeResultRequestSchema, 'SourceProbeResultRequest'],
+  [AdmissionReceiptSchema, 'SourceAdmissionReceipt'],
+  [HeartbeatReceiptSchema, 'SourceHeartbeatReceipt'],
+  [WorldEventBatchReceiptSchema, 'SourceWorldEventBatchReceipt'],
+  [ProbePollReceiptSchema, 'SourceProbePollReceipt'],
+  [ProbeResultReceiptSchema, 'SourceProbeResultReceipt'],
+  [SourceStatusReceiptSchema, 'SourceStatusReceipt'],
   [ProtectedResourceMetadataSchema, 'ProtectedResourceMetadata'],
   [HealthSchema, 'Health'],
   [OpenApiDocumentSchema, 'OpenApiDocument'],

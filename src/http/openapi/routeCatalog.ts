@@ -17,6 +17,8 @@ import {
 } from './operations.js';
 import { ROOM_OPERATION_DOCS } from './roomOperations.js';
 import { ROOM_SOURCE_BROWSER_OPERATION_DOCS } from './roomSourceBrowserOperations.js';
+import { INGRESS_OPERATION_DOCS } from './ingressOperations.js';
+import { INGRESS_ROUTES } from '../ingress/ingressRoutes.js';
 
 export interface DocumentedRoute {
   readonly method: string;
@@ -27,7 +29,11 @@ export interface DocumentedRoute {
 
 const documented = (method: string, url: string): DocumentedRoute => {
   const key = `${method} ${url}`;
-  const doc = OPERATION_DOCS[key] ?? ROOM_OPERATION_DOCS[key] ?? ROOM_SOURCE_BROWSER_OPERATION_DOCS[key];
+  const doc =
+    OPERATION_DOCS[key] ??
+    ROOM_OPERATION_DOCS[key] ??
+    ROOM_SOURCE_BROWSER_OPERATION_DOCS[key] ??
+    INGRESS_OPERATION_DOCS[key];
   // A route added to a table without its contract entry must not ship undocumented.
   if (doc === undefined)
     throw new Error(`OpenAPI: no operation entry for ${method} ${url} (src/http/openapi/operations.ts)`);
@@ -45,6 +51,7 @@ export const documentedRoutes = (): readonly DocumentedRoute[] => [
   ...PROVIDER_ROUTES.map((r) => documented(r.method, r.url)),
   ...SUBJECT_ROUTES.map((r) => documented(r.method, r.url)),
   ...ROOM_ROUTES.map((r) => documented(r.method, r.url)),
+  ...INGRESS_ROUTES.map((r) => documented(r.method, r.url)),
   ...BINDING_ROUTES.map((r) => documented(r.method, r.url)),
   ...ROOM_SOURCE_BROWSER_ROUTES.map((r) => documented(r.method, r.url)),
   ...[...PROTECTED_RESOURCE_PATHS, DEVICE_CHECK_METADATA_PATH].map((url) => ({

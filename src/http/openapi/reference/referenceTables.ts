@@ -36,6 +36,7 @@ const outputTable = (schema: z.ZodType): string =>
 const credentialOf = (doc: OperationDoc): string => {
   if (doc.authentication === 'none') return 'none';
   if (doc.authentication === 'session') return 'browser session';
+  if (doc.authentication === 'source_bearer') return 'the binding’s source bearer';
   if (doc.scope === undefined) return 'bearer';
   const grant = OPERATION_SCOPES[doc.scope];
   return grant.oauth === null

@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HelixError } from '../../domain/errors.js';
+import type { RoomSourceRecord } from '../../domain/roomSources.js';
+import type { RoomDeps } from '../../service/rooms/deps.js';
+import type { IngressResult } from '../../service/roomIngress/ingressRequest.js';
+import { pollProbes } from '../../service/roomIngress/pollProbes.js';
+import { recordHeartbeat } from '../../service/roomIngress/recordHeartbeat.js';
+import { recordProbeResult } from '../../service/roomIngress/recordProbeResult.js';
+import { recordWorldEvents } from '../../service/roomIngress/recordWorldEvents.js';
+import { authenticateIngressSource } from '../../service/roomIngress/sourceCredential.js';
+import { sourceStatus } from '../../service/roomIngress/sourceStatus.js';
+import { submitManifest } from '../../service/roomIngress/submitManifest.js';
+import { enforceBindingLimit } from '../hardening/rateLimits.js';
+import { credentialsOf } from '../principalHook.js';
+
+/** ING-01, §22: the source ingress lane, mounted at `/api/room-ingress` (docs/rooms.md "Source ingress"). */
+export const INGRESS_PATH_PREFIX = '/api/room-ingress/';
+export const INGRESS_BINDING_PATH = `${INGRESS_PATH_PREFIX}v1/bindings/:binding_id`;
+
+type Params = { binding_id: string };
+
+interface IngressRoute {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly handler: (deps: RoomDeps, source: RoomSourceRecord, body: unknown) => Promise<IngressResult>;
+}
+
+export const INGRESS_ROUTES: readonly IngressRoute[] = [
+  { method: 'POST', url: `${INGRESS_BINDING_PATH}/manifest`, handler: submitManifest },
+  { method: 'POST', url: `${INGRESS_BINDING_PATH}/heartbeat`, handler: recordHeartbeat },
+  { method: 'POST', url: `${INGRESS_BINDING_PATH}/world-events/batch`, handler: recordWorldEvents },
+  { method: 'POST', url: `${INGRESS_BINDING_PATH}/probes/pending`, handler: pollProbes },
+  { method: 'POST', url: `${INGRESS_BINDING_PATH}/probes/result`, handler: recordProbeResult },
+  {
+    method: 'GET',
+    url: `${INGRESS_BINDING_PATH}/status`,
+    handler: async (deps, source) => ({ status: 200, body: await sourceStatus(deps, source), replayed: false }),
+  },
+];
+
+const SCHEME = /^Bearer (\S+)$/;
+
+/**
+ * SRC-07: the source bearer in the Authorization header is the only credential; a second header
+ * or a token in the query is refused, a cookie is never read. Whether the bearer is a source
+ * bearer at all (an `hlx_` key or an OAuth token is not) is the bearer check's `invalid_token`.
+ */
+const sourceBearerOf = (request: FastifyRequest): string | undefined => {
+  const credentials = credentialsOf(request);
+  if (credentials.queryToken || (credentials.authorizationHeaders ?? 0) > 1)
+    throw new HelixError('multiple_credentials');
+  if (credentials.authorization === undefined) return undefined;
+  return SCHEME.exec(credentials.authorization.trim())?.[1] ?? '';
+};
+
+/**
+ * Each row calls one use case of src/service/roomIngress/ for the binding whose bearer was
+ * checked first (so a stranger learns nothing of the body rules), under the lane's own body limit
+ * and per-binding rate limit. POST answers say whether they are a retry's stored answer.
+ */
+export const registerIngressRoutes = (app: FastifyInstance, deps: RoomDeps, bodyLimitBytes: number): void => {
+  for (const route of INGRESS_ROUTES) {
+    app.route<{ Params: Params }>({
+      method: route.method,
+      url: route.url,
+      bodyLimit: bodyLimitBytes,
+      handler: async (request, reply) => {
+        if (route.method === 'POST') reply.header('Idempotency-Replayed', 'false');
+        const source = await authenticateIngressSource(deps, request.params.binding_id, sourceBearerOf(request));
+        request.principalId = source.sourceId;
+        enforceBindingLimit(request, source.sourceId);
+        const result = await route.handler(deps, source, request.body);
+        if (route.method === 'POST') reply.header('Idempotency-Replayed', result.replayed ? 'true' : 'false');
+        return reply.code(result.status).send(result.body);
+      },
+    });
+  }
+};

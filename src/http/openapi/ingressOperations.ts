@@ -1,0 +1,71 @@
+import {
+  AdmissionReceiptSchema,
+  HeartbeatReceiptSchema,
+  ProbePollReceiptSchema,
+  ProbeResultReceiptSchema,
+  SourceStatusReceiptSchema,
+  WorldEventBatchReceiptSchema,
+} from '../../api/roomIngressOutputSchemas.js';
+import {
+  HeartbeatRequestSchema,
+  ManifestRequestSchema,
+  ProbePollRequestSchema,
+  ProbeResultRequestSchema,
+  WorldEventBatchRequestSchema,
+} from '../../api/roomIngressSchemas.js';
+import type { OperationDoc } from './operations.js';
+
+const BASE = '/api/room-ingress/v1/bindings/:binding_id';
+
+/** Every ingress POST can meet a replayed request id or a missing admission (409) and a profile refusal (422). */
+const post = (doc: Omit<OperationDoc, 'tag' | 'authentication' | 'errors'>): OperationDoc => ({
+  ...doc,
+  tag: 'room-ingress',
+  authentication: 'source_bearer',
+  errors: [409, 422],
+});
+
+/**
+ * The source ingress lane's contract entries (src/http/ingress/ingressRoutes.ts,
+ * docs/rooms.md#source-ingress), keyed like OPERATION_DOCS. A connector authenticates with its
+ * source bearer only; errors are `helix.agent_api.error.v1` bodies.
+ */
+export const INGRESS_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
+  [`POST ${BASE}/manifest`]: post({
+    operationId: 'submitSourceManifest',
+    summary: 'Register the producer manifest of a process start; admitted against the source’s adapter profile',
+    body: ManifestRequestSchema,
+    success: { status: 200, description: 'The adapter admission.', schema: AdmissionReceiptSchema },
+  }),
+  [`POST ${BASE}/heartbeat`]: post({
+    operationId: 'recordSourceHeartbeat',
+    summary: 'Report the producer’s connection to the game and its latest observation time',
+    body: HeartbeatRequestSchema,
+    success: { status: 200, description: 'Recorded.', schema: HeartbeatReceiptSchema },
+  }),
+  [`POST ${BASE}/world-events/batch`]: post({
+    operationId: 'recordSourceWorldEvents',
+    summary: 'Submit 1-16 world events, each stored as an observation with exact provenance',
+    body: WorldEventBatchRequestSchema,
+    success: { status: 200, description: 'The stored observations.', schema: WorldEventBatchReceiptSchema },
+  }),
+  [`POST ${BASE}/probes/pending`]: post({
+    operationId: 'pollSourceProbes',
+    summary: 'Take the open probes runs asked of this source, oldest first',
+    body: ProbePollRequestSchema,
+    success: { status: 200, description: 'The probes to answer.', schema: ProbePollReceiptSchema },
+  }),
+  [`POST ${BASE}/probes/result`]: post({
+    operationId: 'recordSourceProbeResult',
+    summary: 'Answer one open probe of this source',
+    body: ProbeResultRequestSchema,
+    success: { status: 200, description: 'The stored probe result.', schema: ProbeResultReceiptSchema },
+  }),
+  [`GET ${BASE}/status`]: {
+    operationId: 'inspectSourceStatus',
+    summary: 'The binding’s admission and connection state, without secrets',
+    tag: 'room-ingress',
+    authentication: 'source_bearer',
+    success: { status: 200, description: 'The binding’s state.', schema: SourceStatusReceiptSchema },
+  },
+};
