@@ -311,6 +311,14 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
       events: [{ ...minecraftSnapshot.events[0], snapshot: { position: { x: 1, y: 2, z: 3 } } }],
     };
     expect((await post(fixture, 'world-events/batch', own)).status).toBe(200);
+    // Its profile admits at most 4 events per batch, fewer than the lane's 16.
+    const five = {
+      ...own,
+      request_id: randomUUID(),
+      events: [1, 2, 3, 4, 5].map((n) => ({ ...own.events[0], event_id: `fixture-event-${n}-000000000` })),
+    };
+    const tooMany = await post(fixture, 'world-events/batch', five);
+    expect([tooMany.status, tooMany.body.code]).toEqual([400, 'invalid_request']);
     // A Minecraft probe never reaches the fixture source: it is not on its profile's allowlist.
     const foreignProbe = await insertProbe(fixture, INVENTORY_CHECK_PROBE);
     const poll = await post(fixture, 'probes/pending', pollBody(epoch, clock.now()));

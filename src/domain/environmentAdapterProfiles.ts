@@ -67,9 +67,10 @@ export const MINECRAFT_READONLY_PROFILE: EnvironmentAdapterProfile = {
   required_modalities: ['position', 'vitals', 'inventory'],
   allowed_probe_types: [MINECRAFT_INVENTORY_CHECK_PROBE],
   required_probe_types: [MINECRAFT_INVENTORY_CHECK_PROBE],
+  // The reference connector's largest batch (16 full snapshots) is about 180 KiB.
   ceilings: {
-    max_payload_bytes: 64 * 1024,
-    max_batch_events: 64,
+    max_payload_bytes: 256 * 1024,
+    max_batch_events: 16,
     heartbeat_max_age_ms: 30_000,
     observation_max_age_ms: 60_000,
   },
@@ -94,7 +95,7 @@ export const SYNTHETIC_FIXTURE_PROFILE: EnvironmentAdapterProfile = {
   required_probe_types: [],
   ceilings: {
     max_payload_bytes: 16 * 1024,
-    max_batch_events: 16,
+    max_batch_events: 4,
     heartbeat_max_age_ms: 30_000,
     observation_max_age_ms: 60_000,
   },

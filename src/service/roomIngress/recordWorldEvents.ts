@@ -13,7 +13,8 @@ import { checkObservation, observationRecord, observedAtOf } from './observation
 type Batch = IngressRequest<WorldEventBatchRequest>;
 
 /**
- * ING-03: a bounded batch of world events (at most 16, under the ingress body limit) for the
+ * ING-03: a bounded batch of world events (at most 16, and no more than the admitted profile's
+ * `max_batch_events`, under the ingress body limit) for the
  * source's own world. Every event's snapshot must satisfy the admitted profile's schema, or the
  * whole batch is refused; each is then stored as one `snapshot` observation with its exact
  * provenance, and the source's status remembers the newest observation time.
@@ -26,6 +27,12 @@ export const recordWorldEvents = (deps: RoomDeps, source: RoomSourceRecord, inpu
       const current = await requireAdmission(deps, uow, request.source, request.producerEpochHash);
       if (request.body.world_id !== request.source.worldId)
         throw new HelixError('environment_adapter_identity_mismatch');
+      // The lane admits at most 16 events; the admitted profile may admit fewer.
+      const ceiling = current.resolved.profile.ceilings.max_batch_events;
+      if (request.body.events.length > ceiling)
+        throw new HelixError('invalid_request', {
+          issues: [{ path: 'events', message: `at most ${ceiling} events for this adapter profile` }],
+        });
       const schemas = observationSchemasOf(current.resolved.profile);
       if (schemas === undefined) throw new HelixError('environment_adapter_observation_schema_invalid');
       const observations = request.body.events.map((event, i) =>
