@@ -20,6 +20,13 @@ const CREDENTIAL_PATTERNS: readonly RegExp[] = [
 
 export const isCredentialShaped = (value: string): boolean => CREDENTIAL_PATTERNS.some((p) => p.test(value));
 
+export const REDACTED = '[redacted]';
+const GLOBAL_PATTERNS = CREDENTIAL_PATTERNS.map((p) => new RegExp(p.source, `${p.flags}g`));
+
+/** The text with every credential-shaped run replaced by `[redacted]`: for text that is shown, not refused. */
+export const redactCredentials = (value: string): string =>
+  GLOBAL_PATTERNS.reduce((text, pattern) => text.replace(pattern, REDACTED), value);
+
 /** Walks a JSON value (keys and strings) for anything credential-shaped. */
 export const containsCredential = (value: unknown, depth = 0): boolean => {
   if (depth > 64) return true; // fail closed on pathological nesting

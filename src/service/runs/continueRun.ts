@@ -33,6 +33,9 @@ export const continueRun = async (
   const snapshot = await loadOwnedRun(deps, runId, owner);
   // Admission runs again before every continuation, so a revoked scope bites on this turn.
   const admission = await admitScopes(snapshot.databaseScope, principal, deps.config.scopes, deps.policy);
+  // BRE-04, BRE-06: a room-bound run whose binding, membership, source or evidence no longer holds
+  // is refused here, typed, before a turn is claimed: no step is spent and nothing is read.
+  await deps.registry.precheck(admission.admittedCapabilities, { runId, now: () => deps.clock.now() });
   const now = deps.clock.now();
   const lease = { expiresAt: now + processingLeaseMs(deps.config), workerId: deps.config.workerId };
   const turnId = deps.newId('turn');
