@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProbeRecord } from '../src/domain/roomObservations.js';
 import { emptyOutcome, type TurnOutcome } from '../src/domain/turn.js';
 import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
 import { createAccount } from '../src/service/accounts/createAccount.js';
@@ -22,7 +23,7 @@ import {
   observationOf,
   roomWithAdmittedSource,
 } from './support/boundRoom.js';
-import { api, idemKey, manualClock, startTestHelix, type TestHelix } from './support/harness.js';
+import { api, idemKey, manualClock, startTestHelix, type TestHelix, waitFor } from './support/harness.js';
 import { serverRoomDeps } from './support/roomDeps.js';
 import { storeFlavours } from './support/stores.js';
 
@@ -274,6 +275,46 @@ describe.each(storeFlavours())('bound room evidence on $name', (flavour) => {
     expect(JSON.stringify(recorded)).not.toContain(secret);
     const inventory = recorded.find((a) => a.title === 'Player inventory');
     expect(inventory?.excerpt).toBe('Inventory of player helix_probe: [redacted] ×3 (slot 36).');
+  });
+
+  it('PRB-01, PRB-02: the inventory probe asks the bound source once per turn and cites its answer', async () => {
+    const store = h.testStore.store;
+    const r = await room();
+    const runId = await start(aliceToken, 'bound_room_environment_probe', "What is in the player's inventory?");
+    await bind(aliceToken, r.roomId, runId);
+    const pending = turn(aliceToken, runId);
+    // The connector's side, as the ingress routes do it: take the pending probe, answer it.
+    let probes: ProbeRecord[] = [];
+    await waitFor(async () => {
+      probes = await store.read.roomIngress.takeProbes(r.source.sourceId, clock.now(), 5);
+      return probes.length > 0;
+    });
+    const [probe] = probes;
+    if (probe === undefined) throw new Error('no probe');
+    expect(probe).toMatchObject({ runId, turn: 1, probeType: 'com.casimirbot.minecraft.inventory.check' });
+    expect(probe.probeId).toMatch(/^prb_[0-9a-f]{32}$/);
+    const payload = { probe_type: probe.probeType, status: 'completed', result: { inventory: { items: DIAMONDS } } };
+    const answer = observationOf(r, payload, clock.now(), { kind: 'probe_result', eventId: probe.probeId });
+    await insertObservation(store, answer);
+    expect(
+      await store.read.roomIngress.answerProbe(probe.probeId, 'completed', answer.observationId, clock.now()),
+    ).toBe(true);
+
+    const res = await pending;
+    expect(res.body, res.text).toMatchObject({
+      completion_status: 'completed',
+      terminal_authority_status: 'authorized',
+    });
+    expect(res.body.latest_result.text).toContain('diamond ×3');
+    const cited = (await evidence(aliceToken, runId)).artifacts[0];
+    expect(cited).toMatchObject({
+      evidence_family: 'shared_live_room_environment_probe',
+      capability_id: 'com.casimirbot.minecraft.inventory.check',
+      provenance: { room_observation: { observation_id: answer.observationId, reentry_required: true } },
+    });
+    // One probe for the turn, however many queries the executor searched with.
+    expect(await store.read.roomIngress.takeProbes(r.source.sourceId, clock.now(), 5)).toEqual([]);
+    expect((await store.read.roomIngress.getProbe(probe.probeId))?.status).toBe('completed');
   });
 
   it('BRE-08: a required room family is a hard gate: a bare assertion or a previous turn does not clear it', async () => {

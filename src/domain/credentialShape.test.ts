@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsCredential, isCredentialShaped } from './credentialShape.js';
+import { containsCredential, isCredentialShaped, redactCredentials } from './credentialShape.js';
 
 describe('credential shapes', () => {
   it.each([
@@ -20,5 +20,11 @@ describe('credential shapes', () => {
     expect(containsCredential({ a: [{ b: `x hlx_${'Z'.repeat(30)}` }] })).toBe(true);
     expect(containsCredential({ [`hlx_${'Z'.repeat(30)}`]: 1 })).toBe(true);
     expect(containsCredential({ objective: 'compare bearer and basic auth', n: 3 })).toBe(false);
+  });
+
+  it('redacts every credential-shaped run and keeps the prose around it', () => {
+    const text = `item sk-${'a'.repeat(20)} and hlxsrc_${'B'.repeat(43)}, then Bearer abcdefghijklmnop here`;
+    expect(redactCredentials(text)).toBe('item [redacted] and [redacted], then [redacted] here');
+    expect(redactCredentials('Explain how bearer tokens work')).toBe('Explain how bearer tokens work');
   });
 });

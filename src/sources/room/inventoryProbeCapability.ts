@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { HelixError } from '../../domain/errors.js';
-import type { ProbeRecord } from '../../domain/roomObservations.js';
+import type { ObservationRecord, ProbeRecord } from '../../domain/roomObservations.js';
 import type { Capability, CapabilityContext, CapabilityResult } from '../capability.js';
 import { admittedSources, checkBinding, checkFreshness, checkProvenance } from './boundRoomChecks.js';
 import type { BoundRoomLane } from './boundRoomLane.js';
@@ -45,7 +45,8 @@ const awaitAnswer = async (lane: BoundRoomLane, probeId: string, context: Capabi
   throw new HelixError('room_probe_timeout');
 };
 
-const check = async (lane: BoundRoomLane, input: z.output<typeof ProbeInput>, context: CapabilityContext) => {
+/** The probe's answer: the observation holding its result, or null when the source answered without one. */
+const probeOnce = async (lane: BoundRoomLane, context: CapabilityContext): Promise<ObservationRecord | null> => {
   const read = lane.store.read;
   const { binding, room } = await checkBinding(read, context.runId);
   const [admitted] = await admittedSources(read, room.roomId, lane.adapters, context.now());
@@ -68,20 +69,52 @@ const check = async (lane: BoundRoomLane, input: z.output<typeof ProbeInput>, co
     observationId: null,
   });
   const answered = await awaitAnswer(lane, probeId, context);
-  if (answered.status !== 'completed' || answered.observationId === null) return { artifacts: [], hits: [] };
+  if (answered.status !== 'completed' || answered.observationId === null) return null;
   const observation = await read.roomIngress.getObservation(answered.observationId);
   if (observation === undefined || observation.kind !== 'probe_result' || observation.eventId !== probeId)
     throw new HelixError('room_evidence_identity_mismatch');
   checkProvenance(observation, room.roomId, admitted);
   checkFreshness(observation, context.now(), lane.maxAgeMs);
+  return observation;
+};
+
+/** How many turns' probe answers are remembered; a turn only reuses its own. */
+const REMEMBERED_TURNS = 256;
+
+/**
+ * One probe per turn: the extractive executor searches once per planned query, and each of those
+ * calls re-ranks the same answer instead of asking the world again.
+ */
+const perTurn = (lane: BoundRoomLane) => {
+  const answers = new Map<string, Promise<ObservationRecord | null>>();
+  return (context: CapabilityContext): Promise<ObservationRecord | null> => {
+    const key = `${context.runId}#${context.turn}`;
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      answer = probeOnce(lane, context);
+      answers.set(key, answer);
+      const oldest = answers.keys().next().value;
+      if (answers.size > REMEMBERED_TURNS && oldest !== undefined) answers.delete(oldest);
+    }
+    return answer;
+  };
+};
+
+const project = async (
+  lane: BoundRoomLane,
+  observation: ObservationRecord | null,
+  input: z.output<typeof ProbeInput>,
+  context: CapabilityContext,
+): Promise<CapabilityResult> => {
   // BRE-05: membership, role, consent identity and room status once more, right before projecting.
-  await checkBinding(read, context.runId);
+  await checkBinding(lane.store.read, context.runId);
+  if (observation === null) return { artifacts: [], hits: [] };
   const sections = probeResultSections(JSON.parse(observation.payloadJson));
   const projection = { family: PROBE_FAMILY, capabilityId: INVENTORY_PROBE_CAPABILITY, limit: input.limit };
   return projectObservation(
     observation,
     sections,
-    { ...projection, ...(input.query ? { query: input.query } : {}) },
+    { ...projection, ...(input.query === undefined ? {} : { query: input.query }) },
     context,
   );
 };
@@ -89,19 +122,22 @@ const check = async (lane: BoundRoomLane, input: z.output<typeof ProbeInput>, co
 /**
  * `com.casimirbot.minecraft.inventory.check` (PRB-01, PRB-02): asks the run's bound room's
  * admitted read-only source to check the player's inventory now, and waits for its answer through
- * the ingress lane's probe routes. Each call is one probe; nothing acts in the world.
+ * the ingress lane's probe routes. One probe per turn; nothing acts in the world.
  */
-export const inventoryProbeCapability = (lane: BoundRoomLane): Capability<z.output<typeof ProbeInput>> => ({
-  id: INVENTORY_PROBE_CAPABILITY,
-  scope: 'bound_room_environment_probe',
-  family: PROBE_FAMILY,
-  kind: 'search',
-  description:
-    "Ask the run's bound room's source to check the player's inventory now; waits for the answer and cites it.",
-  input: ProbeInput,
-  execute: (input, context): Promise<CapabilityResult> => check(lane, input, context),
-  precheck: async (context) => {
-    const { room } = await checkBinding(lane.store.read, context.runId);
-    await admittedSources(lane.store.read, room.roomId, lane.adapters, context.now());
-  },
-});
+export const inventoryProbeCapability = (lane: BoundRoomLane): Capability<z.output<typeof ProbeInput>> => {
+  const answerOf = perTurn(lane);
+  return {
+    id: INVENTORY_PROBE_CAPABILITY,
+    scope: 'bound_room_environment_probe',
+    family: PROBE_FAMILY,
+    kind: 'search',
+    description:
+      "Ask the run's bound room's source to check the player's inventory now; waits for the answer and cites it.",
+    input: ProbeInput,
+    execute: async (input, context) => project(lane, await answerOf(context), input, context),
+    precheck: async (context) => {
+      const { room } = await checkBinding(lane.store.read, context.runId);
+      await admittedSources(lane.store.read, room.roomId, lane.adapters, context.now());
+    },
+  };
+};
