@@ -5,6 +5,22 @@
  * to its HTTP status and, where ADR-0004 defines one, its numeric application code
  * (-32000..-32011), so REST and MCP can never disagree about what a failure means.
  */
+/**
+ * The bound room lane's recheck failures (BRE-04..BRE-06, PRB-01; docs/rooms.md "Bound room
+ * evidence"): answered by a continue's precheck, or the code a turn fails with (src/domain/turnFailures.ts).
+ */
+export const BOUND_ROOM_FAILURE_CODES = [
+  'environment_adapter_admission_required',
+  'environment_adapter_contract_changed',
+  'room_evidence_binding_missing',
+  'room_evidence_membership_changed',
+  'room_evidence_room_inactive',
+  'room_evidence_source_unavailable',
+  'room_evidence_stale',
+  'room_evidence_identity_mismatch',
+  'room_probe_timeout',
+] as const;
+
 export const ERROR_CODES = [
   'invalid_request',
   'multiple_credentials',
@@ -56,15 +72,7 @@ export const ERROR_CODES = [
   'environment_adapter_protocol_unsupported',
   'environment_adapter_manifest_incompatible',
   'environment_adapter_mechanics_incompatible',
-  'environment_adapter_admission_required',
-  'environment_adapter_contract_changed',
-  'room_evidence_binding_missing',
-  'room_evidence_membership_changed',
-  'room_evidence_room_inactive',
-  'room_evidence_source_unavailable',
-  'room_evidence_stale',
-  'room_evidence_identity_mismatch',
-  'room_probe_timeout',
+  ...BOUND_ROOM_FAILURE_CODES,
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,4 +1,4 @@
-import type { ErrorCode } from './errors.js';
+import { BOUND_ROOM_FAILURE_CODES } from './errors.js';
 
 /**
  * Which failed turns end the run. A failure no further turn of this run can fix (credentials
@@ -31,17 +31,7 @@ export const isPermanentTurnFailure = (failureCode: string | null | undefined): 
  * unavailable source: the bound room lane's rechecks (BRE-04..BRE-06, PRB-01), whose client must
  * learn why no room evidence was read. Not permanent: the binding, membership or source can be fixed.
  */
-export const TURN_FAILING_CAPABILITY_ERRORS = [
-  'environment_adapter_admission_required',
-  'environment_adapter_contract_changed',
-  'room_evidence_binding_missing',
-  'room_evidence_membership_changed',
-  'room_evidence_room_inactive',
-  'room_evidence_source_unavailable',
-  'room_evidence_stale',
-  'room_evidence_identity_mismatch',
-  'room_probe_timeout',
-] as const satisfies readonly ErrorCode[];
+export const TURN_FAILING_CAPABILITY_ERRORS = BOUND_ROOM_FAILURE_CODES;
 export type TurnFailingCapabilityError = (typeof TURN_FAILING_CAPABILITY_ERRORS)[number];
 
 export const isTurnFailingCapabilityError = (code: string): code is TurnFailingCapabilityError =>
