@@ -76,11 +76,11 @@ describe.each(storeFlavours())('bound room evidence on $name', (flavour) => {
   });
   afterAll(async () => h?.close());
 
-  const start = async (token: string, scope = 'bound_room_evidence', objective = QUESTION) => {
+  const start = async (token: string, scope = 'bound_room_evidence', objective = QUESTION, extra = {}) => {
     const res = await api(h.url, 'POST', RUNS, {
       token,
       idempotencyKey: idemKey('run'),
-      body: { objective, database_scope: [scope], budget: { max_steps: 6 } },
+      body: { objective, database_scope: [scope], budget: { max_steps: 6 }, ...extra },
     });
     expect(res.status, res.text).toBe(201);
     return res.body.run_id as string;
@@ -91,14 +91,15 @@ describe.each(storeFlavours())('bound room evidence on $name', (flavour) => {
       body: { room_id: roomId, run_id: runId },
     });
     expect(res.status, res.text).toBe(201);
+    return res.body.binding_ref as string;
   };
   const version = async (token: string, runId: string) =>
     (await api(h.url, 'GET', `${RUNS}/${runId}`, { token })).body.version as number;
-  const turn = async (token: string, runId: string) =>
+  const turn = async (token: string, runId: string, key = idemKey('turn'), expected?: number) =>
     api(h.url, 'POST', `${RUNS}/${runId}/continue`, {
       token,
-      idempotencyKey: idemKey('turn'),
-      body: { expected_version: await version(token, runId), instruction: 'Answer from the room.' },
+      idempotencyKey: key,
+      body: { expected_version: expected ?? (await version(token, runId)), instruction: 'Answer from the room.' },
     });
   const evidence = async (token: string, runId: string) =>
     (await api(h.url, 'GET', `${RUNS}/${runId}/evidence`, { token })).body;
@@ -152,6 +153,11 @@ describe.each(storeFlavours())('bound room evidence on $name', (flavour) => {
     );
     // Never the producer epoch nor any credential.
     expect(JSON.stringify(bundle)).not.toContain(r.admission.producerEpochHash);
+    // An ended run keeps its own refusal once its binding is withdrawn.
+    const bindingRef = (await h.testStore.store.read.rooms.getActiveRunBinding(runId))?.bindingRef;
+    const withdrawn = await api(h.url, 'DELETE', `/api/v1/rooms/run-bindings/${bindingRef}`, { token: aliceToken });
+    expect(withdrawn.status, withdrawn.text).toBe(200);
+    expect((await turn(aliceToken, runId)).body.code).toBe('run_not_active');
   });
 
   it('ING-05, BRE-06: an observation older than the ceiling is refused typed before a turn is spent', async () => {
@@ -180,9 +186,13 @@ describe.each(storeFlavours())('bound room evidence on $name', (flavour) => {
     const { token } = await createInvite(rooms, alice, r.roomId, { role: 'member' });
     const joined = await acceptInvite(rooms, bob, token);
     await acceptConsent(rooms, bob, r.roomId, joined.consent.version);
-    const runId = await start(bobToken);
+    // A contract the room cannot meet keeps the run open after an authorized turn.
+    const runId = await start(bobToken, 'bound_room_evidence', QUESTION, {
+      completion_contract: { required_output_fields: ['unmet'] },
+    });
     await bind(bobToken, r.roomId, runId);
-    expect((await turn(bobToken, runId)).body.terminal_authority_status).toBe('authorized');
+    const key = idemKey('first');
+    expect((await turn(bobToken, runId, key)).body.terminal_authority_status).toBe('authorized');
     const refs = (await evidence(bobToken, runId)).artifacts.map((a: any) => a.ref);
 
     // Promotion keeps the binding but changes the role it was made under.
@@ -196,6 +206,10 @@ describe.each(storeFlavours())('bound room evidence on $name', (flavour) => {
     expect(removed.status).toBe(409);
     expect(removed.body.code).toBe('room_evidence_binding_missing');
     expect((await evidence(bobToken, runId)).artifacts.map((a: any) => a.ref)).toEqual(refs);
+    // A retry of the turn that succeeded still gets its stored answer.
+    const replay = await turn(bobToken, runId, key, 1);
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotency-replayed')).toBe('true');
   });
 
   it('BRE-05, BRE-06: a recheck that fails inside the turn fails the turn with its own code, admitting nothing', async () => {
