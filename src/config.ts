@@ -207,8 +207,13 @@ const allowedOrigins = (env: Env, publicBaseUrl: string | undefined): ReadonlySe
   return new Set(origins);
 };
 
-const sources = (env: Env): SourcesConfig => ({
+const sources = (env: Env, production: boolean): SourcesConfig => ({
   repositoryRoots: list(env, 'HELIX_REPOSITORY_ROOTS'),
+  boundRoom: {
+    // ING-05: how old a room source's snapshot may be and still count as bound room evidence.
+    maxAgeMs: integer(env, 'HELIX_BOUND_ROOM_EVIDENCE_MAX_AGE_MS', 60_000, 1_000, 3_600_000),
+    adapterFixtures: adapterFixturesEnabled(env, production),
+  },
   searchUrl: endpoint(env, 'HELIX_SEARXNG_URL'),
   scholarly: {
     ...present('openAlexUrl', endpoint(env, 'HELIX_OPENALEX_URL')),
@@ -396,7 +401,7 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     localJwt: localJwt(env, production),
     logLevel: value(env, 'HELIX_LOG_LEVEL') ?? 'info',
     telemetry: telemetryConfig(env),
-    sources: sources(env),
+    sources: sources(env, production),
     oauth: oauthConfig,
     trustProxy: trustProxy(env),
     httpLimits: httpLimits(env),

@@ -91,6 +91,8 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
           'helix.data.research_library.read',
           'helix.data.repository_evidence.read',
           'helix.data.theory_registry.read',
+          // BRE-01, PRB-01: the room lanes are entitled by the room read scope.
+          'helix.rooms.read',
         ],
       },
     ]);

@@ -126,7 +126,7 @@ describe.skipIf(skip).each(serverStoreFlavours())(
 
       const continued = await call('POST', `/api/v1/agent-runs/${runId}/continue`, {
         idempotencyKey: idemKey('continue'),
-        body: { expected_version: started.body.version },
+        body: { expected_version: started.body.version, instruction: 'Answer from the world.' },
       });
       expect(continued.status, continued.text).toBe(200);
       // BRE-07: the observation re-entered the ordinary solver path and grounds the authorized answer.

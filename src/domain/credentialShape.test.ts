@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsCredential, isCredentialShaped, redactCredentials } from './credentialShape.js';
+import { containsCredential, isCredentialShaped, redactCredentialText, redactCredentials } from './credentialShape.js';
 
 describe('credential shapes', () => {
   it.each([
@@ -36,5 +36,11 @@ describe('credential shapes', () => {
       b: false,
       c: 'bearer tokens explained',
     });
+  });
+
+  it('redacts every credential-shaped run and keeps the prose around it', () => {
+    const text = `item sk-${'a'.repeat(20)} and hlxsrc_${'B'.repeat(43)}, then Bearer abcdefghijklmnop here`;
+    expect(redactCredentialText(text)).toBe('item [redacted] and [redacted], then [redacted] here');
+    expect(redactCredentialText('Explain how bearer tokens work')).toBe('Explain how bearer tokens work');
   });
 });

@@ -20,6 +20,8 @@ const CREDENTIAL_PATTERNS: readonly RegExp[] = [
 
 export const isCredentialShaped = (value: string): boolean => CREDENTIAL_PATTERNS.some((p) => p.test(value));
 
+const GLOBAL_PATTERNS = CREDENTIAL_PATTERNS.map((p) => new RegExp(p.source, `${p.flags}g`));
+
 /** Walks a JSON value (keys and strings) for anything credential-shaped. */
 export const containsCredential = (value: unknown, depth = 0): boolean => {
   if (depth > 64) return true; // fail closed on pathological nesting
@@ -32,6 +34,10 @@ export const containsCredential = (value: unknown, depth = 0): boolean => {
 };
 
 export const REDACTED = '[redacted]';
+
+/** The text with every credential-shaped run replaced by `[redacted]`: for text that is shown, not refused. */
+export const redactCredentialText = (value: string): string =>
+  GLOBAL_PATTERNS.reduce((text, pattern) => text.replace(pattern, REDACTED), value);
 
 /**
  * A copy of a JSON value with every credential-shaped string (and object key) replaced by

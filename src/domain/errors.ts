@@ -5,6 +5,22 @@
  * to its HTTP status and, where ADR-0004 defines one, its numeric application code
  * (-32000..-32011), so REST and MCP can never disagree about what a failure means.
  */
+/**
+ * The bound room lane's recheck failures (BRE-04..BRE-06, PRB-01; docs/rooms.md "Bound room
+ * evidence"): answered by a continue's precheck, or the code a turn fails with (src/domain/turnFailures.ts).
+ */
+export const BOUND_ROOM_FAILURE_CODES = [
+  'environment_adapter_admission_required',
+  'environment_adapter_contract_changed',
+  'room_evidence_binding_missing',
+  'room_evidence_membership_changed',
+  'room_evidence_room_inactive',
+  'room_evidence_source_unavailable',
+  'room_evidence_stale',
+  'room_evidence_identity_mismatch',
+  'room_probe_timeout',
+] as const;
+
 export const ERROR_CODES = [
   'invalid_request',
   'multiple_credentials',
@@ -56,12 +72,11 @@ export const ERROR_CODES = [
   'environment_adapter_protocol_unsupported',
   'environment_adapter_manifest_incompatible',
   'environment_adapter_mechanics_incompatible',
-  'environment_adapter_admission_required',
-  'environment_adapter_contract_changed',
   'environment_adapter_observation_schema_invalid',
   'ingress_request_replayed',
   'ingress_probe_not_found',
   'ingress_probe_closed',
+  ...BOUND_ROOM_FAILURE_CODES,
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -310,6 +325,45 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     status: 409,
     adr: 'lifecycle_conflict',
     message: 'The probe was already answered or has expired.',
+  },
+  // Bound room evidence and the environment probe (BRE-04..BRE-06, PRB-01; docs/rooms.md "Bound room
+  // evidence"): every recheck a turn of a room-bound run fails has its own code; a source without a
+  // current admission, or admitted under an older profile contract, answers the two ingress codes above.
+  // BRE-03: a room-scoped run reads nothing until it is durably bound to one room.
+  room_evidence_binding_missing: {
+    status: 409,
+    message: 'The run has no active room binding; bind it to a room before continuing it.',
+  },
+  // BRE-04, BRE-05: the participant who bound the run was removed, changed role, or its consent identity changed.
+  room_evidence_membership_changed: {
+    status: 403,
+    adr: 'authz_denied',
+    message: "The membership, role or consent that authorized the run's room binding has changed; bind the run again.",
+  },
+  room_evidence_room_inactive: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'The room the run is bound to is not active.',
+  },
+  // ING-02: no active, credentialed, unexpired source in the room.
+  room_evidence_source_unavailable: {
+    status: 409,
+    message: 'The room has no active, credentialed source to read from.',
+  },
+  // ING-05: nothing observed within HELIX_BOUND_ROOM_EVIDENCE_MAX_AGE_MS.
+  room_evidence_stale: {
+    status: 409,
+    message: "The room source's latest observation is missing or older than the freshness ceiling.",
+  },
+  // ING-02: the observation's provenance is not the source's current admission (or another room's).
+  room_evidence_identity_mismatch: {
+    status: 409,
+    message: "The observation's provenance does not match the room source's current admission.",
+  },
+  // PRB-01: the source did not answer the probe before the turn stopped waiting.
+  room_probe_timeout: {
+    status: 504,
+    message: "The room's source did not answer the probe in time.",
   },
   internal_error: { status: 500, message: 'An internal error occurred.' },
 };

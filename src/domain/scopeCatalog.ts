@@ -29,6 +29,11 @@ export const SCOPE_CATALOG: ReadonlyMap<string, ScopeCatalogEntry> = new Map(
     ]),
     entry('repository_evidence', 'repository_evidence', ['repository.search', 'repository.read_file']),
     entry('theory_registry', 'theory_registry_evidence', ['theory-registry.reflect']),
+    // BRE-01, PRB-01 (docs/spec/shared-live-room-requirements.md §9, §10): the run's exact active room binding.
+    entry('bound_room_evidence', 'shared_live_room_evidence', ['room.evidence.read_bound']),
+    entry('bound_room_environment_probe', 'shared_live_room_environment_probe', [
+      'com.casimirbot.minecraft.inventory.check',
+    ]),
   ].map((e) => [e.id, e] as const),
 );
 

@@ -13,7 +13,9 @@ import {
   ScopeSet,
   isGrantableScope,
   requiredScopeOf,
+  dataScopeOAuthScope,
 } from './scopes.js';
+import { SCOPE_CATALOG } from './scopeCatalog.js';
 
 describe('scope registry', () => {
   it('every operation names a contract OAuth scope, and that scope alone allows it', () => {
@@ -125,5 +127,21 @@ describe('multi-scope room operations (PRE-05, SLR-13, SLR-15)', () => {
     const adrOnly = ADR_SCOPES.filter((s) => s !== 'agent.write' && s !== 'agent.read').join(' ');
     expect(ROOM_OPERATIONS.filter((op) => ScopeSet.parse(`${adrOnly} agent.write agent.read`).allows(op))).toEqual([]);
     expect(ROOM_OPERATIONS.filter((op) => ScopeSet.parse('aep:*').allows(op))).toEqual([...ROOM_OPERATIONS]);
+  });
+
+  it('BRE-01, PRB-01: the room lanes are catalog scopes entitled by helix.rooms.read, each with its family and capability', () => {
+    expect(dataScopeOAuthScope('research_library')).toBe('helix.data.research_library.read');
+    expect(SCOPE_CATALOG.get('bound_room_evidence')).toEqual({
+      id: 'bound_room_evidence',
+      oauthScope: 'helix.rooms.read',
+      requiredFamily: 'shared_live_room_evidence',
+      capabilities: ['room.evidence.read_bound'],
+    });
+    expect(SCOPE_CATALOG.get('bound_room_environment_probe')).toEqual({
+      id: 'bound_room_environment_probe',
+      oauthScope: 'helix.rooms.read',
+      requiredFamily: 'shared_live_room_environment_probe',
+      capabilities: ['com.casimirbot.minecraft.inventory.check'],
+    });
   });
 });

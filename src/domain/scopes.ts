@@ -13,10 +13,22 @@ export const LOGICAL_DATA_SCOPES = [
   'research_library',
   'repository_evidence',
   'theory_registry',
+  'bound_room_evidence',
+  'bound_room_environment_probe',
 ] as const;
 export type LogicalDataScope = (typeof LOGICAL_DATA_SCOPES)[number];
 
-export const dataScopeOAuthScope = (scope: LogicalDataScope): OAuthScope => `helix.data.${scope}.read` as OAuthScope;
+/**
+ * The room lanes read what a room's source observed, so the room read scope entitles them
+ * (docs/spec/shared-live-room-requirements.md BRE-01, PRB-01); no `helix.data.*` scope exists for them.
+ */
+const ROOM_DATA_SCOPES: ReadonlySet<LogicalDataScope> = new Set([
+  'bound_room_evidence',
+  'bound_room_environment_probe',
+]);
+
+export const dataScopeOAuthScope = (scope: LogicalDataScope): OAuthScope =>
+  ROOM_DATA_SCOPES.has(scope) ? 'helix.rooms.read' : (`helix.data.${scope}.read` as OAuthScope);
 
 export const OAUTH_SCOPES = [
   'helix.agent_runs.read',

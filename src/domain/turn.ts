@@ -11,6 +11,31 @@ export interface Provenance {
   readonly span?: { readonly start: number; readonly end: number };
   readonly retrieved_at: string;
   readonly turn: number;
+  /** Set on what a room source observed (bound room evidence, the environment probe). */
+  readonly room_observation?: RoomObservationProvenance;
+}
+
+/**
+ * ING-03, BRE-07 (docs/spec/shared-live-room-requirements.md): the exact identity of the room
+ * observation an artifact projects. Never the producer epoch nor any credential. The observation
+ * is current-turn evidence that authorizes nothing until it re-enters the solver path, and the
+ * lane never acts in the world.
+ */
+export interface RoomObservationProvenance {
+  readonly observation_id: string;
+  readonly room_id: string;
+  readonly source_id: string;
+  readonly world_id: string;
+  readonly profile_id: string;
+  readonly profile_version: number;
+  readonly profile_hash: string;
+  readonly manifest_id: string;
+  readonly manifest_hash: string;
+  readonly request_id: string;
+  readonly observed_at: string;
+  readonly received_at: string;
+  readonly reentry_required: true;
+  readonly execution_enabled: false;
 }
 
 /** One artifact produced by a capability call during a turn. */

@@ -1,3 +1,5 @@
+import { BOUND_ROOM_FAILURE_CODES } from './errors.js';
+
 /**
  * Which failed turns end the run. A failure no further turn of this run can fix (credentials
  * refused, the provider's quota spent, a request the provider will always refuse, an answer that
@@ -23,3 +25,14 @@ export const isPermanentTurnFailure = (failureCode: string | null | undefined): 
   failureCode !== null &&
   failureCode !== undefined &&
   (PERMANENT_TURN_FAILURES as readonly string[]).includes(failureCode);
+
+/**
+ * Capability refusals that fail the turn under their own code instead of being noted as an
+ * unavailable source: the bound room lane's rechecks (BRE-04..BRE-06, PRB-01), whose client must
+ * learn why no room evidence was read. Not permanent: the binding, membership or source can be fixed.
+ */
+export const TURN_FAILING_CAPABILITY_ERRORS = BOUND_ROOM_FAILURE_CODES;
+export type TurnFailingCapabilityError = (typeof TURN_FAILING_CAPABILITY_ERRORS)[number];
+
+export const isTurnFailingCapabilityError = (code: string): code is TurnFailingCapabilityError =>
+  (TURN_FAILING_CAPABILITY_ERRORS as readonly string[]).includes(code);

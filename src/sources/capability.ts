@@ -42,4 +42,14 @@ export interface Capability<I = unknown> {
   readonly description: string;
   readonly input: z.ZodType<I>;
   execute(input: I, context: CapabilityContext): Promise<CapabilityResult>;
+  /**
+   * Refuses a turn before it is claimed, with the typed HelixError the call itself would fail with
+   * (the bound room lane, BRE-04): nothing is spent on a turn that cannot read its evidence.
+   */
+  precheck?(context: PrecheckContext): Promise<void>;
+}
+
+export interface PrecheckContext {
+  readonly runId: string;
+  readonly now: () => number;
 }

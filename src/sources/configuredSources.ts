@@ -4,11 +4,13 @@ import { libraryCapabilities } from './library/capabilities.js';
 import type { HybridRanking } from './library/hybridSearch.js';
 import { CapabilityRegistry } from './registry.js';
 import { repositoryCapabilities } from './repository/repositoryCapabilities.js';
+import { roomCapabilities, type BoundRoomConfig } from './room/roomCapabilities.js';
 import { scholarlyCapabilities } from './scholarly/scholarlyCapabilities.js';
 import { publicWebCapabilities } from './web/publicWebCapabilities.js';
 
 export interface SourcesConfig {
   readonly repositoryRoots: readonly string[];
+  readonly boundRoom: BoundRoomConfig;
   readonly searchUrl: string | undefined;
   readonly scholarly: {
     readonly openAlexUrl?: string;
@@ -19,11 +21,12 @@ export interface SourcesConfig {
 }
 
 /**
- * The capabilities this deployment offers. The research library lives in the store and is always
- * there; every other source is off until its configuration names where it is.
+ * The capabilities this deployment offers. The research library and the bound room lane live in
+ * the store and are always there; every other source is off until its configuration names where it is.
  */
 export const configuredCapabilities = (store: Store, config: SourcesConfig, hybrid?: HybridRanking): Capability[] => [
   ...libraryCapabilities(store, hybrid),
+  ...roomCapabilities(store, config.boundRoom),
   ...(config.repositoryRoots.length > 0 ? repositoryCapabilities({ roots: config.repositoryRoots }) : []),
   ...(config.searchUrl !== undefined ? publicWebCapabilities({ searchUrl: config.searchUrl }) : []),
   // Returns nothing unless a bibliographic endpoint is configured.

@@ -1,6 +1,6 @@
 import { HelixError } from '../domain/errors.js';
 import { SCOPE_CATALOG } from '../domain/scopeCatalog.js';
-import type { Capability, CapabilityContext, CapabilityResult } from './capability.js';
+import type { Capability, CapabilityContext, CapabilityResult, PrecheckContext } from './capability.js';
 
 /**
  * The capabilities this deployment has configured, and the one gate every call passes: a
@@ -33,6 +33,11 @@ export class CapabilityRegistry {
   /** The capabilities an executor may offer this turn, in a stable order. */
   menu(admitted: ReadonlySet<string>): Capability[] {
     return [...this.byId.values()].filter((c) => admitted.has(c.id)).sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /** Each admitted capability's precheck, in menu order; the first refusal is thrown. */
+  async precheck(admitted: ReadonlySet<string>, context: PrecheckContext): Promise<void> {
+    for (const capability of this.menu(admitted)) await capability.precheck?.(context);
   }
 
   async invoke(

@@ -1,6 +1,7 @@
 import { ContinueRunRequestSchema } from '../../api/schemas.js';
 import type { RunView } from '../../api/runView.js';
 import type { Principal } from '../../auth/principal.js';
+import { isRunTerminal } from '../../domain/run.js';
 import { loadOwnedRun } from './access.js';
 import { acceptMutation } from './acceptMutation.js';
 import { admitScopes } from './admission.js';
@@ -33,6 +34,12 @@ export const continueRun = async (
   const snapshot = await loadOwnedRun(deps, runId, owner);
   // Admission runs again before every continuation, so a revoked scope bites on this turn.
   const admission = await admitScopes(snapshot.databaseScope, principal, deps.config.scopes, deps.policy);
+  // BRE-04, BRE-06: a room-bound run whose binding, membership, source or evidence no longer holds
+  // is refused here, typed, before a turn is claimed: no step is spent and nothing is read. Only
+  // for a continue that could claim: an ended run, a stale version or a replay keeps its own
+  // answer, and the capabilities recheck inside the turn whatever happens here.
+  if (!isRunTerminal(snapshot) && snapshot.version === request.expected_version)
+    await deps.registry.precheck(admission.admittedCapabilities, { runId, now: () => deps.clock.now() });
   const now = deps.clock.now();
   const lease = { expiresAt: now + processingLeaseMs(deps.config), workerId: deps.config.workerId };
   const turnId = deps.newId('turn');

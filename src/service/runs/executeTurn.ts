@@ -51,6 +51,18 @@ const runTurn = async (
   aborted.catch(() => undefined);
   const meter = new UsageMeter();
   const metered = (outcome: TurnOutcome): TurnOutcome => (meter.used ? { ...outcome, usage: meter.total } : outcome);
+  const capabilities = turnCapabilities(deps.registry, deps.store, {
+    runId: run.runId,
+    turn: run.stepsUsed,
+    admitted: admission.admittedCapabilities,
+    signal: controller.signal,
+    now: () => deps.clock.now(),
+  });
+  // BRE-06: a typed capability refusal fails the turn under its own code, and nothing it read is admitted.
+  const typed = (outcome: TurnOutcome): TurnOutcome => {
+    const failureCode = capabilities.typedFailure();
+    return failureCode === undefined ? outcome : emptyOutcome({ status: 'failed', failureCode });
+  };
   try {
     const outcome = await Promise.race([
       deps.executor.executeTurn({
@@ -64,13 +76,7 @@ const runTurn = async (
         databaseScope: run.databaseScope,
         admittedCapabilities: admission.admittedCapabilities,
         ownerModelProviders: admission.ownerModelProviders,
-        capabilities: turnCapabilities(deps.registry, deps.store, {
-          runId: run.runId,
-          turn: run.stepsUsed,
-          admitted: admission.admittedCapabilities,
-          signal: controller.signal,
-          now: () => deps.clock.now(),
-        }),
+        capabilities,
         previousResult: run.latestResult,
         signal: controller.signal,
         deadline,
@@ -78,12 +84,13 @@ const runTurn = async (
       }),
       aborted,
     ]);
-    return metered(outcome);
+    return metered(typed(outcome));
   } catch (err) {
     if (controller.signal.aborted) {
       const timedOut = controller.signal.reason instanceof TurnTimeout;
       return metered(emptyOutcome({ status: 'failed', failureCode: timedOut ? 'turn_timeout' : 'turn_aborted' }));
     }
+    if (capabilities.typedFailure() !== undefined) return metered(typed(emptyOutcome()));
     deps.onExecutorError?.(err, run.runId);
     return metered(emptyOutcome({ status: 'failed', failureCode: 'executor_error' }));
   } finally {
