@@ -8,6 +8,7 @@ import { featuresFrom } from '../src/domain/accountPolicy.js';
 import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
 import { createAccount } from '../src/service/accounts/createAccount.js';
 import { claimDelivery } from '../src/service/roomSources/claimDelivery.js';
+import { revokeSource } from '../src/service/roomSources/revokeSource.js';
 import { accountDeps } from './support/accounts.js';
 import { api, idemKey } from './support/harness.js';
 import {
@@ -73,11 +74,37 @@ describe.skipIf(skip).each(serverStoreFlavours())(
       await t?.dispose();
     });
 
-    it('ING-06, BRE-01..BRE-08: a bound run answers from a fresh observation of the real world and cites its provenance', async () => {
-      // The owner makes a room and a source; the signed-in owner claims the delivery (the console's use case).
-      const roomId = (
-        await call('POST', '/api/v1/rooms', { idempotencyKey: idemKey('room'), body: { title: 'Flat world' } })
-      ).body.room.room_id as string;
+    let roomId = '';
+    let sourceId = '';
+    let bearer = '';
+
+    /** Starts a run with the data scope, binds it to the room and continues it once. */
+    const askTheRoom = async (objective: string, scope: string) => {
+      const started = await call('POST', '/api/v1/agent-runs', {
+        idempotencyKey: idemKey('run'),
+        body: { objective, database_scope: [scope] },
+      });
+      expect(started.status, started.text).toBe(201);
+      const runId = started.body.run_id as string;
+      const bound = await call('POST', '/api/v1/rooms/run-bindings', { body: { room_id: roomId, run_id: runId } });
+      expect(bound.status, bound.text).toBeLessThan(300);
+      const continued = await call('POST', `/api/v1/agent-runs/${runId}/continue`, {
+        idempotencyKey: idemKey('continue'),
+        body: { expected_version: started.body.version, instruction: 'Answer from the world.' },
+      });
+      return { runId, continued };
+    };
+    /** The run's artifacts of one evidence family; the source bearer is nowhere in the bundle (SRC-03). */
+    const evidenceOf = async (runId: string, family: string) => {
+      const evidence = await call('GET', `/api/v1/agent-runs/${runId}/evidence`);
+      expect(evidence.status).toBe(200);
+      expect(JSON.stringify(evidence.body)).not.toContain(bearer);
+      return (evidence.body.artifacts as any[]).filter((a) => a.evidence_family === family);
+    };
+
+    it('ING-06, SRC-04, DC-02: the owner creates a source, claims its bearer, and the real connector turns the Device Check ready', async () => {
+      roomId = (await call('POST', '/api/v1/rooms', { idempotencyKey: idemKey('room'), body: { title: 'Flat world' } }))
+        .body.room.room_id as string;
       const created = await call('POST', `/api/v1/rooms/${roomId}/sources`, {
         idempotencyKey: idemKey('source'),
         body: {
@@ -88,18 +115,15 @@ describe.skipIf(skip).each(serverStoreFlavours())(
         },
       });
       expect(created.status, created.text).toBe(201);
-      const sourceId = created.body.source.source_id as string;
-      const claimed = await claimDelivery(
-        await serverRoomDeps(t.store, DEFAULTS),
-        accountId,
-        created.body.credential_delivery.claim_handle,
-      );
-
+      sourceId = created.body.source.source_id as string;
+      // The signed-in owner claims the delivery (the console's use case).
+      const deps = await serverRoomDeps(t.store, DEFAULTS);
+      bearer = (await claimDelivery(deps, accountId, created.body.credential_delivery.claim_handle)).token_value;
       connector = startConnector({
         baseUrl: helix.url,
         bindingId: sourceId,
         worldId: WORLD,
-        bearer: claimed.token_value,
+        bearer,
         minecraftPort: game.port,
         env: {
           HELIX_CONNECTOR_SNAPSHOT_INTERVAL_MS: '500',
@@ -107,48 +131,50 @@ describe.skipIf(skip).each(serverStoreFlavours())(
           HELIX_CONNECTOR_PROBE_POLL_INTERVAL_MS: '300',
         },
       });
-      // The Device Check turns ready once the connector is admitted, connected and observing.
       await expect
         .poll(async () => (await call('GET', `/api/v1/rooms/${roomId}/device-check`)).body.ready, {
           timeout: 30_000,
           interval: 250,
         })
         .toBe(true);
+    }, 60_000);
 
-      const started = await call('POST', '/api/v1/agent-runs', {
-        idempotencyKey: idemKey('run'),
-        body: { objective: QUESTION, database_scope: ['bound_room_evidence'] },
-      });
-      expect(started.status, started.text).toBe(201);
-      const runId = started.body.run_id as string;
-      const bound = await call('POST', '/api/v1/rooms/run-bindings', { body: { room_id: roomId, run_id: runId } });
-      expect(bound.status, bound.text).toBeLessThan(300);
-
-      const continued = await call('POST', `/api/v1/agent-runs/${runId}/continue`, {
-        idempotencyKey: idemKey('continue'),
-        body: { expected_version: started.body.version, instruction: 'Answer from the world.' },
-      });
+    it('ING-06, BRE-01..BRE-08: a bound run answers from a fresh observation of the real world and cites its provenance', async () => {
+      const { runId, continued } = await askTheRoom(QUESTION, 'bound_room_evidence');
       expect(continued.status, continued.text).toBe(200);
       // BRE-07: the observation re-entered the ordinary solver path and grounds the authorized answer.
-      const run = continued.body;
-      expect(run, continued.text).toMatchObject({
+      expect(continued.body, continued.text).toMatchObject({
         completion_status: 'completed',
         terminal_authority_status: 'authorized',
         latest_result: { outcome: 'succeeded' },
       });
-      expect(run.latest_result.text).toMatch(/diamond[^.]*3|3[^.]*diamond/i);
-
-      const evidence = await call('GET', `/api/v1/agent-runs/${runId}/evidence`);
-      expect(evidence.status).toBe(200);
-      const observations = (evidence.body.artifacts as any[]).filter(
-        (a) => a.evidence_family === 'shared_live_room_evidence',
-      );
+      expect(continued.body.latest_result.text).toMatch(/diamond[^.]*3|3[^.]*diamond/i);
+      const observations = await evidenceOf(runId, 'shared_live_room_evidence');
       expect(observations.length).toBeGreaterThan(0);
       const provenance = JSON.stringify(observations.map((a) => a.provenance));
       for (const expected of [roomId, sourceId, WORLD, 'game.minecraft.readonly.v1'])
         expect(provenance).toContain(expected);
-      // Nothing the producer holds as a secret reaches the evidence (SRC-03).
-      expect(JSON.stringify(evidence.body)).not.toContain(claimed.token_value);
-    }, 90_000);
+    }, 60_000);
+
+    it('PRB-01, PRB-02: the inventory probe is asked of the real connector, which answers it from the game', async () => {
+      const { runId, continued } = await askTheRoom(
+        'How many diamond does the inventory check find?',
+        'bound_room_environment_probe',
+      );
+      expect(continued.status, continued.text).toBe(200);
+      expect(continued.body, continued.text).toMatchObject({ terminal_authority_status: 'authorized' });
+      expect(continued.body.latest_result.text).toMatch(/diamond[^.]*3|3[^.]*diamond/i);
+      const probed = await evidenceOf(runId, 'shared_live_room_environment_probe');
+      expect(probed.length).toBeGreaterThan(0);
+      expect(JSON.stringify(probed.map((a) => a.provenance))).toContain(sourceId);
+    }, 60_000);
+
+    it('SRC-06, BRE-06: revoking the source stops the connector at its next call, and the next bound turn fails typed', async () => {
+      await revokeSource(await serverRoomDeps(t.store, DEFAULTS), accountId, sourceId);
+      expect(await connector?.exited()).toBe(2);
+      const { continued } = await askTheRoom(QUESTION, 'bound_room_evidence');
+      expect([continued.status, continued.body.code]).toEqual([409, 'room_evidence_source_unavailable']);
+      expect((await call('GET', `/api/v1/rooms/${roomId}/device-check`)).body.ready).toBe(false);
+    }, 60_000);
   },
 );
