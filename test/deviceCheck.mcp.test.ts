@@ -1,9 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeviceCheckReceiptSchema } from '../src/api/deviceCheckViews.js';
-import { featuresFrom } from '../src/domain/accountPolicy.js';
-import { sha256Hex } from '../src/domain/hashing.js';
-import type { ObservationRecord } from '../src/domain/roomObservations.js';
 import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
 import { createAccount } from '../src/service/accounts/createAccount.js';
 import type { AccountDeps } from '../src/service/accounts/deps.js';
@@ -13,6 +10,7 @@ import { createInvite } from '../src/service/rooms/createInvite.js';
 import type { RoomDeps } from '../src/service/rooms/deps.js';
 import { claimDelivery } from '../src/service/roomSources/claimDelivery.js';
 import { accountDeps } from './support/accounts.js';
+import { ADMIT_ALL, insertObservation, observationOf, roomWithAdmittedSource } from './support/boundRoom.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
 import { connectMcp, rawMcp } from './support/mcpClient.js';
 import { serverRoomDeps } from './support/roomDeps.js';
@@ -21,9 +19,7 @@ import { serverStoreFlavours } from './support/stores.js';
 const ROOMS = '/api/v1/rooms';
 const DEVICE_CHECK = '/mcp/device-check';
 const ENV = { HELIX_ROOM_AGENT_IP_RATE_LIMIT: '0', HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT: '0' };
-const DEFAULTS = { features: featuresFrom([]), defaultCapability: 'admit' as const, capabilities: {} };
 const MANAGE = 'helix.rooms.read helix.rooms.manage helix.room_sources.manage';
-const EPOCH_HASH = sha256Hex('epoch-device-check-test');
 
 type ToolResult = { isError?: boolean; structuredContent?: any; content: { type: string; text: string }[] };
 
@@ -65,64 +61,30 @@ describe.each(serverStoreFlavours())('Device Check on $name', (flavour) => {
     return { sourceId: created.body.source.source_id as string, bearer: claimed.token_value };
   };
   /** What the ingress lane records for a connected producer: an admission, a heartbeat, a snapshot. */
-  const connectProducer = async (sourceId: string, roomId: string, heartbeatAt: number, observedAt: number) => {
-    const source = await h.testStore.store.read.roomSources.getSource(sourceId);
-    if (source === undefined) throw new Error('no source');
-    const admissionId = `adm_${sha256Hex(`${sourceId}${heartbeatAt}`).slice(0, 32)}`;
-    await h.testStore.store.read.roomSources.insertAdmission({
-      admissionId,
-      sourceId,
-      ownerHash: source.ownerHash,
-      profileId: source.profileId,
-      profileVersion: source.profileVersion,
-      profileHash: source.profileHash,
-      manifestId: 'manifest-request-0001',
-      manifestHash: 'e'.repeat(64),
-      producerEpochHash: EPOCH_HASH,
-      admittedAt: heartbeatAt,
-      invalidatedAt: null,
-    });
+  const connectProducer = async (heartbeatAt: number, observedAt: number) => {
+    const room = await roomWithAdmittedSource(h.url, manageToken, rooms, alice, heartbeatAt);
     await h.testStore.store.read.roomIngress.upsertStatus({
-      sourceId,
-      ownerHash: source.ownerHash,
-      producerEpochHash: EPOCH_HASH,
+      sourceId: room.source.sourceId,
+      ownerHash: room.source.ownerHash,
+      producerEpochHash: room.admission.producerEpochHash,
       lastHeartbeatAt: heartbeatAt,
       gameConnected: true,
       lastObservedAt: observedAt,
     });
-    const observation: ObservationRecord = {
-      observationId: `obs_${sha256Hex(`${sourceId}${observedAt}`).slice(0, 32)}`,
-      sourceId,
-      roomId,
-      ownerHash: source.ownerHash,
-      worldId: source.worldId,
-      admissionId,
-      profileId: source.profileId,
-      profileVersion: source.profileVersion,
-      profileHash: source.profileHash,
-      manifestId: 'manifest-request-0001',
-      manifestHash: 'e'.repeat(64),
-      producerEpochHash: EPOCH_HASH,
-      requestId: `request-${observedAt}-0000`,
-      eventId: `event-${observedAt}-000000`,
-      kind: 'snapshot',
-      observedAt,
-      receivedAt: observedAt,
-      payloadJson: JSON.stringify({ player: { username: 'secret_player_name' } }),
-      payloadSha256: 'c'.repeat(64),
-    };
-    await h.testStore.store.read.roomIngress.insertObservations([observation]);
+    const payload = { player: { username: 'secret_player_name' } };
+    await insertObservation(h.testStore.store, observationOf(room, payload, observedAt));
+    return room;
   };
 
   beforeAll(async () => {
     h = await startTestHelix(flavour, { env: ENV });
     const store = h.testStore.store;
     accounts = await accountDeps(store);
-    rooms = await serverRoomDeps(store, DEFAULTS);
+    rooms = await serverRoomDeps(store, ADMIT_ALL);
     alice = (await createAccount(accounts, { displayName: 'alice' })).accountId;
     bob = (await createAccount(accounts, { displayName: 'bob' })).accountId;
     for (const id of [alice, bob])
-      await changeAccountPolicy(accounts, DEFAULTS, id, { features: { shared_live_room: true, developer: true } });
+      await changeAccountPolicy(accounts, ADMIT_ALL, id, { features: { shared_live_room: true, developer: true } });
     manageToken = await h.key(MANAGE, 'tenant-a', alice);
     readOnly = await h.key('helix.rooms.read', 'tenant-a', alice);
     bobReadOnly = await h.key('helix.rooms.read', 'tenant-a', bob);
@@ -190,9 +152,10 @@ describe.each(serverStoreFlavours())('Device Check on $name', (flavour) => {
       ready: false,
     });
 
+    // An admitted, connected producer with a fresh snapshot: every check passes.
     const now = Date.now();
-    await connectProducer(sourceId, roomId, now, now - 1_000);
-    const result = await check(client, { room_id: roomId });
+    const connected = await connectProducer(now, now - 1_000);
+    const result = await check(client, { room_id: connected.roomId });
     const ready = DeviceCheckReceiptSchema.parse(result.structuredContent);
     expect(ready.rooms[0]?.sources[0]?.checks).toEqual({
       credentialed: true,
@@ -204,14 +167,13 @@ describe.each(serverStoreFlavours())('Device Check on $name', (flavour) => {
     expect(ready).toMatchObject({ ready: true, answer_authority: false, execution_enabled: false });
     // DC-03: connection state only: no bearer, epoch, manifest or observation content.
     const text = result.content[0]?.text ?? '';
-    for (const secret of [bearer, EPOCH_HASH, 'secret_player_name', 'manifest-request-0001'])
+    const { producerEpochHash, manifestId, manifestHash } = connected.admission;
+    for (const secret of [bearer, producerEpochHash, manifestId, manifestHash, 'secret_player_name'])
       expect(text).not.toContain(secret);
 
     // A producer whose heartbeat and snapshot are older than the profile's ceilings is not ready.
-    const staleRoom = await newRoom();
-    const staleSource = await claimedSource(staleRoom);
-    await connectProducer(staleSource.sourceId, staleRoom, now - 120_000, now - 120_000);
-    const stale = (await check(client, { room_id: staleRoom })).structuredContent;
+    const staleRoom = await connectProducer(now - 120_000, now - 120_000);
+    const stale = (await check(client, { room_id: staleRoom.roomId })).structuredContent;
     expect(stale.rooms[0].sources[0].checks).toMatchObject({ heartbeat_fresh: false, observation_fresh: false });
     expect(stale.ready).toBe(false);
   });

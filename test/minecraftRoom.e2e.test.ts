@@ -4,12 +4,12 @@
 // its evidence bundle shows the observation's provenance (ING-06, BRE-01..08, D-10, HAR-14).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/auth/apiKeys.js';
-import { featuresFrom } from '../src/domain/accountPolicy.js';
 import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
 import { createAccount } from '../src/service/accounts/createAccount.js';
 import { claimDelivery } from '../src/service/roomSources/claimDelivery.js';
 import { revokeSource } from '../src/service/roomSources/revokeSource.js';
 import { accountDeps } from './support/accounts.js';
+import { ADMIT_ALL } from './support/boundRoom.js';
 import { api, idemKey } from './support/harness.js';
 import {
   announceMinecraftSkip,
@@ -29,7 +29,6 @@ const SCOPES = [
   'helix.rooms.manage',
   'helix.room_sources.manage',
 ];
-const DEFAULTS = { features: featuresFrom([]), defaultCapability: 'admit' as const, capabilities: {} };
 const WORLD = 'minecraft:helix-e2e';
 const QUESTION = 'How many diamond are in the inventory of the player?';
 
@@ -52,7 +51,7 @@ describe.skipIf(skip).each(serverStoreFlavours())(
       t = await flavour.create();
       const accounts = await accountDeps(t.store);
       accountId = (await createAccount(accounts, { displayName: 'minecraft e2e' })).accountId;
-      await changeAccountPolicy(accounts, DEFAULTS, accountId, {
+      await changeAccountPolicy(accounts, ADMIT_ALL, accountId, {
         features: { shared_live_room: true, developer: true },
       });
       token = (await createApiKey(t.store, { tenantId: 'e2e', accountId, scopes: SCOPES }, Date.now())).key;
@@ -117,7 +116,7 @@ describe.skipIf(skip).each(serverStoreFlavours())(
       expect(created.status, created.text).toBe(201);
       sourceId = created.body.source.source_id as string;
       // The signed-in owner claims the delivery (the console's use case).
-      const deps = await serverRoomDeps(t.store, DEFAULTS);
+      const deps = await serverRoomDeps(t.store, ADMIT_ALL);
       bearer = (await claimDelivery(deps, accountId, created.body.credential_delivery.claim_handle)).token_value;
       connector = startConnector({
         baseUrl: helix.url,
@@ -170,7 +169,7 @@ describe.skipIf(skip).each(serverStoreFlavours())(
     }, 60_000);
 
     it('SRC-06, BRE-06: revoking the source stops the connector at its next call, and the next bound turn fails typed', async () => {
-      await revokeSource(await serverRoomDeps(t.store, DEFAULTS), accountId, sourceId);
+      await revokeSource(await serverRoomDeps(t.store, ADMIT_ALL), accountId, sourceId);
       expect(await connector?.exited()).toBe(2);
       const { continued } = await askTheRoom(QUESTION, 'bound_room_evidence');
       expect([continued.status, continued.body.code]).toEqual([409, 'room_evidence_source_unavailable']);
