@@ -11,7 +11,9 @@ import { removeMember } from '../src/service/rooms/removeMember.js';
 import { setMemberRole } from '../src/service/rooms/setMemberRole.js';
 import { revokeSource } from '../src/service/roomSources/revokeSource.js';
 import { rotateSource } from '../src/service/roomSources/rotateSource.js';
+import { ChatCompletionsClient } from '../src/model/chat/chatCompletions.js';
 import { ExtractiveExecutor } from '../src/solver/extractive/extractiveExecutor.js';
+import { ModelExecutor } from '../src/solver/model/modelExecutor.js';
 import type { TurnInput } from '../src/solver/executor.js';
 import { ScriptedExecutor, scriptedCandidate } from '../src/solver/scriptedExecutor.js';
 import { accountDeps } from './support/accounts.js';
@@ -25,6 +27,7 @@ import {
 } from './support/boundRoom.js';
 import { api, idemKey, manualClock, startTestHelix, type TestHelix, waitFor } from './support/harness.js';
 import { serverRoomDeps } from './support/roomDeps.js';
+import { startScriptedChatServer, submitCall, toolMessages } from './support/scriptedChatServer.js';
 import { storeFlavours } from './support/stores.js';
 
 const RUNS = '/api/v1/agent-runs';
@@ -158,6 +161,64 @@ describe.each(storeFlavours())('bound room evidence on $name', (flavour) => {
     const withdrawn = await api(h.url, 'DELETE', `/api/v1/rooms/run-bindings/${bindingRef}`, { token: aliceToken });
     expect(withdrawn.status, withdrawn.text).toBe(200);
     expect((await turn(aliceToken, runId)).body.code).toBe('run_not_active');
+  });
+
+  it('BRE-07: the model-driven executor reads the observation through its tool menu and its cited answer is authorized', async () => {
+    const chat = await startScriptedChatServer();
+    try {
+      const client = new ChatCompletionsClient({
+        baseUrl: chat.url,
+        apiKey: 'sk-local-room-model-0001',
+        retry: { sleep: async () => undefined },
+      });
+      const model = new ModelExecutor({
+        resolver: { forOwner: async () => ({ client, model: 'scripted-model' }) },
+        maxToolCalls: 3,
+      });
+      step = (input) => model.executeTurn(input);
+      chat.push(
+        {
+          kind: 'tool_calls',
+          calls: [
+            {
+              id: 'call_room',
+              name: 'room__evidence__read_bound',
+              arguments: JSON.stringify({ query: 'diamond inventory', limit: 3 }),
+            },
+          ],
+        },
+        (request) => {
+          const results = JSON.parse(toolMessages(request).at(-1)?.content ?? '{}').results as {
+            ref: string;
+            text: string;
+          }[];
+          const inventory = results.find((r) => r.text.includes('diamond'));
+          return {
+            kind: 'tool_calls',
+            calls: [submitCall({ text: 'The player holds 3 diamonds [1].', supporting_refs: [inventory?.ref] })],
+          };
+        },
+      );
+      const { runId } = await boundRun();
+      const res = await turn(aliceToken, runId);
+      expect(res.body, res.text).toMatchObject({
+        terminal_authority_status: 'authorized',
+        latest_result: { writer: 'helix.model' },
+      });
+      const cited = (await evidence(aliceToken, runId)).artifacts.find(
+        (a: any) => a.ref === res.body.latest_result.supporting_evidence_refs[0],
+      );
+      expect(cited).toMatchObject({
+        evidence_family: 'shared_live_room_evidence',
+        capability_id: 'room.evidence.read_bound',
+      });
+      // The model was offered the room capability by its function name, and nothing of the source's secrets.
+      const offered = chat.requests.at(-2)?.body.tools.map((t: { function: { name: string } }) => t.function.name);
+      expect(offered).toContain('room__evidence__read_bound');
+    } finally {
+      step = (input) => new ExtractiveExecutor().executeTurn(input);
+      await chat.close();
+    }
   });
 
   it('ING-05, BRE-06: an observation older than the ceiling is refused typed before a turn is spent', async () => {
