@@ -388,6 +388,7 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
         room_source_status: 0,
         room_observations: 0,
         room_probes: 0,
+        runtime_approvals: 0,
         owner_registrations: 2,
       },
       total: 34 + events,
