@@ -24,14 +24,13 @@ const pair = generateKeyPairSync('ed25519');
 const otherPair = generateKeyPairSync('ed25519');
 const trusted: TrustedApprovalKey[] = [{ issuer: ISSUER, keyId: KEY_ID, publicKey: pair.publicKey }];
 
+/** The action, room, subject, run and turn a receipt is signed for and, unless a test says otherwise, used for. */
+const BOUND = { action: ACTION, roomId: ROOM_A, subjectRef: 'player-1', runId: RUN, turn: 3 } as const;
+
 const signRequest = (extra: Partial<SignRequest> = {}): SignRequest => ({
+  ...BOUND,
   issuer: ISSUER,
   keyId: KEY_ID,
-  roomId: ROOM_A,
-  subjectRef: 'player-1',
-  runId: RUN,
-  turn: 3,
-  action: ACTION,
   ttlSeconds: 120,
   issuedAt: T / 1000,
   ...extra,
@@ -42,12 +41,8 @@ const sign = (extra: Partial<SignRequest> = {}, key: KeyObject = pair.privateKey
 
 /** What the caller is about to do: the same action, room, subject, run and turn as signRequest(). */
 const request = (receipt: string | undefined, extra: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
+  ...BOUND,
   receipt,
-  action: ACTION,
-  roomId: ROOM_A,
-  subjectRef: 'player-1',
-  runId: RUN,
-  turn: 3,
   ownerHash: OWNER,
   ...extra,
 });
