@@ -34,6 +34,13 @@ type Claims = z.output<typeof ClaimsSchema>;
 
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
+/**
+ * Each part in its one canonical base64url spelling: a decoder ignores a last character's unused
+ * bits, so without this one signed receipt would have several accepted spellings.
+ */
+const isCanonical = (receipt: string): boolean =>
+  receipt.split('.').every((part) => Buffer.from(part, 'base64url').toString('base64url') === part);
+
 export const invalidReceipt = (reason: ApprovalRefusalReason): HelixError =>
   new HelixError(
     'runtime_approval_receipt_invalid',
@@ -44,7 +51,8 @@ export const invalidReceipt = (reason: ApprovalRefusalReason): HelixError =>
 /** APR-02: the key the receipt names, by its exact issuer (payload) and key id (protected header). */
 const trustedKeyOf = (keys: readonly TrustedApprovalKey[], receipt: string): TrustedApprovalKey => {
   if (receipt === '') throw invalidReceipt('missing');
-  if (receipt.length > RECEIPT.maxReceiptChars || !COMPACT_JWS.test(receipt)) throw invalidReceipt('malformed');
+  if (receipt.length > RECEIPT.maxReceiptChars || !COMPACT_JWS.test(receipt) || !isCanonical(receipt))
+    throw invalidReceipt('malformed');
   let named: { kid: unknown; iss: unknown };
   try {
     named = { kid: decodeProtectedHeader(receipt).kid, iss: decodeJwt(receipt).iss };
