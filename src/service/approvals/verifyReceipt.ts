@@ -41,7 +41,7 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const isCanonical = (receipt: string): boolean =>
   receipt.split('.').every((part) => Buffer.from(part, 'base64url').toString('base64url') === part);
 
-export const invalidReceipt = (reason: ApprovalRefusalReason): HelixError =>
+const invalidReceipt = (reason: ApprovalRefusalReason): HelixError =>
   new HelixError(
     'runtime_approval_receipt_invalid',
     {},
