@@ -14,6 +14,8 @@ import type { DocumentLimits } from './sources/library/extract/limits.js';
 import { DEFAULT_DATABASE } from './store/openStore.js';
 import { telemetryConfig, type TelemetryConfig } from './config/telemetryConfig.js';
 import { adapterFixturesEnabled } from './config/environmentAdapterConfig.js';
+import { runtimeApprovalKeys } from './config/runtimeApprovalConfig.js';
+import type { TrustedApprovalKey } from './domain/runtimeApproval.js';
 
 /**
  * Every environment variable Helix reads, parsed and validated once at start-up. A bad value stops
@@ -65,6 +67,8 @@ export interface HelixConfig {
   readonly embeddings: EmbeddingsSettings | undefined;
   /** HELIX_ENVIRONMENT_ADAPTER_FIXTURES=1: the fixture-only adapter profile is enabled (never in production). */
   readonly environmentAdapterFixtures: boolean;
+  /** HELIX_RUNTIME_APPROVAL_TRUSTED_PUBLIC_KEYS_JSON: trusted Ed25519 approval-host keys; empty fails closed (APR-04). */
+  readonly runtimeApprovalKeys: readonly TrustedApprovalKey[];
 }
 
 export interface HttpLimits {
@@ -411,5 +415,6 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     libraryLimits: libraryLimits(env),
     embeddings: embeddingsConfig(env, production),
     environmentAdapterFixtures: adapterFixturesEnabled(env, production),
+    runtimeApprovalKeys: runtimeApprovalKeys(env),
   };
 };

@@ -32,6 +32,7 @@ import type { Store } from './store/port.js';
 import { startTelemetry, type TelemetryOverrides } from './telemetry/startTelemetry.js';
 import { HELIX_VERSION } from './version.js';
 import { roomSourceAdapters } from './service/roomSources/adapterRegistry.js';
+import { approvalBootstrapStatus } from './service/approvals/bootstrapStatus.js';
 
 export const RECEIPT_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long shutdown waits for turns in progress before closing connections (a later start recovers any left). */
@@ -306,7 +307,14 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
   });
   const url = listeningUrl(app, config);
   rt.logger.info(
-    { url, database: describeLocation(config.database), dialect: rt.store.dialect, worker_id: rt.workerId },
+    {
+      url,
+      database: describeLocation(config.database),
+      dialect: rt.store.dialect,
+      worker_id: rt.workerId,
+      // APR-03, D-06: whether approval-gated mutations can be verified, and against which keys.
+      runtime_approvals: approvalBootstrapStatus(config.runtimeApprovalKeys),
+    },
     'helix listening',
   );
 

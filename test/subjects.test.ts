@@ -407,6 +407,7 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
         room_source_status: 1,
         room_observations: 2,
         room_probes: 1,
+        runtime_approvals: 0,
         owner_registrations: 2,
       },
       total: 43 + events,

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { accountsCommand } from './accounts.js';
+import { approvalsCommand } from './approvals.js';
 import { askCommand } from './ask.js';
 import { authCommand, loginCommand, logoutCommand } from './codexCommands.js';
 import { keysCommand } from './keys.js';
@@ -28,6 +29,7 @@ const program = new Command('helix')
   .addCommand(accountsCommand())
   .addCommand(subjectsCommand())
   .addCommand(roomsCommand())
+  .addCommand(approvalsCommand())
   .addCommand(loginCommand())
   .addCommand(logoutCommand())
   .addCommand(authCommand())

@@ -77,6 +77,10 @@ export const ERROR_CODES = [
   'ingress_probe_not_found',
   'ingress_probe_closed',
   ...BOUND_ROOM_FAILURE_CODES,
+  'runtime_approval_host_unconfigured',
+  'runtime_approval_receipt_invalid',
+  'runtime_approval_receipt_expired',
+  'runtime_approval_receipt_replayed',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -364,6 +368,33 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
   room_probe_timeout: {
     status: 504,
     message: "The room's source did not answer the probe in time.",
+  },
+  // Runtime approval receipts (APR-01..APR-11, D-11; docs/embodiment.md "Runtime approval receipts").
+  // APR-08: no trusted key registry, so no approval can be verified: a deployment condition, as
+  // command_execution_not_enabled is, hence 501.
+  runtime_approval_host_unconfigured: {
+    status: 501,
+    adr: 'capability_not_supported',
+    message:
+      'This action needs a runtime approval receipt, and no runtime approval host is configured on this deployment.',
+  },
+  // Malformed, badly signed, from an untrusted key, or bound to another action, room, subject, run or
+  // turn: one code, so a caller cannot probe which bound field differed.
+  runtime_approval_receipt_invalid: {
+    status: 403,
+    adr: 'authz_denied',
+    message: 'The runtime approval receipt is invalid for this action.',
+  },
+  runtime_approval_receipt_expired: {
+    status: 403,
+    adr: 'authz_denied',
+    message: 'The runtime approval receipt has expired; ask the approval host for a new one.',
+  },
+  // D-06: consumed once in the durable replay ledger; a second use is a conflict with that state.
+  runtime_approval_receipt_replayed: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'The runtime approval receipt was already used; each receipt approves one action once.',
   },
   internal_error: { status: 500, message: 'An internal error occurred.' },
 };

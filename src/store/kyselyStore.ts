@@ -16,6 +16,7 @@ import { roomRepository } from './kysely/roomRepository.js';
 import { roomIngressRepository } from './kysely/roomIngressRepository.js';
 import { roomSourceRepository } from './kysely/roomSourceRepository.js';
 import { runRepository } from './kysely/runRepository.js';
+import { runtimeApprovalRepository } from './kysely/runtimeApprovalRepository.js';
 import { subjectRepository } from './kysely/subjectRepository.js';
 import { workerRepository } from './kysely/workerRepository.js';
 import { migrationProvider, type StoreDialect } from './migrations/index.js';
@@ -40,6 +41,7 @@ const unitOfWork = (db: Kysely<HelixDatabase>, dialect: StoreDialect): UnitOfWor
   rooms: roomRepository(db),
   roomSources: roomSourceRepository(db),
   roomIngress: roomIngressRepository(db),
+  runtimeApprovals: runtimeApprovalRepository(db),
 });
 
 const MAX_ATTEMPTS = 5;

@@ -5,6 +5,7 @@ import type { SealedSecret } from '../domain/sealedSecret.js';
 import type { RoomRepository } from './roomPort.js';
 import type { RoomIngressRepository } from './roomIngressPort.js';
 import type { RoomSourceRepository } from './roomSourcePort.js';
+import type { RuntimeApprovalLedger } from './runtimeApprovalPort.js';
 
 /**
  * The storage port. The service sees only these shapes; it never imports a driver. Every method of
@@ -46,6 +47,8 @@ export interface UnitOfWork {
   readonly roomSources: RoomSourceRepository;
   /** The source ingress lane: request ledger, status, observations, probes (src/store/roomIngressPort.ts). */
   readonly roomIngress: RoomIngressRepository;
+  /** The runtime approval replay ledger (src/store/runtimeApprovalPort.ts, D-06). */
+  readonly runtimeApprovals: RuntimeApprovalLedger;
 }
 
 export interface RunRepository {

@@ -100,6 +100,7 @@ export interface HelixDatabase extends LibraryTables, AccountTables, ModelProvid
   helix_api_keys: ApiKeysTable;
   helix_workers: WorkersTable;
   helix_meta: MetaTable;
+  helix_runtime_approval_receipts: RuntimeApprovalReceiptsTable;
 }
 
 export interface LibraryDocumentsTable {
@@ -442,4 +443,20 @@ export interface RoomTables {
   helix_room_source_status: RoomSourceStatusTable;
   helix_room_observations: RoomObservationsTable;
   helix_room_probes: RoomProbesTable;
+}
+
+/** The runtime approval replay ledger (0012_runtime_approvals, D-06). */
+export interface RuntimeApprovalReceiptsTable {
+  approval_id: string;
+  issuer: string;
+  key_id: string;
+  owner_hash: string;
+  room_id: string;
+  subject_ref: string;
+  run_id: string | null;
+  turn: number | null;
+  action_sha256: string;
+  issued_at: number | string;
+  expires_at: number | string;
+  consumed_at: number | string;
 }

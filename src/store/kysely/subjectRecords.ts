@@ -359,6 +359,26 @@ export const SUBJECT_TABLES: readonly SubjectTable[] = [
     ],
     orderBy: ['requested_at', 'probe_id'],
   },
+  // Runtime approval receipts the owner's actions consumed (D-06): the action hash is never exported.
+  {
+    kind: 'runtime_approvals',
+    table: 'helix_runtime_approval_receipts',
+    column: 'owner_hash',
+    match: 'owner',
+    exported: [
+      'approval_id',
+      'issuer',
+      'key_id',
+      'room_id',
+      'subject_ref',
+      'run_id',
+      'turn',
+      'issued_at',
+      'expires_at',
+      'consumed_at',
+    ],
+    orderBy: ['consumed_at', 'approval_id'],
+  },
 ];
 
 /**

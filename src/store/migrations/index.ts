@@ -10,6 +10,7 @@ import { libraryEmbeddings } from './0008_library_embeddings.js';
 import { rooms } from './0009_rooms.js';
 import { roomSources } from './0010_room_sources.js';
 import { roomIngress } from './0011_room_ingress.js';
+import { runtimeApprovals } from './0012_runtime_approvals.js';
 
 export type { StoreDialect } from './dialect.js';
 import type { StoreDialect } from './dialect.js';
@@ -27,6 +28,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0009_rooms': rooms,
   '0010_room_sources': roomSources,
   '0011_room_ingress': roomIngress,
+  '0012_runtime_approvals': runtimeApprovals,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({
