@@ -32,7 +32,11 @@ export const announceMinecraftSkip = (): boolean => {
   return MINECRAFT_SKIP_REASON !== undefined;
 };
 
-const spawnConnectorScript = (script: string, env: Record<string, string>, stdin: 'ignore' | 'pipe' = 'ignore'): ChildProcess =>
+const spawnConnectorScript = (
+  script: string,
+  env: Record<string, string>,
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): ChildProcess =>
   spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: CONNECTOR_DIR,
     // Only what the child needs: the test worker's environment stays out of the connector.

@@ -120,5 +120,4 @@ export const createIngressClient = (options: IngressClientOptions): IngressClien
   createLaneClient(options, ingressUrl);
 
 /** The action lane (ACTION_PREFIX), with the action bearer: never the source bearer (SRC-07, M-02). */
-export const createActionClient = (options: IngressClientOptions): ActionClient =>
-  createLaneClient(options, actionUrl);
+export const createActionClient = (options: IngressClientOptions): ActionClient => createLaneClient(options, actionUrl);

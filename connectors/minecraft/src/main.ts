@@ -36,7 +36,11 @@ const main = async (): Promise<number> => {
     config.action_bearer === undefined
       ? undefined
       : startSession({
-          client: createActionClient({ baseUrl: config.base_url, bindingId: config.binding_id, bearer: config.action_bearer }),
+          client: createActionClient({
+            baseUrl: config.base_url,
+            bindingId: config.binding_id,
+            bearer: config.action_bearer,
+          }),
           producerEpoch: session.producerEpoch,
         });
   if (actions !== undefined) enableActions(bot);
@@ -48,12 +52,10 @@ const main = async (): Promise<number> => {
     ...(actions === undefined ? {} : { actions }),
     log,
     version: packageVersion(),
-  }).catch(
-    (error: unknown) => {
-      bot.quit();
-      throw error;
-    },
-  );
+  }).catch((error: unknown) => {
+    bot.quit();
+    throw error;
+  });
   const stop = () => void connector.stop();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -25,6 +25,48 @@ export interface ActionLane {
 /** Action ids already taken, so an action handed out twice still runs once. */
 const SEEN_LIMIT = 1_000;
 
+const reportAction = (session: ActionSession, pending: PendingAction, outcome: Outcome, signal: AbortSignal) =>
+  session.send(
+    'actions/result',
+    {
+      schema: 'helix.environment_action_result.v1',
+      action_id: pending.action_id,
+      workflow_ref: pending.workflow_ref,
+      ...outcome,
+      observed_at: session.now().toISOString(),
+    },
+    signal,
+  );
+
+/** M-03: `stopped` only with the verified stationary postcondition, else `failed`. */
+const reportControl = (
+  session: ActionSession,
+  control: PendingControl,
+  verified: Awaited<ReturnType<typeof verifyStationary>>,
+  signal: AbortSignal,
+) =>
+  session.send(
+    'controls/result',
+    {
+      schema: 'helix.environment_control_result.v1',
+      control_id: control.control_id,
+      workflow_ref: control.workflow_ref,
+      control: control.control,
+      status: verified.stationary ? 'stopped' : 'failed',
+      postcondition: verified.postcondition,
+      observed_at: session.now().toISOString(),
+    },
+    signal,
+  );
+
+/** Queues `pending` unless it was handed out before. */
+const take = (pending: PendingAction, seen: string[], queue: PendingAction[]): void => {
+  if (seen.includes(pending.action_id)) return;
+  seen.push(pending.action_id);
+  seen.splice(0, Math.max(0, seen.length - SEEN_LIMIT));
+  queue.push(pending);
+};
+
 export const startActionLane = (bot: Bot, session: ActionSession, onError: (error: unknown) => void): ActionLane => {
   const queue: PendingAction[] = [];
   const seen: string[] = [];
@@ -33,18 +75,7 @@ export const startActionLane = (bot: Bot, session: ActionSession, onError: (erro
   let worker: Promise<void> = Promise.resolve();
   let laneSignal: AbortSignal = new AbortController().signal;
 
-  const report = (pending: PendingAction, outcome: Outcome) =>
-    session.send(
-      'actions/result',
-      {
-        schema: 'helix.environment_action_result.v1',
-        action_id: pending.action_id,
-        workflow_ref: pending.workflow_ref,
-        ...outcome,
-        observed_at: session.now().toISOString(),
-      },
-      laneSignal,
-    );
+  const report = (pending: PendingAction, outcome: Outcome) => reportAction(session, pending, outcome, laneSignal);
 
   const runOne = async (pending: PendingAction): Promise<void> => {
     const controller = new AbortController();
@@ -93,27 +124,7 @@ export const startActionLane = (bot: Bot, session: ActionSession, onError: (erro
     for (const pending of dropped) {
       await report(pending, { status: 'stopped', reason: control.control, postcondition: null });
     }
-    const verified = await verifyStationary(bot);
-    await session.send(
-      'controls/result',
-      {
-        schema: 'helix.environment_control_result.v1',
-        control_id: control.control_id,
-        workflow_ref: control.workflow_ref,
-        control: control.control,
-        status: verified.stationary ? 'stopped' : 'failed',
-        postcondition: verified.postcondition,
-        observed_at: session.now().toISOString(),
-      },
-      laneSignal,
-    );
-  };
-
-  const take = (pending: PendingAction) => {
-    if (seen.includes(pending.action_id)) return;
-    seen.push(pending.action_id);
-    seen.splice(0, Math.max(0, seen.length - SEEN_LIMIT));
-    queue.push(pending);
+    await reportControl(session, control, await verifyStationary(bot), laneSignal);
   };
 
   return {
@@ -127,7 +138,7 @@ export const startActionLane = (bot: Bot, session: ActionSession, onError: (erro
       const parsed = actionPollResponse.safeParse(body);
       if (!parsed.success) throw new Error('actions/pending answered a body the connector cannot read');
       for (const control of parsed.data.controls) await applyControl(control);
-      for (const pending of parsed.data.actions) take(pending);
+      for (const pending of parsed.data.actions) take(pending, seen, queue);
       if (!draining && queue.length > 0) worker = drain();
     },
     async close() {

@@ -65,10 +65,7 @@ export const follow = async (bot: Bot, action: Of<'follow'>, signal: AbortSignal
   if (entity === undefined || action.player === bot.username) return failed('no_such_player');
   bot.pathfinder.setGoal(new goals.GoalFollow(entity, action.range), true);
   try {
-    await untilAborted(
-      new Promise((resolve) => setTimeout(resolve, action.duration_ms)),
-      signal,
-    );
+    await untilAborted(new Promise((resolve) => setTimeout(resolve, action.duration_ms)), signal);
   } finally {
     bot.pathfinder.setGoal(null);
     bot.clearControlStates();

@@ -13,7 +13,11 @@ export interface Outcome {
 export type Point = { readonly x: number; readonly y: number; readonly z: number };
 export type Vec = ReturnType<Bot['entity']['position']['clone']>;
 
-export const completed = (postcondition: Postcondition): Outcome => ({ status: 'completed', reason: null, postcondition });
+export const completed = (postcondition: Postcondition): Outcome => ({
+  status: 'completed',
+  reason: null,
+  postcondition,
+});
 export const failed = (reason: string, postcondition: Postcondition | null = null): Outcome => ({
   status: 'failed',
   reason,
