@@ -8,6 +8,7 @@ import { startActionLane } from './actions/actionLane.js';
 import { ACTION_ROUTES, type ActionRoute } from './actionWire.js';
 import type { ConnectorConfig } from './config.js';
 import { IngressError } from './ingressClient.js';
+import type { Log } from './log.js';
 import { readSnapshot } from './observe.js';
 import { answerPendingProbes } from './probes.js';
 import type { ActionSession, IngressSession } from './session.js';
@@ -23,8 +24,6 @@ import {
 
 export const STOP_REASONS = ['stopped', 'credential_rejected', 'game_disconnected'] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
-
-export type Log = (message: string, fields?: Record<string, string | number | boolean>) => void;
 
 export interface RunningConnector {
   /** Settles once every loop has ended and the player has left the game. */
@@ -129,7 +128,7 @@ export const runConnector = async (parts: ConnectorParts): Promise<RunningConnec
       },
       s,
     );
-  const actionLane = parts.actions === undefined ? undefined : startActionLane(bot, parts.actions, onError);
+  const actionLane = parts.actions === undefined ? undefined : startActionLane(bot, parts.actions, onError, log);
   const loops = Promise.all([
     every(config.intervals.snapshot_ms, signal, snapshots.task, onError),
     every(config.intervals.heartbeat_ms, signal, heartbeat, onError),

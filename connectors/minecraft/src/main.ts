@@ -3,9 +3,10 @@
 // 3 the Minecraft server closed the connection.
 import { readFileSync } from 'node:fs';
 import { readConfig } from './config.js';
-import { type Log, runConnector, type StopReason } from './connector.js';
+import { runConnector, type StopReason } from './connector.js';
 import { createActionClient, createIngressClient } from './ingressClient.js';
 import { enableActions, joinGame } from './joinGame.js';
+import type { Log } from './log.js';
 import { startSession } from './session.js';
 
 const EXIT_CODES: Record<StopReason, number> = { stopped: 0, credential_rejected: 2, game_disconnected: 3 };

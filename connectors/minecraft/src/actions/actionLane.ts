@@ -4,6 +4,7 @@
 // goes on while an action runs, so a control reaches a running action at the next poll.
 import type { Bot } from 'mineflayer';
 import { ACTION_LIMITS, actionPollResponse, type PendingAction, type PendingControl } from '../actionWire.js';
+import type { Log } from '../log.js';
 import type { ActionSession } from '../session.js';
 import { executeAction, type Interruption } from './executeAction.js';
 import { haltMotion, verifyStationary } from './halt.js';
@@ -67,7 +68,12 @@ const take = (pending: PendingAction, seen: string[], queue: PendingAction[]): v
   queue.push(pending);
 };
 
-export const startActionLane = (bot: Bot, session: ActionSession, onError: (error: unknown) => void): ActionLane => {
+export const startActionLane = (
+  bot: Bot,
+  session: ActionSession,
+  onError: (error: unknown) => void,
+  log: Log,
+): ActionLane => {
   const queue: PendingAction[] = [];
   const seen: string[] = [];
   let running: Running | undefined;
@@ -113,6 +119,7 @@ export const startActionLane = (bot: Bot, session: ActionSession, onError: (erro
     const reaches = (workflow: string) => control.control === 'emergency_stop' || workflow === control.workflow_ref;
     const dropped = queue.filter((p) => reaches(p.workflow_ref));
     queue.splice(0, queue.length, ...queue.filter((p) => !reaches(p.workflow_ref)));
+    const haltedAt = bot.entity.position.clone();
     const current = running;
     if (current !== undefined && reaches(current.pending.workflow_ref)) {
       haltMotion(bot);
@@ -124,7 +131,14 @@ export const startActionLane = (bot: Bot, session: ActionSession, onError: (erro
     for (const pending of dropped) {
       await report(pending, { status: 'stopped', reason: control.control, postcondition: null });
     }
-    await reportControl(session, control, await verifyStationary(bot), laneSignal);
+    const verified = await verifyStationary(bot, haltedAt);
+    log('control applied', {
+      control: control.control,
+      stationary: verified.stationary,
+      glide_blocks: verified.glide_blocks,
+      drift_blocks: verified.postcondition.drift_blocks,
+    });
+    await reportControl(session, control, verified, laneSignal);
   };
 
   return {
