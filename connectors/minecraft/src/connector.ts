@@ -5,7 +5,6 @@
 import type { Bot } from 'mineflayer';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startActionLane } from './actions/actionLane.js';
-import { ACTION_ROUTES, type ActionRoute } from './actionWire.js';
 import type { ConnectorConfig } from './config.js';
 import { IngressError } from './ingressClient.js';
 import type { Log } from './log.js';
@@ -109,8 +108,8 @@ export const runConnector = async (parts: ConnectorParts): Promise<RunningConnec
 
   const onError = (error: unknown) => {
     if (error instanceof IngressError && error.credentialRejected) {
-      const lane = ACTION_ROUTES.includes(error.route as ActionRoute) ? 'action' : 'source';
-      log(`the ${lane} credential was rejected (revoked, rotated or expired); stopping`, { code: error.code });
+      const credential = error.lane === 'action' ? 'action' : 'source';
+      log(`the ${credential} credential was rejected (revoked, rotated or expired); stopping`, { code: error.code });
       end('credential_rejected');
     } else if (!signal.aborted) {
       log('ingress call failed', { error: error instanceof Error ? error.message : 'unknown' });

@@ -3,7 +3,7 @@
 // exponential backoff, and the same body (so the same request_id) on every attempt, which lets Helix
 // recognise a retry and refuse a replay. Each lane has its own client and its own bearer (M-02).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ActionRoute, actionUrl } from './actionWire.js';
+import { ACTION_ROUTES, type ActionRoute, actionUrl } from './actionWire.js';
 import { type IngressRoute, ingressUrl } from './wire.js';
 
 export interface RetryPolicy {
@@ -20,6 +20,9 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   timeoutMs: 10_000,
 };
 
+const laneOf = (route: IngressRoute | ActionRoute): 'ingress' | 'action' =>
+  (ACTION_ROUTES as readonly string[]).includes(route) ? 'action' : 'ingress';
+
 /** Why a call failed for good; `retryable` failures were retried until the attempts ran out. */
 export class IngressError extends Error {
   constructor(
@@ -28,8 +31,13 @@ export class IngressError extends Error {
     readonly code: string,
     readonly retryable: boolean,
   ) {
-    super(`${route} failed: ${String(status)} ${code}`);
+    super(`${laneOf(route)} ${route} failed: ${String(status)} ${code}`);
     this.name = 'IngressError';
+  }
+
+  /** Which lane, so a rejection names the right credential (source or action). */
+  get lane(): 'ingress' | 'action' {
+    return laneOf(this.route);
   }
 
   /** 401/403: the credential was revoked, rotated or expired; retrying cannot help. */
