@@ -112,8 +112,8 @@ describe.skipIf(skip)(
     let connector: ChildHandle;
     let spawn: Point;
 
-    /** Queues `action`, waits for its result and returns the result's body. */
-    const act = async (action: Action, deadlineMs = 20_000) => {
+    /** Queues `action` for the next poll; returns its action id. */
+    const queue = (action: Action, deadlineMs: number): string => {
       const actionId = nextId('action');
       const now = Date.now();
       helix.actions.push({
@@ -124,6 +124,11 @@ describe.skipIf(skip)(
         issued_at: new Date(now).toISOString(),
         deadline_at: new Date(now + deadlineMs).toISOString(),
       });
+      return actionId;
+    };
+    /** Queues `action`, waits for its result and returns the result's body. */
+    const act = async (action: Action, deadlineMs = 20_000) => {
+      const actionId = queue(action, deadlineMs);
       await expect
         .poll(() => helix.requests.some((r) => r.route === 'actions/result' && r.body.action_id === actionId), {
           timeout: deadlineMs + 5_000,
@@ -233,16 +238,7 @@ describe.skipIf(skip)(
     it('M-03, MC-12: emergency_stop during a long navigate_to stops it (stationary, drift < 0.05) and the server position stays put', async () => {
       const before = await serverPosition();
       const target = { x: Math.floor(before.x) + 0.5, y: Math.floor(before.y), z: Math.floor(before.z) - 30.5 };
-      const actionId = nextId('action');
-      const now = Date.now();
-      helix.actions.push({
-        action_id: actionId,
-        workflow_ref: WORKFLOW,
-        subject_ref: 'subject_0123456789abcdef',
-        action: { kind: 'navigate_to', target, range: 1 },
-        issued_at: new Date(now).toISOString(),
-        deadline_at: new Date(now + 30_000).toISOString(),
-      });
+      const actionId = queue({ kind: 'navigate_to', target, range: 1 }, 30_000);
       // Moving for real (the server sees it) before the stop is issued.
       await expect
         .poll(async () => flatDistance(await serverPosition(), before), { timeout: 10_000 })
@@ -278,7 +274,16 @@ describe.skipIf(skip)(
       expect(flatDistance(await serverPosition(), stoppedAt)).toBeLessThan(0.05);
     });
 
-    it('MC-12: an action still running at its deadline is stopped and reported failed (deadline)', async () => {
+    it('MC-15, MC-12: walk moves the player on the server; one still running at its deadline is stopped and reported failed (deadline)', async () => {
+      const start = await serverPosition();
+      expect(await act({ kind: 'walk', direction: 'left', ticks: 10 })).toMatchObject({
+        status: 'completed',
+        postcondition: { kind: 'position' },
+      });
+      await expect
+        .poll(async () => flatDistance(await serverPosition(), start), { timeout: 3_000 })
+        .toBeGreaterThan(0.5);
+
       const before = await serverPosition();
       const result = await act({ kind: 'walk', direction: 'back', ticks: 100 }, 1_000);
       expect(result).toMatchObject({ status: 'failed', reason: 'deadline', postcondition: { kind: 'position' } });
