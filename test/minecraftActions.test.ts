@@ -317,6 +317,29 @@ describe.skipIf(skip)(
       expect(connector.output()).not.toContain(SOURCE_BEARER);
     });
 
+    it('M-02: a connector without an action credential stays read-only: no action loop, no request on the action lane', async () => {
+      const readOnlyHelix = await startStandInHelix();
+      const readOnly = startConnector({
+        baseUrl: readOnlyHelix.url,
+        bindingId: BINDING,
+        worldId: 'minecraft:helix-test',
+        bearer: SOURCE_BEARER,
+        minecraftPort: game.port,
+        username: 'helix_readonly',
+        env: { ...connectorEnv, HELIX_CONNECTOR_HEARTBEAT_INTERVAL_MS: '300' },
+      });
+      try {
+        await expect
+          .poll(() => readOnlyHelix.requests.filter((r) => r.route === 'heartbeat').length, { timeout: 20_000 })
+          .toBeGreaterThan(2);
+        expect(readOnly.output()).toContain('read-only: no action credential');
+        expect(readOnlyHelix.requests.filter((r) => r.lane !== 'ingress')).toEqual([]);
+      } finally {
+        await readOnly.stop('SIGTERM');
+        readOnlyHelix.server.close();
+      }
+    });
+
     it('M-02, SRC-06: a 401 on the action lane stops the connector (exit code 2) and it leaves the game', async () => {
       const revoked = await startStandInHelix({ actionsRevoked: true });
       try {
