@@ -32,12 +32,16 @@ export const announceMinecraftSkip = (): boolean => {
   return MINECRAFT_SKIP_REASON !== undefined;
 };
 
-const spawnConnectorScript = (script: string, env: Record<string, string>): ChildProcess =>
+const spawnConnectorScript = (
+  script: string,
+  env: Record<string, string>,
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): ChildProcess =>
   spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: CONNECTOR_DIR,
     // Only what the child needs: the test worker's environment stays out of the connector.
     env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin, 'pipe', 'pipe'],
   });
 
 export interface ChildHandle {
@@ -68,7 +72,26 @@ const handle = (child: ChildProcess): ChildHandle => {
 
 export interface FlatWorldServer extends ChildHandle {
   readonly port: number;
+  /** The server's own view of a player's position (null when the player is not on the server). */
+  positionOf(username: string): Promise<{ x: number; y: number; z: number } | null>;
+  /** The server's own block name at a position. */
+  blockAt(x: number, y: number, z: number): Promise<string>;
 }
+
+/** Writes one stdin query (src/flatWorldServer.ts) and resolves with the first new output line that `pick` accepts. */
+const askServer = async <T>(h: ChildHandle, query: string, pick: (line: Record<string, unknown>) => T | undefined) => {
+  const from = h.output().length;
+  h.child.stdin?.write(`${query}\n`);
+  for (let waited = 0; waited < 5_000; waited += 20) {
+    for (const line of h.output().slice(from).split('\n')) {
+      if (!line.startsWith('{')) continue;
+      const found = pick(JSON.parse(line) as Record<string, unknown>);
+      if (found !== undefined) return found;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`the flat-world server did not answer "${query}"`);
+};
 
 /**
  * Starts the flat-world server and resolves once it accepts players (flying-squid's waitForReady).
@@ -76,10 +99,11 @@ export interface FlatWorldServer extends ChildHandle {
  */
 export const startFlatWorldServer = async (options: { give?: string } = {}): Promise<FlatWorldServer> => {
   const world = mkdtempSync(join(tmpdir(), 'helix-mc-world-'));
-  const child = spawnConnectorScript('src/flatWorldServer.ts', {
-    MINECRAFT_WORLD_DIR: world,
-    ...(options.give ? { MINECRAFT_GIVE: options.give } : {}),
-  });
+  const child = spawnConnectorScript(
+    'src/flatWorldServer.ts',
+    { MINECRAFT_WORLD_DIR: world, ...(options.give ? { MINECRAFT_GIVE: options.give } : {}) },
+    'pipe',
+  );
   const h = handle(child);
   const removeWorld = () => rmSync(world, { recursive: true, force: true });
   child.once('exit', removeWorld);
@@ -88,7 +112,19 @@ export const startFlatWorldServer = async (options: { give?: string } = {}): Pro
       const port = (JSON.parse(line) as { port?: unknown }).port;
       return typeof port === 'number' ? String(port) : undefined;
     });
-    return { ...h, port: Number(announced.url) };
+    return {
+      ...h,
+      port: Number(announced.url),
+      positionOf: (username) =>
+        askServer(h, `position ${username}`, (line) =>
+          line.position_of === username ? (line.position as { x: number; y: number; z: number } | null) : undefined,
+        ),
+      blockAt: (x, y, z) =>
+        askServer(h, `block ${x} ${y} ${z}`, (line) => {
+          const at = line.block_at as { x: number; y: number; z: number } | undefined;
+          return at?.x === x && at.y === y && at.z === z ? (line.name as string) : undefined;
+        }),
+    };
   } catch (error) {
     await h.stop('SIGKILL');
     throw error;
@@ -100,6 +136,8 @@ export interface ConnectorTarget {
   readonly bindingId: string;
   readonly worldId: string;
   readonly bearer: string;
+  /** The action credential (HELIX_CONNECTOR_ACTION_BEARER); absent: the connector stays read-only. */
+  readonly actionBearer?: string;
   readonly minecraftPort: number;
   readonly username?: string;
   /** Extra environment (intervals, a config file); the bearer stays in HELIX_CONNECTOR_SOURCE_BEARER. */
@@ -114,6 +152,7 @@ export const startConnector = (target: ConnectorTarget): ChildHandle =>
       HELIX_CONNECTOR_BINDING_ID: target.bindingId,
       HELIX_CONNECTOR_WORLD_ID: target.worldId,
       HELIX_CONNECTOR_SOURCE_BEARER: target.bearer,
+      ...(target.actionBearer === undefined ? {} : { HELIX_CONNECTOR_ACTION_BEARER: target.actionBearer }),
       MINECRAFT_HOST: '127.0.0.1',
       MINECRAFT_PORT: String(target.minecraftPort),
       MINECRAFT_USERNAME: target.username ?? 'helix_connector',

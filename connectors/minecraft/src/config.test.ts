@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { readConfig } from './config.js';
 
 const BEARER = 'hlxsrc_secret_0123456789abcdef';
+const ACTION_BEARER = 'hlxact_secret_0123456789abcdef';
 const ENV = {
   HELIX_CONNECTOR_BASE_URL: 'http://127.0.0.1:1522',
   HELIX_CONNECTOR_BINDING_ID: 'binding_1',
@@ -29,7 +30,37 @@ describe('readConfig', () => {
       auth: 'offline',
       version: '1.21.4',
     });
-    expect(config.intervals).toEqual({ snapshot_ms: 5_000, heartbeat_ms: 10_000, probe_poll_ms: 2_000 });
+    expect(config.intervals).toEqual({
+      snapshot_ms: 5_000,
+      heartbeat_ms: 10_000,
+      probe_poll_ms: 2_000,
+      action_poll_ms: 1_000,
+    });
+    // M-02: without an action credential the connector stays read-only.
+    expect(config.action_bearer).toBeUndefined();
+  });
+
+  it('M-02: reads the action credential from the environment or its own file, and refuses it equal to the source bearer', () => {
+    expect(readConfig({ ...ENV, HELIX_CONNECTOR_ACTION_BEARER: ACTION_BEARER }).action_bearer).toBe(ACTION_BEARER);
+    const fromFile = readConfig({
+      ...ENV,
+      HELIX_CONNECTOR_ACTION_BEARER_FILE: tempFile('action', `${ACTION_BEARER}\n`),
+      HELIX_CONNECTOR_ACTION_POLL_INTERVAL_MS: '250',
+    });
+    expect(fromFile.action_bearer).toBe(ACTION_BEARER);
+    expect(fromFile.intervals.action_poll_ms).toBe(250);
+    const refusal = (() => {
+      try {
+        readConfig({ ...ENV, HELIX_CONNECTOR_ACTION_BEARER: BEARER });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'no error';
+    })();
+    expect(refusal).toBe('invalid connector configuration: action_bearer must differ from source_bearer');
+    expect(() => readConfig({ ...ENV, HELIX_CONNECTOR_ACTION_BEARER: 'short' })).toThrow(
+      'invalid connector configuration: action_bearer',
+    );
   });
 
   it('reads a configuration file, with the environment overriding it and the bearer from its own file', () => {

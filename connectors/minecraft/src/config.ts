@@ -1,6 +1,7 @@
 // The connector's configuration: from a JSON file named by HELIX_CONNECTOR_CONFIG, overridden by
 // environment variables (docs/connectors.md#configuration). Never from argv, where every local user
-// could read the source bearer in the process list; the bearer is never logged or echoed.
+// could read a bearer in the process list; no bearer is ever logged or echoed. The action bearer is
+// optional: without it the connector stays read-only (no action loop).
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MINECRAFT_PROTOCOL_VERSION } from './protocolVersion.js';
@@ -10,11 +11,15 @@ export const MINECRAFT_AUTH_MODES = ['offline', 'microsoft'] as const;
 
 const intervalMs = z.coerce.number().int().min(200).max(600_000);
 
+const bearer = z.string().min(16).max(4096).regex(/^\S+$/);
+
 const configSchema = z.strictObject({
   base_url: z.url({ protocol: /^https?$/ }),
   binding_id: z.string().regex(/^[A-Za-z0-9._:-]{1,200}$/),
   world_id: manifestRequest.shape.world_id,
-  source_bearer: z.string().min(16).max(4096).regex(/^\S+$/),
+  source_bearer: bearer,
+  /** The binding's action credential (M-02); absent: read-only. */
+  action_bearer: bearer.optional(),
   minecraft: z.strictObject({
     host: z.string().min(1).max(255).default('127.0.0.1'),
     port: z.coerce.number().int().min(1).max(65_535).default(25_565),
@@ -29,6 +34,7 @@ const configSchema = z.strictObject({
     snapshot_ms: intervalMs.default(5_000),
     heartbeat_ms: intervalMs.default(10_000),
     probe_poll_ms: intervalMs.default(2_000),
+    action_poll_ms: intervalMs.default(1_000),
   }),
 });
 export type ConnectorConfig = z.infer<typeof configSchema>;
@@ -39,6 +45,7 @@ const ENV_FIELDS = [
   ['HELIX_CONNECTOR_BINDING_ID', ['binding_id']],
   ['HELIX_CONNECTOR_WORLD_ID', ['world_id']],
   ['HELIX_CONNECTOR_SOURCE_BEARER', ['source_bearer']],
+  ['HELIX_CONNECTOR_ACTION_BEARER', ['action_bearer']],
   ['MINECRAFT_HOST', ['minecraft', 'host']],
   ['MINECRAFT_PORT', ['minecraft', 'port']],
   ['MINECRAFT_USERNAME', ['minecraft', 'username']],
@@ -47,6 +54,7 @@ const ENV_FIELDS = [
   ['HELIX_CONNECTOR_SNAPSHOT_INTERVAL_MS', ['intervals', 'snapshot_ms']],
   ['HELIX_CONNECTOR_HEARTBEAT_INTERVAL_MS', ['intervals', 'heartbeat_ms']],
   ['HELIX_CONNECTOR_PROBE_POLL_INTERVAL_MS', ['intervals', 'probe_poll_ms']],
+  ['HELIX_CONNECTOR_ACTION_POLL_INTERVAL_MS', ['intervals', 'action_poll_ms']],
 ] as const;
 
 type Raw = Record<string, unknown>;
@@ -83,8 +91,10 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): ConnectorConfi
     const value = env[variable];
     if (value !== undefined && value !== '') setPath(raw, path, value);
   }
-  const bearerFile = env.HELIX_CONNECTOR_SOURCE_BEARER_FILE;
-  if (bearerFile !== undefined && bearerFile !== '') raw.source_bearer = readBearerFile(bearerFile);
+  for (const [variable, field] of BEARER_FILES) {
+    const bearerFile = env[variable];
+    if (bearerFile !== undefined && bearerFile !== '') raw[field] = readBearerFile(variable, bearerFile);
+  }
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     // Name the fields only: zod's messages could quote the value, and one of them is the bearer.
@@ -92,14 +102,25 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): ConnectorConfi
     throw new Error(`invalid connector configuration: ${fields.join(', ')}`);
   }
   assertSafeTransport(parsed.data.base_url);
+  // M-02: one credential per lane. The same value in both would let the action lane's holder read
+  // the ingress lane and the other way round, so it is refused rather than silently accepted.
+  if (parsed.data.action_bearer === parsed.data.source_bearer) {
+    throw new Error('invalid connector configuration: action_bearer must differ from source_bearer');
+  }
   return parsed.data;
 };
 
-const readBearerFile = (path: string): string => {
+/** A bearer may come from a file (mode 600) instead of the environment; the file wins. */
+const BEARER_FILES = [
+  ['HELIX_CONNECTOR_SOURCE_BEARER_FILE', 'source_bearer'],
+  ['HELIX_CONNECTOR_ACTION_BEARER_FILE', 'action_bearer'],
+] as const;
+
+const readBearerFile = (variable: string, path: string): string => {
   try {
     return readFileSync(path, 'utf8').trim();
   } catch {
-    throw new Error(`HELIX_CONNECTOR_SOURCE_BEARER_FILE ${path} is not readable`);
+    throw new Error(`${variable} ${path} is not readable`);
   }
 };
 

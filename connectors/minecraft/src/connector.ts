@@ -1,13 +1,16 @@
 // The connector's lifecycle: join the game, register the manifest (before any other ingress
 // traffic, docs/spec/shared-live-room-requirements.md §22), then three loops (heartbeat, world
-// snapshots, probe polling) until stop() or a fatal condition (credential rejected, game gone).
+// snapshots, probe polling), and with an action credential a fourth (the action lane, MC-07),
+// until stop() or a fatal condition (a credential rejected, the game gone).
 import type { Bot } from 'mineflayer';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startActionLane } from './actions/actionLane.js';
 import type { ConnectorConfig } from './config.js';
 import { IngressError } from './ingressClient.js';
+import type { Log } from './log.js';
 import { readSnapshot } from './observe.js';
 import { answerPendingProbes } from './probes.js';
-import type { IngressSession } from './session.js';
+import type { ActionSession, IngressSession } from './session.js';
 import {
   DOMAIN_ADAPTER,
   INVENTORY_CHECK_PROBE,
@@ -21,8 +24,6 @@ import {
 export const STOP_REASONS = ['stopped', 'credential_rejected', 'game_disconnected'] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 
-export type Log = (message: string, fields?: Record<string, string | number | boolean>) => void;
-
 export interface RunningConnector {
   /** Settles once every loop has ended and the player has left the game. */
   readonly stopped: Promise<StopReason>;
@@ -33,6 +34,8 @@ export interface ConnectorParts {
   readonly config: ConnectorConfig;
   readonly bot: Bot;
   readonly session: IngressSession;
+  /** The action lane's session; absent without an action credential (the connector stays read-only). */
+  readonly actions?: ActionSession;
   readonly log: Log;
   readonly version: string;
 }
@@ -105,7 +108,8 @@ export const runConnector = async (parts: ConnectorParts): Promise<RunningConnec
 
   const onError = (error: unknown) => {
     if (error instanceof IngressError && error.credentialRejected) {
-      log('the source credential was rejected (revoked, rotated or expired); stopping', { code: error.code });
+      const credential = error.lane === 'action' ? 'action' : 'source';
+      log(`the ${credential} credential was rejected (revoked, rotated or expired); stopping`, { code: error.code });
       end('credential_rejected');
     } else if (!signal.aborted) {
       log('ingress call failed', { error: error instanceof Error ? error.message : 'unknown' });
@@ -123,12 +127,15 @@ export const runConnector = async (parts: ConnectorParts): Promise<RunningConnec
       },
       s,
     );
+  const actionLane = parts.actions === undefined ? undefined : startActionLane(bot, parts.actions, onError, log);
   const loops = Promise.all([
     every(config.intervals.snapshot_ms, signal, snapshots.task, onError),
     every(config.intervals.heartbeat_ms, signal, heartbeat, onError),
     every(config.intervals.probe_poll_ms, signal, (s) => answerPendingProbes(bot, session, s), onError),
+    actionLane === undefined ? undefined : every(config.intervals.action_poll_ms, signal, actionLane.poll, onError),
   ]);
   const stopped = loops.then(async () => {
+    await actionLane?.close();
     await leaveGame(bot);
     log('connector stopped', { reason });
     return reason;

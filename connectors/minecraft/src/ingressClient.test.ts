@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createIngressClient, IngressError, retryDelayMs } from './ingressClient.js';
+import { createActionClient, createIngressClient, IngressError, retryDelayMs } from './ingressClient.js';
 
 const BEARER = 'hlxsrc_secret_0123456789abcdef';
 const FAST = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 5_000 };
@@ -50,6 +50,33 @@ describe('the ingress client', () => {
       expect(s.url).toBe('/helix/api/room-ingress/v1/bindings/b%201/manifest');
       expect(s.authorization).toBe(`Bearer ${BEARER}`);
     }
+  });
+
+  it('M-02: the action client posts to the action lane with its own bearer, retrying the same way', async () => {
+    const helix = await scriptedIngress([
+      [503, {}],
+      [200, { controls: [], actions: [] }],
+    ]);
+    const actions = createActionClient({
+      baseUrl: helix.url,
+      bindingId: 'b 1',
+      bearer: 'hlxact_0123456789abcdef',
+      retry: FAST,
+    });
+    const reply = await actions.post('actions/pending', { request_id: 'r2' }, new AbortController().signal);
+    expect(reply).toEqual({ controls: [], actions: [] });
+    expect(helix.seen.map((s) => [s.url, s.authorization, s.body])).toEqual([
+      [
+        '/helix/api/room-actions/v1/bindings/b%201/actions/pending',
+        'Bearer hlxact_0123456789abcdef',
+        '{"request_id":"r2"}',
+      ],
+      [
+        '/helix/api/room-actions/v1/bindings/b%201/actions/pending',
+        'Bearer hlxact_0123456789abcdef',
+        '{"request_id":"r2"}',
+      ],
+    ]);
   });
 
   it('does not retry a rejected credential and reports the code from the error body', async () => {

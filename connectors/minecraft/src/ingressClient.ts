@@ -1,7 +1,9 @@
-// HTTP to Helix's source ingress: the bearer in the Authorization header and nowhere else, a
-// bounded number of attempts with exponential backoff, and the same body (so the same request_id)
-// on every attempt, which lets Helix recognise a retry and refuse a replay.
+// HTTP to one of Helix's connector lanes (the source ingress, or the action lane of actionWire.ts):
+// the lane's bearer in the Authorization header and nowhere else, a bounded number of attempts with
+// exponential backoff, and the same body (so the same request_id) on every attempt, which lets Helix
+// recognise a retry and refuse a replay. Each lane has its own client and its own bearer (M-02).
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ACTION_ROUTES, type ActionRoute, actionUrl } from './actionWire.js';
 import { type IngressRoute, ingressUrl } from './wire.js';
 
 export interface RetryPolicy {
@@ -18,16 +20,24 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   timeoutMs: 10_000,
 };
 
+const laneOf = (route: IngressRoute | ActionRoute): 'ingress' | 'action' =>
+  (ACTION_ROUTES as readonly string[]).includes(route) ? 'action' : 'ingress';
+
 /** Why a call failed for good; `retryable` failures were retried until the attempts ran out. */
 export class IngressError extends Error {
   constructor(
-    readonly route: IngressRoute,
+    readonly route: IngressRoute | ActionRoute,
     readonly status: number | 'network',
     readonly code: string,
     readonly retryable: boolean,
   ) {
-    super(`ingress ${route} failed: ${String(status)} ${code}`);
+    super(`${laneOf(route)} ${route} failed: ${String(status)} ${code}`);
     this.name = 'IngressError';
+  }
+
+  /** Which lane, so a rejection names the right credential (source or action). */
+  get lane(): 'ingress' | 'action' {
+    return laneOf(this.route);
   }
 
   /** 401/403: the credential was revoked, rotated or expired; retrying cannot help. */
@@ -36,9 +46,12 @@ export class IngressError extends Error {
   }
 }
 
-export interface IngressClient {
-  post(route: IngressRoute, body: object, signal: AbortSignal): Promise<unknown>;
+/** A client for one lane: `Route` is the lane's route names. */
+export interface LaneClient<Route extends string> {
+  post(route: Route, body: object, signal: AbortSignal): Promise<unknown>;
 }
+export type IngressClient = LaneClient<IngressRoute>;
+export type ActionClient = LaneClient<ActionRoute>;
 
 export interface IngressClientOptions {
   readonly baseUrl: string;
@@ -69,13 +82,18 @@ const successBody = async (response: Response): Promise<unknown> => {
   return text.trim() === '' ? {} : JSON.parse(text);
 };
 
-export const createIngressClient = (options: IngressClientOptions): IngressClient => {
+type RouteUrl<Route extends string> = (baseUrl: string, bindingId: string, route: Route) => string;
+
+const createLaneClient = <Route extends IngressRoute | ActionRoute>(
+  options: IngressClientOptions,
+  routeUrl: RouteUrl<Route>,
+): LaneClient<Route> => {
   const policy = options.retry ?? DEFAULT_RETRY_POLICY;
   const doFetch = options.fetch ?? fetch;
-  const attempt = async (route: IngressRoute, payload: string, signal: AbortSignal): Promise<unknown> => {
+  const attempt = async (route: Route, payload: string, signal: AbortSignal): Promise<unknown> => {
     let response: Response;
     try {
-      response = await doFetch(ingressUrl(options.baseUrl, options.bindingId, route), {
+      response = await doFetch(routeUrl(options.baseUrl, options.bindingId, route), {
         method: 'POST',
         headers: { authorization: `Bearer ${options.bearer}`, 'content-type': 'application/json' },
         body: payload,
@@ -104,3 +122,10 @@ export const createIngressClient = (options: IngressClientOptions): IngressClien
     },
   };
 };
+
+/** The source ingress lane, with the source bearer. */
+export const createIngressClient = (options: IngressClientOptions): IngressClient =>
+  createLaneClient(options, ingressUrl);
+
+/** The action lane (ACTION_PREFIX), with the action bearer: never the source bearer (SRC-07, M-02). */
+export const createActionClient = (options: IngressClientOptions): ActionClient => createLaneClient(options, actionUrl);

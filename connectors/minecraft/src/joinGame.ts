@@ -1,6 +1,7 @@
 // Joins the Minecraft server as a player and resolves once the player has spawned.
 import { once } from 'node:events';
 import mineflayer, { type Bot } from 'mineflayer';
+import pathfinderPackage from 'mineflayer-pathfinder';
 import type { ConnectorConfig } from './config.js';
 
 const SPAWN_TIMEOUT_MS = 30_000;
@@ -29,4 +30,18 @@ export const joinGame = async (minecraft: ConnectorConfig['minecraft']): Promise
     throw error;
   }
   return bot;
+};
+
+/**
+ * Loads the path planner for the action lane. Navigation only walks: it never digs through or
+ * builds up blocks on the way, so a `navigate_to` cannot change the world (D-11: world mutation
+ * needs its own approved kind).
+ */
+export const enableActions = (bot: Bot): void => {
+  bot.loadPlugin(pathfinderPackage.pathfinder);
+  const movements = new pathfinderPackage.Movements(bot);
+  movements.canDig = false;
+  movements.allow1by1towers = false;
+  movements.scafoldingBlocks = [];
+  bot.pathfinder.setMovements(movements);
 };

@@ -3,9 +3,10 @@
 // 3 the Minecraft server closed the connection.
 import { readFileSync } from 'node:fs';
 import { readConfig } from './config.js';
-import { type Log, runConnector, type StopReason } from './connector.js';
-import { createIngressClient } from './ingressClient.js';
-import { joinGame } from './joinGame.js';
+import { runConnector, type StopReason } from './connector.js';
+import { createActionClient, createIngressClient } from './ingressClient.js';
+import { enableActions, joinGame } from './joinGame.js';
+import type { Log } from './log.js';
 import { startSession } from './session.js';
 
 const EXIT_CODES: Record<StopReason, number> = { stopped: 0, credential_rejected: 2, game_disconnected: 3 };
@@ -31,12 +32,31 @@ const main = async (): Promise<number> => {
     bearer: config.source_bearer,
   });
   const session = startSession({ client });
-  const connector = await runConnector({ config, bot, session, log, version: packageVersion() }).catch(
-    (error: unknown) => {
-      bot.quit();
-      throw error;
-    },
-  );
+  // The action lane is opened only with its own credential, and shares this process start's epoch.
+  const actions =
+    config.action_bearer === undefined
+      ? undefined
+      : startSession({
+          client: createActionClient({
+            baseUrl: config.base_url,
+            bindingId: config.binding_id,
+            bearer: config.action_bearer,
+          }),
+          producerEpoch: session.producerEpoch,
+        });
+  if (actions !== undefined) enableActions(bot);
+  log(actions === undefined ? 'read-only: no action credential' : 'action lane enabled');
+  const connector = await runConnector({
+    config,
+    bot,
+    session,
+    ...(actions === undefined ? {} : { actions }),
+    log,
+    version: packageVersion(),
+  }).catch((error: unknown) => {
+    bot.quit();
+    throw error;
+  });
   const stop = () => void connector.stop();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
