@@ -109,7 +109,10 @@ export type Action = z.infer<typeof action>;
 export const pendingAction = z.strictObject({
   action_id: id,
   workflow_ref: id,
-  /** The player the action is for: the connector's own username (one connector embodies one player). */
+  /**
+   * Helix's opaque ref of the subject the action is for (never the environment-native name, MC-09).
+   * One connector embodies one player, so the connector only passes it back in its logs.
+   */
   subject_ref: id,
   action,
   issued_at: timestamp,
