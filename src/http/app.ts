@@ -27,6 +27,7 @@ import { PROVIDER_ROUTES, registerProviderRoutes } from './rest/providerRoutes.j
 import type { ModelProviderDeps } from '../service/modelProviders/deps.js';
 import { registerSubjectRoutes, SUBJECT_ROUTES, SUBJECTS_PATH } from './rest/subjectRoutes.js';
 import { registerRoomRoutes, ROOM_ROUTES } from './rest/roomRoutes.js';
+import { ACTION_LANE_PATH_PREFIX, ACTION_LANE_ROUTES, registerActionLaneRoutes } from './ingress/actionRoutes.js';
 import { INGRESS_PATH_PREFIX, INGRESS_ROUTES, registerIngressRoutes } from './ingress/ingressRoutes.js';
 import type { SubjectService } from '../service/subjects/subjectService.js';
 import { registerDiscovery } from './wellKnown.js';
@@ -170,7 +171,7 @@ const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void
       ...RUN_ROUTES,
       ...(options.providers === undefined ? [] : PROVIDER_ROUTES),
       ...(options.subjects === undefined ? [] : SUBJECT_ROUTES),
-      ...(options.rooms === undefined ? [] : [...ROOM_ROUTES, ...INGRESS_ROUTES]),
+      ...(options.rooms === undefined ? [] : [...ROOM_ROUTES, ...INGRESS_ROUTES, ...ACTION_LANE_ROUTES]),
     ];
     const allowed = routes.filter((r) => matchesPath(r.url, path)).map((r) => r.method);
     if (allowed.length > 0) reply.header('Allow', [...new Set(allowed)].join(', '));
@@ -192,6 +193,7 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
   if (options.rooms !== undefined)
     registerRoomRoutes(app, options.rooms, options.authenticator, options.roomBodyLimitBytes);
   if (options.rooms !== undefined) registerIngressRoutes(app, options.rooms, options.roomIngressBodyLimitBytes);
+  if (options.rooms !== undefined) registerActionLaneRoutes(app, options.rooms, options.roomIngressBodyLimitBytes);
   registerBindingRoutes(app, options.accounts.deps);
   if (options.rooms !== undefined)
     registerRoomSourceRoutes(app, {
@@ -238,7 +240,8 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
 /** A path parameter longer than any id: a room id or binding ref that cannot exist is simply not found (RREST-03). */
 const overlongParameter = (url: string): HelixError => {
   if (url.startsWith(SUBJECTS_PATH)) return new HelixError('invalid_request');
-  if (isRoomPath(url) || url.startsWith(INGRESS_PATH_PREFIX)) return new HelixError('not_found');
+  if (isRoomPath(url) || url.startsWith(INGRESS_PATH_PREFIX) || url.startsWith(ACTION_LANE_PATH_PREFIX))
+    return new HelixError('not_found');
   return new HelixError('invalid_run_id');
 };
 

@@ -338,6 +338,8 @@ export interface RoomSourcesTable {
   status: string;
   credential_hash: string | null;
   credential_created_at: number | string | null;
+  /** 0013_action_credentials: SHA-256 of the action credential (M-02), set and dropped with the bearer's. */
+  action_credential_hash: string | null;
   expires_at: number | string;
   rotated_at: number | string | null;
   revoked_at: number | string | null;

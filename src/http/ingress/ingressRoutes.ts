@@ -41,11 +41,12 @@ export const INGRESS_ROUTES: readonly IngressRoute[] = [
 const SCHEME = /^Bearer (\S+)$/;
 
 /**
- * SRC-07: the source bearer in the Authorization header is the only credential; a second header
- * or a token in the query is refused, a cookie is never read. Whether the bearer is a source
- * bearer at all (an `hlx_` key or an OAuth token is not) is the bearer check's `invalid_token`.
+ * SRC-07: the lane's credential in the Authorization header is the only credential; a second header
+ * or a token in the query is refused, a cookie is never read. Whether the bearer is this lane's
+ * kind at all (an `hlx_` key, an OAuth token or the other lane's credential is not) is the lane's
+ * credential check's `invalid_token`. Shared with the action lane (./actionRoutes.ts).
  */
-const sourceBearerOf = (request: FastifyRequest): string | undefined => {
+export const laneBearerOf = (request: FastifyRequest): string | undefined => {
   const credentials = credentialsOf(request);
   if (credentials.queryToken || (credentials.authorizationHeaders ?? 0) > 1)
     throw new HelixError('multiple_credentials');
@@ -66,7 +67,7 @@ export const registerIngressRoutes = (app: FastifyInstance, deps: RoomDeps, body
       bodyLimit: bodyLimitBytes,
       handler: async (request, reply) => {
         if (route.method === 'POST') reply.header('Idempotency-Replayed', 'false');
-        const source = await authenticateIngressSource(deps, request.params.binding_id, sourceBearerOf(request));
+        const source = await authenticateIngressSource(deps, request.params.binding_id, laneBearerOf(request));
         request.principalId = source.sourceId;
         enforceBindingLimit(request, source.sourceId);
         const result = await route.handler(deps, source, request.body);

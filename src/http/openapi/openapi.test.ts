@@ -9,6 +9,7 @@ import { ROOM_SOURCE_BROWSER_ROUTES } from '../account/roomSourceRoutes.js';
 import { EVENT_STREAM_PATH } from '../rest/eventStreamRoute.js';
 import { PROVIDER_ROUTES } from '../rest/providerRoutes.js';
 import { ROOM_ROUTES } from '../rest/roomRoutes.js';
+import { ACTION_LANE_ROUTES } from '../ingress/actionRoutes.js';
 import { INGRESS_ROUTES } from '../ingress/ingressRoutes.js';
 import { RUN_ROUTES } from '../rest/runRoutes.js';
 import { SUBJECT_ROUTES } from '../rest/subjectRoutes.js';
@@ -49,6 +50,7 @@ const TABLE_ROUTES: { method: string; url: string }[] = [
   ...SUBJECT_ROUTES,
   ...ROOM_ROUTES,
   ...INGRESS_ROUTES,
+  ...ACTION_LANE_ROUTES,
   ...BINDING_ROUTES,
   ...ROOM_SOURCE_BROWSER_ROUTES,
   ...[...PROTECTED_RESOURCE_PATHS, DEVICE_CHECK_METADATA_PATH].map((url) => ({ method: 'GET', url })),
@@ -92,6 +94,9 @@ describe('the OpenAPI document', () => {
     // ING-01, SRC-07: the ingress lane admits its binding's source bearer and nothing else.
     for (const route of INGRESS_ROUTES)
       expect(operation(route.method, route.url)?.security, route.url).toEqual([{ source_bearer: [] }]);
+    // M-02: the action lane admits its binding's action credential and nothing else.
+    for (const route of ACTION_LANE_ROUTES)
+      expect(operation(route.method, route.url)?.security, route.url).toEqual([{ action_credential: [] }]);
   });
 
   it('requires an Idempotency-Key and answers Idempotency-Replayed on the idempotent mutations', () => {

@@ -253,7 +253,7 @@ export const SUBJECT_TABLES: readonly SubjectTable[] = [
     orderBy: ['created_at', 'binding_ref'],
   },
   // Room sources (docs/rooms.md "Sources and credential delivery"): by the source's owner. The
-  // bearer, claim-handle and producer-epoch hashes are never exported.
+  // bearer, action credential, claim-handle and producer-epoch hashes are never exported.
   {
     kind: 'room_sources',
     table: 'helix_room_sources',
