@@ -37,6 +37,46 @@ const envelope = { request_id: laneId, producer_epoch: laneId, sent_at: timestam
 
 export const ACTION_CONTROLS = ['cancel', 'emergency_stop'] as const;
 
+/** A player's in-game name, as Minecraft allows them (3-16 of A-Za-z0-9_): matched, never sent as text. */
+const playerName = z.string().regex(/^[A-Za-z0-9_]{3,16}$/, 'must be a player name');
+
+/**
+ * The typed action (MC-03, MC-11, MC-15): one executable `kind` and its own strict parameters. There
+ * is no chat, command, RCON, file or process kind and no free-text field: `/op` or `/give` fit no
+ * field's pattern.
+ */
+export const ActionSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('navigate_to'),
+    target: position,
+    range: z.number().min(0).max(ACTION_LANE_LIMITS.maxRangeBlocks).default(1),
+  }),
+  z.strictObject({ kind: z.literal('look_at'), target: position }),
+  z.strictObject({
+    kind: z.literal('walk'),
+    direction: z.enum(['forward', 'back', 'left', 'right']),
+    ticks: z.number().int().min(1).max(ACTION_LANE_LIMITS.maxWalkTicks),
+  }),
+  z.strictObject({ kind: z.literal('jump') }),
+  z.strictObject({ kind: z.literal('hotbar_select'), slot: z.number().int().min(0).max(8) }),
+  z.strictObject({
+    kind: z.literal('equip'),
+    item: registryName,
+    destination: z.enum(['hand', 'off-hand', 'head', 'torso', 'legs', 'feet']),
+  }),
+  z.strictObject({
+    kind: z.literal('follow'),
+    player: playerName,
+    range: z.number().min(1).max(ACTION_LANE_LIMITS.maxRangeBlocks).default(2),
+    duration_ms: z.number().int().min(1_000).max(ACTION_LANE_LIMITS.maxFollowMs),
+  }),
+  z.strictObject({ kind: z.literal('mine'), target: position }),
+  z.strictObject({ kind: z.literal('place'), target: position, item: registryName }),
+  z.strictObject({ kind: z.literal('interact'), target: position }),
+]);
+export type Action = z.output<typeof ActionSchema>;
+export type Postcondition = z.output<typeof PostconditionSchema>;
+
 export const ActionPollRequestSchema = z.strictObject({
   schema: z.literal('helix.environment_action_poll.v1'),
   ...envelope,

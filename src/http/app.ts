@@ -17,6 +17,7 @@ import { assertHostAndOrigin, type HostPolicy } from './hostPolicy.js';
 import { registerMcpRoute } from './mcp/mcpRoute.js';
 import { ToolCatalog } from './mcp/toolCatalog.js';
 import { DEVICE_CHECK_TOOL } from './mcp/tools/deviceCheckTool.js';
+import { EMBODIMENT_TOOLS } from './mcp/tools/embodimentTools.js';
 import { registerRequestTracing } from './requestTracing.js';
 import { registerSecurityHeaders } from './securityHeaders.js';
 import { ROOM_TOOLS } from './mcp/tools/roomTools.js';
@@ -76,7 +77,7 @@ export interface AppOptions {
 /** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
 const RUN_TOOL_CATALOG = new ToolCatalog(RUN_TOOLS);
 /** MCP-01, DSC-04: with the room facade, `/mcp` publishes the run and room tools as one full catalog. */
-const FULL_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...ROOM_TOOLS, DEVICE_CHECK_TOOL]);
+const FULL_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...ROOM_TOOLS, DEVICE_CHECK_TOOL, ...EMBODIMENT_TOOLS]);
 /** DC-02, D-03: `/mcp/device-check` publishes that one tool and nothing else. */
 const DEVICE_CHECK_CATALOG = new ToolCatalog([DEVICE_CHECK_TOOL]);
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../domain/errors.js';
-import { OPERATION_SCOPES, requiredScopesOf, type Operation } from '../../domain/scopes.js';
+import { MCP_ONLY_OPERATIONS, OPERATION_SCOPES, requiredScopesOf, type Operation } from '../../domain/scopes.js';
 import { BINDING_ROUTES } from '../account/bindingRoutes.js';
 import { ROOM_SOURCE_BROWSER_ROUTES } from '../account/roomSourceRoutes.js';
 import { EVENT_STREAM_PATH } from '../rest/eventStreamRoute.js';
@@ -85,7 +85,11 @@ describe('the OpenAPI document', () => {
     const scoped = Object.values(doc.paths)
       .flatMap((item) => Object.values(item))
       .filter((op) => op['x-helix-operation'] !== undefined);
-    expect(new Set(scoped.map((op) => op['x-helix-operation']))).toEqual(new Set(Object.keys(OPERATION_SCOPES)));
+    // The embodiment's operations are MCP tools only (MC-01..MC-05): no REST route.
+    const restOperations = Object.keys(OPERATION_SCOPES).filter(
+      (o) => !(MCP_ONLY_OPERATIONS as readonly string[]).includes(o),
+    );
+    expect(new Set(scoped.map((op) => op['x-helix-operation']))).toEqual(new Set(restOperations));
     for (const op of scoped) {
       expect(op.security).toEqual([{ bearer: [...requiredScopesOf(op['x-helix-operation'] as Operation)] }]);
     }
