@@ -5,6 +5,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actionPollResponse } from '../connectors/minecraft/src/actionWire.js';
 import { signApproval } from '../src/cli/approvalHost.js';
 import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
 import { createAccount } from '../src/service/accounts/createAccount.js';
@@ -156,6 +157,8 @@ describe.each(serverStoreFlavours())('embodiment over MCP with a scripted connec
     });
     const ref = started.structuredContent.workflow_ref;
     const polled = await w.connector.poll();
+    // §23.3: what Helix hands out is exactly what the connector's own schema parses.
+    expect(actionPollResponse.parse(polled)).toEqual(polled);
     expect(polled.actions).toHaveLength(1);
     expect(polled.actions[0]).toMatchObject({ workflow_ref: ref, action: { kind: 'navigate_to', target, range: 2 } });
     const post = { kind: 'position', position: { x: 10, y: -60, z: 5 }, distance_to_target: 0.7 };
