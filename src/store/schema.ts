@@ -338,7 +338,7 @@ export interface RoomSourcesTable {
   status: string;
   credential_hash: string | null;
   credential_created_at: number | string | null;
-  /** 0013_action_credentials: SHA-256 of the action credential (M-02), set and dropped with the bearer's. */
+  /** 0013_embodiment: SHA-256 of the action credential (M-02), set and dropped with the bearer's. */
   action_credential_hash: string | null;
   expires_at: number | string;
   rotated_at: number | string | null;
@@ -348,7 +348,7 @@ export interface RoomSourcesTable {
   created_at: number | string;
 }
 
-/** 0013_action_credentials: the embodiment (src/domain/embodiment.ts). */
+/** 0013_embodiment: the embodiment (src/domain/embodiment.ts). */
 export interface EnvironmentSubjectsTable {
   subject_ref: string;
   source_id: string;

@@ -9,7 +9,7 @@ import type { Kysely, Migration } from 'kysely';
  * workflows, and the actions and controls queued for the connector. No foreign keys, for the
  * reason 0009_rooms gives; every table carries an owner hash, so subject access finds its rows.
  */
-export const actionCredentials: Migration = {
+export const embodiment: Migration = {
   async up(db: Kysely<unknown>): Promise<void> {
     await db.schema.alterTable('helix_room_sources').addColumn('action_credential_hash', 'varchar(64)').execute();
 
