@@ -270,6 +270,7 @@ const appOptions = (
       receiptTtlMs: RECEIPT_TTL_MS,
       now: () => clock.now(),
       adapters: roomSourceAdapters(config.environmentAdapterFixtures),
+      runtimeApprovalKeys: config.runtimeApprovalKeys,
     },
     hardening: {
       rateLimits: config.rateLimits,

@@ -30,6 +30,12 @@ const ALL_TOOLS = [
   'helix_room_source_create',
   // DC-04, D-03: the Device Check tool is in the full catalog too.
   'helix_environment_device_check',
+  // MC-01..MC-05: the embodiment tools (docs/embodiment.md).
+  'helix_environment_subject_list',
+  'helix_environment_subject_select',
+  'helix_minecraft_player_action',
+  'helix_minecraft_workflow_status',
+  'helix_minecraft_workflow_control',
 ];
 
 /** fetch() may not set Host; node:http can, which is what a DNS-rebinding attacker's browser sends. */

@@ -66,6 +66,8 @@ describe.skipIf(!hasChromium())('the console source manager and claim page in a 
       binding_id: sourceId,
       world_id: 'minecraft:home',
       source_bearer: bearer,
+      // M-02: the separate action credential of an adapter with an action lane, shown once with the bearer.
+      action_credential: expect.stringMatching(/^hlxact_[A-Za-z0-9_-]{43}$/),
     });
     expect((await authenticates(sourceId, bearer)).sourceId).toBe(sourceId);
 

@@ -19,6 +19,7 @@ const source = (n: number, extra: Partial<RoomSourceRecord> = {}): RoomSourceRec
   status: 'active',
   credentialHash: null,
   credentialCreatedAt: null,
+  actionCredentialHash: null,
   expiresAt: T + 3_600_000,
   rotatedAt: null,
   revokedAt: null,
@@ -76,26 +77,41 @@ describe.each(storeFlavours())('room source repository on $name (0010_room_sourc
     const claimed = await r.claimDelivery('h'.repeat(64), 'acct_owner', T + 999);
     expect(claimed).toMatchObject({ sourceId: sourceId(1), claimedAt: T + 999, claimedBy: 'acct_owner' });
     expect(await r.claimDelivery('h'.repeat(64), 'acct_owner', T + 999)).toBeUndefined(); // single use
-    expect(await r.setCredential(sourceId(1), 'c'.repeat(64), T + 999)).toBe(true);
-    expect(await r.setCredential(sourceId(1), 'x'.repeat(64), T + 999)).toBe(false);
-    expect((await r.getSource(sourceId(1)))?.credentialHash).toBe('c'.repeat(64));
+    const hashes = { credentialHash: 'c'.repeat(64), actionCredentialHash: 'a'.repeat(64) };
+    expect(await r.setCredential(sourceId(1), hashes, T + 999)).toBe(true);
+    expect(await r.setCredential(sourceId(1), { ...hashes, credentialHash: 'x'.repeat(64) }, T + 999)).toBe(false);
+    expect(await r.getSource(sourceId(1))).toMatchObject(hashes);
   });
 
-  it('SRC-06: rotation drops the bearer hash; revocation ends the source for good; deliveries close', async () => {
+  it('SRC-06, M-02: rotation drops the bearer and action credential hashes; revocation ends the source for good; deliveries close', async () => {
     const r = t.store.read.roomSources;
     await r.insertDelivery(delivery('k'.repeat(64), sourceId(2)));
     expect(await r.closeDeliveries(sourceId(2), T + 5)).toBe(1);
     expect(await r.claimDelivery('k'.repeat(64), 'acct_owner', T + 6)).toBeUndefined();
 
     expect(await r.clearCredential(sourceId(1), T + 10)).toBe(true);
-    expect(await r.getSource(sourceId(1))).toMatchObject({ credentialHash: null, rotatedAt: T + 10, status: 'active' });
+    expect(await r.getSource(sourceId(1))).toMatchObject({
+      credentialHash: null,
+      actionCredentialHash: null,
+      rotatedAt: T + 10,
+      status: 'active',
+    });
     expect(await r.endSource(sourceId(1), 'revoked', T + 20)).toBe(true);
     expect(await r.endSource(sourceId(1), 'revoked', T + 30)).toBe(false);
     expect(await r.clearCredential(sourceId(1), T + 30)).toBe(false);
-    expect(await r.setCredential(sourceId(1), 'n'.repeat(64), T + 30)).toBe(false);
+    expect(
+      await r.setCredential(sourceId(1), { credentialHash: 'n'.repeat(64), actionCredentialHash: null }, T + 30),
+    ).toBe(false);
     expect(await r.getSource(sourceId(1))).toMatchObject({ status: 'revoked', revokedAt: T + 20 });
+    const third = { credentialHash: 't'.repeat(64), actionCredentialHash: 'u'.repeat(64) };
+    expect(await r.setCredential(sourceId(3), third, T + 35)).toBe(true);
     expect(await r.endSource(sourceId(3), 'expired', T + 40)).toBe(true);
-    expect(await r.getSource(sourceId(3))).toMatchObject({ status: 'expired', revokedAt: null });
+    expect(await r.getSource(sourceId(3))).toMatchObject({
+      status: 'expired',
+      revokedAt: null,
+      credentialHash: null,
+      actionCredentialHash: null,
+    });
   });
 
   it('ING-02: the current admission is the newest valid one; invalidation clears them all', async () => {

@@ -9,7 +9,12 @@ import {
   RUN_CHAT_BINDING_REF_PATTERN,
   RUN_ROOM_BINDING_REF_PATTERN,
 } from '../domain/rooms.js';
-import { SOURCE_BEARER_PATTERN, SOURCE_ID_PATTERN, SOURCE_STATUSES } from '../domain/roomSources.js';
+import {
+  ACTION_CREDENTIAL_PATTERN,
+  SOURCE_BEARER_PATTERN,
+  SOURCE_ID_PATTERN,
+  SOURCE_STATUSES,
+} from '../domain/roomSources.js';
 import { ErrorBodySchema, FalseFlags } from './outputSchemas.js';
 import { SOURCE_RECEIPT_SCHEMAS } from './roomSourceViews.js';
 import { ROOM_RECEIPT_SCHEMAS } from './roomViews.js';
@@ -132,6 +137,8 @@ export const SourceRevokeReceiptSchema = z.looseObject({
 export const SourceClaimReceiptSchema = z.looseObject({
   token_value: z.string().regex(SOURCE_BEARER_PATTERN),
   token_value_shown_once: z.literal(true),
+  /** M-02: the separate action credential, null when the adapter has no action lane. */
+  action_token_value: z.string().regex(ACTION_CREDENTIAL_PATTERN).nullable(),
   plugin_config: z.looseObject({
     ingress_base_path: z.string(),
     binding_id: z.string().regex(SOURCE_ID_PATTERN),
@@ -139,6 +146,7 @@ export const SourceClaimReceiptSchema = z.looseObject({
     domain_adapter: z.string(),
     world_id: z.string(),
     adapter_profile_id: z.string(),
+    action_base_path: z.string().nullable(),
   }),
   source: SourceViewSchema,
 });

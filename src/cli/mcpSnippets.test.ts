@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EMBODIMENT_TOOLS } from '../http/mcp/tools/embodimentTools.js';
 import { ROOM_TOOLS } from '../http/mcp/tools/roomTools.js';
 import { RUN_TOOLS } from '../http/mcp/tools/runTools.js';
 import { MCP_CLIENTS, mcpSnippet, profileScopes } from './mcpSnippets.js';
@@ -69,7 +70,11 @@ describe('helix mcp config snippets', () => {
     const text = mcpSnippet('codex', { url: URL, tokenEnv: 'T', auth: 'oauth', profile: 'rooms' }).text;
     const keys = tomlKeys(text);
     const enabled = tomlList(keys.get('enabled_tools'));
-    expect(enabled).toEqual([...[...RUN_TOOLS, ...ROOM_TOOLS].map((t) => t.name), 'helix_environment_device_check']);
+    expect(enabled).toEqual([
+      ...[...RUN_TOOLS, ...ROOM_TOOLS].map((t) => t.name),
+      'helix_environment_device_check',
+      ...EMBODIMENT_TOOLS.map((t) => t.name),
+    ]);
     expect(enabled).toContain('helix_room_bind_run');
     // The resource defaults to the URL: what Helix advertises when no audience is configured.
     expect(keys.get('oauth_resource')).toBe(`"${URL}"`);
@@ -79,6 +84,8 @@ describe('helix mcp config snippets', () => {
       'helix.rooms.read',
       'helix.rooms.manage',
       'helix.room_sources.manage',
+      'helix.environment_actions.read',
+      'helix.environment_actions.write',
     ]);
     expect(profileScopes('rooms')).toEqual(tomlList(keys.get('scopes')));
   });

@@ -1,6 +1,7 @@
 import { OAUTH_SCOPES, OPERATION_SCOPES, type OAuthScope } from '../domain/scopes.js';
 import type { ToolDefinition } from '../http/mcp/toolDefinition.js';
 import { DEVICE_CHECK_TOOL } from '../http/mcp/tools/deviceCheckTool.js';
+import { EMBODIMENT_TOOLS } from '../http/mcp/tools/embodimentTools.js';
 import { ROOM_TOOLS } from '../http/mcp/tools/roomTools.js';
 import { RUN_TOOLS } from '../http/mcp/tools/runTools.js';
 
@@ -34,7 +35,7 @@ export interface SnippetInput {
  * profile; the Minecraft tools join it when the server has them.
  */
 export const profileTools = (profile: McpProfile): readonly ToolDefinition[] =>
-  profile === 'runs' ? RUN_TOOLS : [...RUN_TOOLS, ...ROOM_TOOLS, DEVICE_CHECK_TOOL];
+  profile === 'runs' ? RUN_TOOLS : [...RUN_TOOLS, ...ROOM_TOOLS, DEVICE_CHECK_TOOL, ...EMBODIMENT_TOOLS];
 
 /** Every OAuth scope the profile's tools declare (MCP-02), in the registry's order. */
 export const profileScopes = (profile: McpProfile): OAuthScope[] => {

@@ -81,6 +81,11 @@ export const ERROR_CODES = [
   'runtime_approval_receipt_invalid',
   'runtime_approval_receipt_expired',
   'runtime_approval_receipt_replayed',
+  'environment_action_not_supported',
+  'environment_subject_required',
+  'environment_subject_conflict',
+  'environment_source_unavailable',
+  'environment_workflow_not_resumable',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -395,6 +400,35 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     status: 409,
     adr: 'lifecycle_conflict',
     message: 'The runtime approval receipt was already used; each receipt approves one action once.',
+  },
+  // The embodiment (MC-01..MC-15, M-03, D-10; docs/embodiment.md). D-10: a kind the reference
+  // connector cannot verify on its server, or any kind outside MC-15, is refused before anything is queued.
+  environment_action_not_supported: {
+    status: 422,
+    adr: 'capability_not_supported',
+    message: 'This action kind is not supported by the environment adapter.',
+  },
+  environment_subject_required: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'Select your identity in this environment first (helix_environment_subject_select).',
+  },
+  // MC-09: one member per subject; two agents cannot drive one player.
+  environment_subject_conflict: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'Another room member holds this environment subject.',
+  },
+  // Not live, not admitted, or its connector has not sent a heartbeat within the profile ceiling.
+  environment_source_unavailable: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: "The environment's connector is not connected and admitted now.",
+  },
+  environment_workflow_not_resumable: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'Only a blocked workflow can be resumed.',
   },
   internal_error: { status: 500, message: 'An internal error occurred.' },
 };

@@ -3,9 +3,9 @@
  * and credential delivery"): a read-only environment source bound to one room, its show-once
  * credential delivery and its adapter admissions. Pure data; storage in src/store/roomSourcePort.ts.
  *
- * Three secrets exist and none is ever stored in clear: the claim handle (in the create response,
- * once), the source bearer (minted when the handle is claimed, shown once) and the producer epoch
- * (sent by the connector). The store holds their SHA-256.
+ * Four secrets exist and none is ever stored in clear: the claim handle (in the create response,
+ * once), the source bearer and the action credential (both minted when the handle is claimed,
+ * shown once) and the producer epoch (sent by the connector). The store holds their SHA-256.
  */
 
 /** SRC-06: a revoked or expired source never becomes active again; rotation keeps it active. */
@@ -18,6 +18,16 @@ export const SOURCE_ID_PATTERN = /^rsb_[0-9a-f]{32}$/;
 export const DELIVERY_HANDLE_PATTERN = /^hlxdlv_[A-Za-z0-9_-]{43}$/;
 /** The source bearer, minted at claim time (SRC-03, SRC-05). */
 export const SOURCE_BEARER_PATTERN = /^hlxsrc_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The action credential (M-02, SRC-07): minted with the source bearer for a source whose adapter
+ * has an action lane, shown once with it, and accepted only on the action lane
+ * (`/api/room-actions/v1/bindings/{binding_id}/…`), as the source bearer is only on the ingress lane.
+ */
+export const ACTION_CREDENTIAL_PATTERN = /^hlxact_[A-Za-z0-9_-]{43}$/;
+/** The domain adapters whose connector embodies a player and polls the action lane (docs/embodiment.md). */
+export const ACTION_LANE_ADAPTERS: readonly string[] = ['game.minecraft.readonly.v1'];
+export const hasActionLane = (domainAdapter: string): boolean => ACTION_LANE_ADAPTERS.includes(domainAdapter);
 
 export const isSourceId = (value: string): boolean => SOURCE_ID_PATTERN.test(value);
 
@@ -48,6 +58,8 @@ export interface RoomSourceRecord {
   /** SHA-256 of the current bearer; null until a delivery is claimed, and after a rotation. */
   readonly credentialHash: string | null;
   readonly credentialCreatedAt: number | null;
+  /** SHA-256 of the current action credential (M-02); set and dropped together with `credentialHash`. */
+  readonly actionCredentialHash: string | null;
   /** The source and its credential expire together (`ttl_ms` from creation). */
   readonly expiresAt: number;
   readonly rotatedAt: number | null;

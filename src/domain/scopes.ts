@@ -136,7 +136,20 @@ export const ROOM_OPERATIONS = [
   'room.source_list',
   'room.source_create',
   'environment.device_check',
+  'environment.subject_list',
+  'environment.subject_select',
+  'minecraft.player_action',
+  'minecraft.workflow_status',
+  'minecraft.workflow_control',
 ] as const;
+/** The embodiment's operations are MCP tools only (MC-01..MC-05): no REST route, so no OpenAPI entry. */
+export const MCP_ONLY_OPERATIONS: readonly RoomOperation[] = [
+  'environment.subject_list',
+  'environment.subject_select',
+  'minecraft.player_action',
+  'minecraft.workflow_status',
+  'minecraft.workflow_control',
+];
 export type RoomOperation = (typeof ROOM_OPERATIONS)[number];
 
 export type Operation = RunOperation | ModelProviderOperation | SubjectOperation | RoomOperation;
@@ -196,6 +209,12 @@ export const OPERATION_SCOPES: {
   'room.source_create': { oauth: ['helix.room_sources.manage'], adr: [] },
   // DC-01, DC-02: the Device Check needs only the read-only room scope.
   'environment.device_check': { oauth: ['helix.rooms.read'], adr: [] },
+  // MC-01..MC-05, MC-14: acting needs the explicitly delegated environment action scopes.
+  'environment.subject_list': { oauth: ['helix.rooms.read'], adr: [] },
+  'environment.subject_select': { oauth: ['helix.rooms.read', 'helix.environment_actions.write'], adr: [] },
+  'minecraft.player_action': { oauth: ['helix.rooms.read', 'helix.environment_actions.write'], adr: [] },
+  'minecraft.workflow_status': { oauth: ['helix.rooms.read', 'helix.environment_actions.read'], adr: [] },
+  'minecraft.workflow_control': { oauth: ['helix.rooms.read', 'helix.environment_actions.write'], adr: [] },
 };
 
 /** The scopes an operation requires, as a bearer security requirement lists them (OAuth, else its ADR-0004 scope). */

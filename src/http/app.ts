@@ -17,6 +17,7 @@ import { assertHostAndOrigin, type HostPolicy } from './hostPolicy.js';
 import { registerMcpRoute } from './mcp/mcpRoute.js';
 import { ToolCatalog } from './mcp/toolCatalog.js';
 import { DEVICE_CHECK_TOOL } from './mcp/tools/deviceCheckTool.js';
+import { EMBODIMENT_TOOLS } from './mcp/tools/embodimentTools.js';
 import { registerRequestTracing } from './requestTracing.js';
 import { registerSecurityHeaders } from './securityHeaders.js';
 import { ROOM_TOOLS } from './mcp/tools/roomTools.js';
@@ -27,6 +28,7 @@ import { PROVIDER_ROUTES, registerProviderRoutes } from './rest/providerRoutes.j
 import type { ModelProviderDeps } from '../service/modelProviders/deps.js';
 import { registerSubjectRoutes, SUBJECT_ROUTES, SUBJECTS_PATH } from './rest/subjectRoutes.js';
 import { registerRoomRoutes, ROOM_ROUTES } from './rest/roomRoutes.js';
+import { ACTION_LANE_PATH_PREFIX, ACTION_LANE_ROUTES, registerActionLaneRoutes } from './ingress/actionRoutes.js';
 import { INGRESS_PATH_PREFIX, INGRESS_ROUTES, registerIngressRoutes } from './ingress/ingressRoutes.js';
 import type { SubjectService } from '../service/subjects/subjectService.js';
 import { registerDiscovery } from './wellKnown.js';
@@ -75,7 +77,7 @@ export interface AppOptions {
 /** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
 const RUN_TOOL_CATALOG = new ToolCatalog(RUN_TOOLS);
 /** MCP-01, DSC-04: with the room facade, `/mcp` publishes the run and room tools as one full catalog. */
-const FULL_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...ROOM_TOOLS, DEVICE_CHECK_TOOL]);
+const FULL_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...ROOM_TOOLS, DEVICE_CHECK_TOOL, ...EMBODIMENT_TOOLS]);
 /** DC-02, D-03: `/mcp/device-check` publishes that one tool and nothing else. */
 const DEVICE_CHECK_CATALOG = new ToolCatalog([DEVICE_CHECK_TOOL]);
 
@@ -170,7 +172,7 @@ const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void
       ...RUN_ROUTES,
       ...(options.providers === undefined ? [] : PROVIDER_ROUTES),
       ...(options.subjects === undefined ? [] : SUBJECT_ROUTES),
-      ...(options.rooms === undefined ? [] : [...ROOM_ROUTES, ...INGRESS_ROUTES]),
+      ...(options.rooms === undefined ? [] : [...ROOM_ROUTES, ...INGRESS_ROUTES, ...ACTION_LANE_ROUTES]),
     ];
     const allowed = routes.filter((r) => matchesPath(r.url, path)).map((r) => r.method);
     if (allowed.length > 0) reply.header('Allow', [...new Set(allowed)].join(', '));
@@ -192,6 +194,7 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
   if (options.rooms !== undefined)
     registerRoomRoutes(app, options.rooms, options.authenticator, options.roomBodyLimitBytes);
   if (options.rooms !== undefined) registerIngressRoutes(app, options.rooms, options.roomIngressBodyLimitBytes);
+  if (options.rooms !== undefined) registerActionLaneRoutes(app, options.rooms, options.roomIngressBodyLimitBytes);
   registerBindingRoutes(app, options.accounts.deps);
   if (options.rooms !== undefined)
     registerRoomSourceRoutes(app, {
@@ -238,7 +241,8 @@ export const buildApp = (options: AppOptions): FastifyInstance => {
 /** A path parameter longer than any id: a room id or binding ref that cannot exist is simply not found (RREST-03). */
 const overlongParameter = (url: string): HelixError => {
   if (url.startsWith(SUBJECTS_PATH)) return new HelixError('invalid_request');
-  if (isRoomPath(url) || url.startsWith(INGRESS_PATH_PREFIX)) return new HelixError('not_found');
+  if (isRoomPath(url) || url.startsWith(INGRESS_PATH_PREFIX) || url.startsWith(ACTION_LANE_PATH_PREFIX))
+    return new HelixError('not_found');
   return new HelixError('invalid_run_id');
 };
 

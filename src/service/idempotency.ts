@@ -10,6 +10,7 @@ export const MUTATING_OPERATIONS = [
   'run.cancel',
   'room.create',
   'room.source_create',
+  'minecraft.player_action',
 ] as const;
 export type MutatingOperation = (typeof MUTATING_OPERATIONS)[number];
 

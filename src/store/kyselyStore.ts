@@ -13,6 +13,7 @@ import { metaRepository } from './kysely/metaRepository.js';
 import { modelProviderRepository } from './kysely/modelProviderRepository.js';
 import { receiptRepository } from './kysely/receiptRepository.js';
 import { roomRepository } from './kysely/roomRepository.js';
+import { embodimentRepository } from './kysely/embodimentRepository.js';
 import { roomIngressRepository } from './kysely/roomIngressRepository.js';
 import { roomSourceRepository } from './kysely/roomSourceRepository.js';
 import { runRepository } from './kysely/runRepository.js';
@@ -42,6 +43,7 @@ const unitOfWork = (db: Kysely<HelixDatabase>, dialect: StoreDialect): UnitOfWor
   roomSources: roomSourceRepository(db),
   roomIngress: roomIngressRepository(db),
   runtimeApprovals: runtimeApprovalRepository(db),
+  embodiment: embodimentRepository(db),
 });
 
 const MAX_ATTEMPTS = 5;

@@ -3,6 +3,7 @@ import type { RunRecord } from '../domain/run.js';
 import type { TurnArtifact } from '../domain/turn.js';
 import type { SealedSecret } from '../domain/sealedSecret.js';
 import type { RoomRepository } from './roomPort.js';
+import type { EmbodimentRepository } from './embodimentPort.js';
 import type { RoomIngressRepository } from './roomIngressPort.js';
 import type { RoomSourceRepository } from './roomSourcePort.js';
 import type { RuntimeApprovalLedger } from './runtimeApprovalPort.js';
@@ -49,6 +50,8 @@ export interface UnitOfWork {
   readonly roomIngress: RoomIngressRepository;
   /** The runtime approval replay ledger (src/store/runtimeApprovalPort.ts, D-06). */
   readonly runtimeApprovals: RuntimeApprovalLedger;
+  /** Subjects, leases, workflows, actions and controls (src/store/embodimentPort.ts). */
+  readonly embodiment: EmbodimentRepository;
 }
 
 export interface RunRepository {

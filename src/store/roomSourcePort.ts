@@ -1,5 +1,11 @@
 import type { AdapterAdmissionRecord, CredentialDeliveryRecord, RoomSourceRecord } from '../domain/roomSources.js';
 
+/** What a claim stores: the source bearer's hash, and the action credential's where the adapter has an action lane. */
+export interface SourceCredentialHashes {
+  readonly credentialHash: string;
+  readonly actionCredentialHash: string | null;
+}
+
 /**
  * Room sources in the storage port (UnitOfWork.roomSources; docs/rooms.md "Sources and credential
  * delivery"). Every state change is one conditional UPDATE, so of two concurrent claims, rotations
@@ -10,11 +16,11 @@ export interface RoomSourceRepository {
   getSource(sourceId: string): Promise<RoomSourceRecord | undefined>;
   /** The room's sources, oldest first, at most `limit` (SRC-09). */
   listSources(roomId: string, limit: number): Promise<RoomSourceRecord[]>;
-  /** Sets the bearer hash of an active source that has none (a claim); false otherwise. */
-  setCredential(sourceId: string, credentialHash: string, at: number): Promise<boolean>;
-  /** Rotation: drops the current bearer hash of an active source; false when not active. */
+  /** Sets the bearer and action credential hashes of an active source that has no bearer (a claim); false otherwise. */
+  setCredential(sourceId: string, hashes: SourceCredentialHashes, at: number): Promise<boolean>;
+  /** Rotation: drops the current bearer and action credential hashes of an active source; false when not active. */
   clearCredential(sourceId: string, at: number): Promise<boolean>;
-  /** Moves an active source to `revoked` or `expired` and drops its bearer hash; false when not active. */
+  /** Moves an active source to `revoked` or `expired` and drops both credential hashes; false when not active. */
   endSource(sourceId: string, status: 'revoked' | 'expired', at: number): Promise<boolean>;
 
   insertDelivery(delivery: CredentialDeliveryRecord): Promise<void>;

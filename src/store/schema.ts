@@ -338,12 +338,66 @@ export interface RoomSourcesTable {
   status: string;
   credential_hash: string | null;
   credential_created_at: number | string | null;
+  /** 0013_embodiment: SHA-256 of the action credential (M-02), set and dropped with the bearer's. */
+  action_credential_hash: string | null;
   expires_at: number | string;
   rotated_at: number | string | null;
   revoked_at: number | string | null;
   created_by: string;
   owner_hash: string;
   created_at: number | string;
+}
+
+/** 0013_embodiment: the embodiment (src/domain/embodiment.ts). */
+export interface EnvironmentSubjectsTable {
+  subject_ref: string;
+  source_id: string;
+  room_id: string;
+  owner_hash: string;
+  player_key: string;
+  holder_account_id: string | null;
+  lease_expires_at: number | string | null;
+  created_at: number | string;
+}
+
+export interface EnvironmentWorkflowsTable {
+  workflow_ref: string;
+  room_id: string;
+  source_id: string;
+  subject_ref: string;
+  account_id: string;
+  owner_hash: string;
+  status: string;
+  reason: string | null;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+export interface EnvironmentActionsTable {
+  action_id: string;
+  workflow_ref: string;
+  source_id: string;
+  owner_hash: string;
+  action_json: string;
+  status: string;
+  reason: string | null;
+  postcondition_json: string | null;
+  approval_id: string | null;
+  issued_at: number | string;
+  deadline_at: number | string;
+  answered_at: number | string | null;
+}
+
+export interface EnvironmentControlsTable {
+  control_id: string;
+  workflow_ref: string;
+  source_id: string;
+  owner_hash: string;
+  control: string;
+  status: string;
+  postcondition_json: string | null;
+  issued_at: number | string;
+  answered_at: number | string | null;
 }
 
 export interface RoomSourceDeliveriesTable {
@@ -437,6 +491,10 @@ export interface RoomTables {
   helix_room_run_bindings: RoomRunBindingsTable;
   helix_room_chat_bindings: RoomChatBindingsTable;
   helix_room_sources: RoomSourcesTable;
+  helix_environment_subjects: EnvironmentSubjectsTable;
+  helix_environment_workflows: EnvironmentWorkflowsTable;
+  helix_environment_actions: EnvironmentActionsTable;
+  helix_environment_controls: EnvironmentControlsTable;
   helix_room_source_deliveries: RoomSourceDeliveriesTable;
   helix_room_source_admissions: RoomSourceAdmissionsTable;
   helix_room_ingress_requests: RoomIngressRequestsTable;

@@ -24,6 +24,8 @@ export interface ClaimedSource {
   readonly roomId: string;
   readonly id: string;
   readonly bearer: string;
+  /** M-02: the action credential claimed with the bearer; null when the adapter has no action lane. */
+  readonly actionToken: string | null;
 }
 
 /** A developer room owner beside a running server, who makes sources and claims their bearers. */
@@ -53,7 +55,12 @@ export const sourceOwner = async (h: TestHelix, now: () => number) => {
     });
     expect(made.status, made.text).toBe(201);
     const claimed = await claimDelivery(rooms, accountId, made.body.credential_delivery.claim_handle);
-    return { roomId, id: made.body.source.source_id, bearer: claimed.token_value };
+    return {
+      roomId,
+      id: made.body.source.source_id,
+      bearer: claimed.token_value,
+      actionToken: claimed.action_token_value,
+    };
   };
   return { rooms, accountId, token, newSource };
 };
@@ -61,6 +68,10 @@ export const sourceOwner = async (h: TestHelix, now: () => number) => {
 /** POSTs a body to one ingress route of a binding with its bearer. */
 export const ingressPost = (h: TestHelix, source: Pick<ClaimedSource, 'id' | 'bearer'>, route: string, body: unknown) =>
   api(h.url, 'POST', `/api/room-ingress/v1/bindings/${source.id}/${route}`, { token: source.bearer, body });
+
+/** POSTs a body to one action-lane route of a binding (§23.3) with the given credential. */
+export const actionPost = (h: TestHelix, bindingId: string, credential: string, route: string, body: unknown) =>
+  api(h.url, 'POST', `/api/room-actions/v1/bindings/${bindingId}/${route}`, { token: credential, body });
 
 /**
  * A pending probe of the source, as the run side inserts it (the use case that asks for probes is

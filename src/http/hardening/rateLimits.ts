@@ -32,14 +32,17 @@ const ROOMS_ROUTE = '/api/v1/rooms';
  * (src/http/account/roomSourcePageRoutes.ts).
  */
 const ROOM_SOURCE_ROUTES = ['/api/agi/realtime/', '/account/rooms/:room_id/sources', '/account/room-sources/'];
-/** Every route of the source ingress lane (src/http/ingress/ingressRoutes.ts) starts with it. */
-const INGRESS_ROUTE_PREFIX = '/api/room-ingress/';
+/**
+ * Every route of the source ingress lane (src/http/ingress/ingressRoutes.ts) and of the action lane
+ * (src/http/ingress/actionRoutes.ts) starts with one of these: the connector's lanes share a budget.
+ */
+const INGRESS_ROUTE_PREFIXES = ['/api/room-ingress/', '/api/room-actions/'];
 
 const surfaceOf = (route: string | undefined): LimitedSurface => {
   if (route !== undefined && MCP_ROUTES.has(route)) return 'mcp';
   if (route !== undefined && (route === ROOMS_ROUTE || route.startsWith(`${ROOMS_ROUTE}/`))) return 'rooms';
   if (route !== undefined && ROOM_SOURCE_ROUTES.some((prefix) => route.startsWith(prefix))) return 'room_sources';
-  if (route?.startsWith(INGRESS_ROUTE_PREFIX)) return 'ingress';
+  if (route !== undefined && INGRESS_ROUTE_PREFIXES.some((prefix) => route.startsWith(prefix))) return 'ingress';
   return 'rest';
 };
 

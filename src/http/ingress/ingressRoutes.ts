@@ -19,13 +19,14 @@ export const INGRESS_BINDING_PATH = `${INGRESS_PATH_PREFIX}v1/bindings/:binding_
 
 type Params = { binding_id: string };
 
-interface IngressRoute {
+/** One route of a connector lane (the ingress lane here, the action lane in ./actionRoutes.ts). */
+export interface LaneRoute {
   readonly method: 'GET' | 'POST';
   readonly url: string;
   readonly handler: (deps: RoomDeps, source: RoomSourceRecord, body: unknown) => Promise<IngressResult>;
 }
 
-export const INGRESS_ROUTES: readonly IngressRoute[] = [
+export const INGRESS_ROUTES: readonly LaneRoute[] = [
   { method: 'POST', url: `${INGRESS_BINDING_PATH}/manifest`, handler: submitManifest },
   { method: 'POST', url: `${INGRESS_BINDING_PATH}/heartbeat`, handler: recordHeartbeat },
   { method: 'POST', url: `${INGRESS_BINDING_PATH}/world-events/batch`, handler: recordWorldEvents },
@@ -41,11 +42,12 @@ export const INGRESS_ROUTES: readonly IngressRoute[] = [
 const SCHEME = /^Bearer (\S+)$/;
 
 /**
- * SRC-07: the source bearer in the Authorization header is the only credential; a second header
- * or a token in the query is refused, a cookie is never read. Whether the bearer is a source
- * bearer at all (an `hlx_` key or an OAuth token is not) is the bearer check's `invalid_token`.
+ * SRC-07: the lane's credential in the Authorization header is the only credential; a second header
+ * or a token in the query is refused, a cookie is never read. Whether the bearer is this lane's
+ * kind at all (an `hlx_` key, an OAuth token or the other lane's credential is not) is the lane's
+ * credential check's `invalid_token`.
  */
-const sourceBearerOf = (request: FastifyRequest): string | undefined => {
+const laneBearerOf = (request: FastifyRequest): string | undefined => {
   const credentials = credentialsOf(request);
   if (credentials.queryToken || (credentials.authorizationHeaders ?? 0) > 1)
     throw new HelixError('multiple_credentials');
@@ -53,20 +55,33 @@ const sourceBearerOf = (request: FastifyRequest): string | undefined => {
   return SCHEME.exec(credentials.authorization.trim())?.[1] ?? '';
 };
 
+/** How a lane authenticates its binding from the Authorization bearer (undefined when absent). */
+export type LaneAuthentication = (
+  deps: RoomDeps,
+  bindingId: string,
+  bearer: string | undefined,
+) => Promise<RoomSourceRecord>;
+
 /**
- * Each row calls one use case of src/service/roomIngress/ for the binding whose bearer was
- * checked first (so a stranger learns nothing of the body rules), under the lane's own body limit
- * and per-binding rate limit. POST answers say whether they are a retry's stored answer.
+ * Each row calls one use case for the binding whose lane credential was checked first (so a
+ * stranger learns nothing about the body rules), under the lane's body limit and the per-binding
+ * rate limit. POST answers say whether they are a retry's stored answer.
  */
-export const registerIngressRoutes = (app: FastifyInstance, deps: RoomDeps, bodyLimitBytes: number): void => {
-  for (const route of INGRESS_ROUTES) {
+export const registerLaneRoutes = (
+  app: FastifyInstance,
+  deps: RoomDeps,
+  bodyLimitBytes: number,
+  routes: readonly LaneRoute[],
+  authenticate: LaneAuthentication,
+): void => {
+  for (const route of routes) {
     app.route<{ Params: Params }>({
       method: route.method,
       url: route.url,
       bodyLimit: bodyLimitBytes,
       handler: async (request, reply) => {
         if (route.method === 'POST') reply.header('Idempotency-Replayed', 'false');
-        const source = await authenticateIngressSource(deps, request.params.binding_id, sourceBearerOf(request));
+        const source = await authenticate(deps, request.params.binding_id, laneBearerOf(request));
         request.principalId = source.sourceId;
         enforceBindingLimit(request, source.sourceId);
         const result = await route.handler(deps, source, request.body);
@@ -76,3 +91,7 @@ export const registerIngressRoutes = (app: FastifyInstance, deps: RoomDeps, body
     });
   }
 };
+
+/** ING-01: the ingress lane, its use cases in src/service/roomIngress/, the source bearer only. */
+export const registerIngressRoutes = (app: FastifyInstance, deps: RoomDeps, bodyLimitBytes: number): void =>
+  registerLaneRoutes(app, deps, bodyLimitBytes, INGRESS_ROUTES, authenticateIngressSource);

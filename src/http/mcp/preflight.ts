@@ -1,5 +1,6 @@
 import { containsCredential, isCredentialShaped } from '../../domain/credentialShape.js';
 import { CHAT_CLAIM_HANDLE_PATTERN } from '../../domain/rooms.js';
+import { PLAYER_ACTION_TOOL } from './tools/embodimentTools.js';
 import { CHAT_CLAIM_TOOL } from './tools/roomTools.js';
 
 const ENVELOPE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
@@ -41,10 +42,27 @@ const withoutAdmittedClaimHandle = (params: Record<string, unknown>): Record<str
   return { ...params, arguments: { ...params.arguments, request: rest } };
 };
 
+/** A compact JWS (header.payload.signature, base64url), as `helix approvals sign` prints it. */
+const COMPACT_JWS = /^[A-Za-z0-9_-]{1,4096}\.[A-Za-z0-9_-]{1,8192}\.[A-Za-z0-9_-]{1,1024}$/;
+
+/**
+ * D-11, APR-10: a runtime approval receipt is a JWS, hence credential-shaped, yet the player action
+ * tool exists to receive one. The one exact place it is admitted, `arguments.approval_receipt` of
+ * helix_minecraft_player_action and only as a whole compact JWS, is left out of the credential
+ * scan, as the chat claim handle is; anywhere else it is still refused.
+ */
+const withoutAdmittedReceipt = (params: Record<string, unknown>): Record<string, unknown> => {
+  if (params.name !== PLAYER_ACTION_TOOL || !isPlainObject(params.arguments)) return params;
+  const receipt = params.arguments.approval_receipt;
+  if (typeof receipt !== 'string' || !COMPACT_JWS.test(receipt)) return params;
+  const { approval_receipt: _admitted, ...rest } = params.arguments;
+  return { ...params, arguments: rest };
+};
+
 /**
  * Checks the complete JSON-RPC envelope before the SDK sees it: one message (no batches), only
  * known keys, a well-formed id and method, and nothing credential-shaped anywhere (ids, method,
- * tool name, argument keys or values) but the claim tool's own handle. A refusal is answered with
+ * tool name, argument keys or values) but the claim tool's own handle and the player action's receipt. A refusal is answered with
  * INVALID_ENVELOPE.
  */
 export const envelopeIsAcceptable = (body: unknown): boolean => {
@@ -66,7 +84,7 @@ export const envelopeIsAcceptable = (body: unknown): boolean => {
     if (Object.keys(params).some((k) => !TOOL_CALL_KEYS.has(k))) return false;
     if (typeof params.name !== 'string' || params.name.length > 128 || isCredentialShaped(params.name)) return false;
     if (params.arguments !== undefined && !isPlainObject(params.arguments)) return false;
-    return !containsCredential(withoutAdmittedClaimHandle(params)) && !hasPrototypeKey(params);
+    return !containsCredential(withoutAdmittedReceipt(withoutAdmittedClaimHandle(params))) && !hasPrototypeKey(params);
   }
   return !containsCredential(params) && !hasPrototypeKey(params);
 };

@@ -103,6 +103,7 @@ const securityOf = (doc: OperationDoc): JsonObject[] => {
   if (doc.authentication === 'none') return [];
   if (doc.authentication === 'session') return [{ session: [] }];
   if (doc.authentication === 'source_bearer') return [{ source_bearer: [] }];
+  if (doc.authentication === 'action_credential') return [{ action_credential: [] }];
   if (doc.scope === undefined) throw new Error(`OpenAPI: bearer operation ${doc.operationId} names no scope`);
   return [{ bearer: [...requiredScopesOf(doc.scope)] }];
 };
@@ -223,6 +224,12 @@ export const buildOpenApiDocument = (): JsonObject => {
           scheme: 'bearer',
           description:
             'A room source bearer (`hlxsrc_…`, shown once when the credential delivery is claimed): admitted only by the source ingress lane of its own binding, never by any other endpoint (docs/rooms.md#source-ingress).',
+        },
+        action_credential: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A room source action credential (`hlxact_…`, shown once beside the source bearer for an adapter with an action lane): admitted only by the action lane of its own binding, never by the ingress lane or any other endpoint (docs/embodiment.md#the-action-credential).',
         },
       },
       parameters: {

@@ -13,6 +13,12 @@ import {
   ProbeResultRequestSchema,
   WorldEventBatchRequestSchema,
 } from '../../api/roomIngressSchemas.js';
+import {
+  ActionPollReceiptSchema,
+  ActionPollRequestSchema,
+  ActionResultRequestSchema,
+  ControlResultRequestSchema,
+} from '../../api/environmentActionSchemas.js';
 import type { OperationDoc } from './operations.js';
 
 const BASE = '/api/room-ingress/v1/bindings/:binding_id';
@@ -68,4 +74,34 @@ export const INGRESS_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     authentication: 'source_bearer',
     success: { status: 200, description: 'The binding’s state.', schema: SourceStatusReceiptSchema },
   },
+};
+
+const ACTIONS = '/api/room-actions/v1/bindings/:binding_id';
+
+/** The action lane's POSTs: the action credential only (M-02); 404 for an id Helix never issued to the binding. */
+const actionPost = (doc: Omit<OperationDoc, 'tag' | 'authentication' | 'errors'>): OperationDoc => ({
+  ...doc,
+  tag: 'room-ingress',
+  authentication: 'action_credential',
+  errors: [404, 409, 422],
+});
+
+/** The action lane's contract entries (src/http/ingress/actionRoutes.ts, docs/embodiment.md#the-action-lane). */
+export const ACTION_LANE_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
+  [`POST ${ACTIONS}/actions/pending`]: actionPost({
+    operationId: 'pollEnvironmentActions',
+    summary: 'Take the controls, then the typed player actions, queued for this binding',
+    body: ActionPollRequestSchema,
+    success: { status: 200, description: 'Controls first, then actions.', schema: ActionPollReceiptSchema },
+  }),
+  [`POST ${ACTIONS}/actions/result`]: actionPost({
+    operationId: 'recordEnvironmentActionResult',
+    summary: 'Report one issued action’s outcome and observed postcondition',
+    body: ActionResultRequestSchema,
+  }),
+  [`POST ${ACTIONS}/controls/result`]: actionPost({
+    operationId: 'recordEnvironmentControlResult',
+    summary: 'Report one issued cancel or emergency stop, with its stationary postcondition',
+    body: ControlResultRequestSchema,
+  }),
 };

@@ -3,12 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../domain/errors.js';
-import { OPERATION_SCOPES, requiredScopesOf, type Operation } from '../../domain/scopes.js';
+import { MCP_ONLY_OPERATIONS, OPERATION_SCOPES, requiredScopesOf, type Operation } from '../../domain/scopes.js';
 import { BINDING_ROUTES } from '../account/bindingRoutes.js';
 import { ROOM_SOURCE_BROWSER_ROUTES } from '../account/roomSourceRoutes.js';
 import { EVENT_STREAM_PATH } from '../rest/eventStreamRoute.js';
 import { PROVIDER_ROUTES } from '../rest/providerRoutes.js';
 import { ROOM_ROUTES } from '../rest/roomRoutes.js';
+import { ACTION_LANE_ROUTES } from '../ingress/actionRoutes.js';
 import { INGRESS_ROUTES } from '../ingress/ingressRoutes.js';
 import { RUN_ROUTES } from '../rest/runRoutes.js';
 import { SUBJECT_ROUTES } from '../rest/subjectRoutes.js';
@@ -49,6 +50,7 @@ const TABLE_ROUTES: { method: string; url: string }[] = [
   ...SUBJECT_ROUTES,
   ...ROOM_ROUTES,
   ...INGRESS_ROUTES,
+  ...ACTION_LANE_ROUTES,
   ...BINDING_ROUTES,
   ...ROOM_SOURCE_BROWSER_ROUTES,
   ...[...PROTECTED_RESOURCE_PATHS, DEVICE_CHECK_METADATA_PATH].map((url) => ({ method: 'GET', url })),
@@ -83,7 +85,11 @@ describe('the OpenAPI document', () => {
     const scoped = Object.values(doc.paths)
       .flatMap((item) => Object.values(item))
       .filter((op) => op['x-helix-operation'] !== undefined);
-    expect(new Set(scoped.map((op) => op['x-helix-operation']))).toEqual(new Set(Object.keys(OPERATION_SCOPES)));
+    // The embodiment's operations are MCP tools only (MC-01..MC-05): no REST route.
+    const restOperations = Object.keys(OPERATION_SCOPES).filter(
+      (o) => !(MCP_ONLY_OPERATIONS as readonly string[]).includes(o),
+    );
+    expect(new Set(scoped.map((op) => op['x-helix-operation']))).toEqual(new Set(restOperations));
     for (const op of scoped) {
       expect(op.security).toEqual([{ bearer: [...requiredScopesOf(op['x-helix-operation'] as Operation)] }]);
     }
@@ -92,6 +98,9 @@ describe('the OpenAPI document', () => {
     // ING-01, SRC-07: the ingress lane admits its binding's source bearer and nothing else.
     for (const route of INGRESS_ROUTES)
       expect(operation(route.method, route.url)?.security, route.url).toEqual([{ source_bearer: [] }]);
+    // M-02: the action lane admits its binding's action credential and nothing else.
+    for (const route of ACTION_LANE_ROUTES)
+      expect(operation(route.method, route.url)?.security, route.url).toEqual([{ action_credential: [] }]);
   });
 
   it('requires an Idempotency-Key and answers Idempotency-Replayed on the idempotent mutations', () => {

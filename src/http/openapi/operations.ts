@@ -48,6 +48,12 @@ import {
   ProbeResultRequestSchema,
   WorldEventBatchRequestSchema,
 } from '../../api/roomIngressSchemas.js';
+import {
+  ActionPollReceiptSchema,
+  ActionPollRequestSchema,
+  ActionResultRequestSchema,
+  ControlResultRequestSchema,
+} from '../../api/environmentActionSchemas.js';
 import { ProtectedResourceMetadataSchema } from '../wellKnown.js';
 import { HealthSchema } from '../health.js';
 import { EventPageSchema, EvidenceBundleSchema, RunViewSchema } from '../../api/outputSchemas.js';
@@ -61,9 +67,9 @@ import {
 
 /**
  * How a caller authenticates: a bearer token or `hlx_` key, the browser session cookie, a room
- * source's bearer (the ingress lane only), or nothing.
+ * source's bearer (the ingress lane only), a source's action credential (the action lane only), or nothing.
  */
-export type Authentication = 'bearer' | 'session' | 'source_bearer' | 'none';
+export type Authentication = 'bearer' | 'session' | 'source_bearer' | 'action_credential' | 'none';
 
 export const OPERATION_TAGS = [
   'runs',
@@ -313,6 +319,10 @@ export const SCHEMA_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, s
   [ProbePollReceiptSchema, 'SourceProbePollReceipt'],
   [ProbeResultReceiptSchema, 'SourceProbeResultReceipt'],
   [SourceStatusReceiptSchema, 'SourceStatusReceipt'],
+  [ActionPollRequestSchema, 'EnvironmentActionPollRequest'],
+  [ActionResultRequestSchema, 'EnvironmentActionResultRequest'],
+  [ControlResultRequestSchema, 'EnvironmentControlResultRequest'],
+  [ActionPollReceiptSchema, 'EnvironmentActionPollReceipt'],
   [ProtectedResourceMetadataSchema, 'ProtectedResourceMetadata'],
   [HealthSchema, 'Health'],
   [OpenApiDocumentSchema, 'OpenApiDocument'],

@@ -17,8 +17,9 @@ import {
 } from './operations.js';
 import { ROOM_OPERATION_DOCS } from './roomOperations.js';
 import { ROOM_SOURCE_BROWSER_OPERATION_DOCS } from './roomSourceBrowserOperations.js';
-import { INGRESS_OPERATION_DOCS } from './ingressOperations.js';
+import { ACTION_LANE_OPERATION_DOCS, INGRESS_OPERATION_DOCS } from './ingressOperations.js';
 import { INGRESS_ROUTES } from '../ingress/ingressRoutes.js';
+import { ACTION_LANE_ROUTES } from '../ingress/actionRoutes.js';
 
 export interface DocumentedRoute {
   readonly method: string;
@@ -33,7 +34,8 @@ const documented = (method: string, url: string): DocumentedRoute => {
     OPERATION_DOCS[key] ??
     ROOM_OPERATION_DOCS[key] ??
     ROOM_SOURCE_BROWSER_OPERATION_DOCS[key] ??
-    INGRESS_OPERATION_DOCS[key];
+    INGRESS_OPERATION_DOCS[key] ??
+    ACTION_LANE_OPERATION_DOCS[key];
   // A route added to a table without its contract entry must not ship undocumented.
   if (doc === undefined)
     throw new Error(`OpenAPI: no operation entry for ${method} ${url} (src/http/openapi/operations.ts)`);
@@ -52,6 +54,7 @@ export const documentedRoutes = (): readonly DocumentedRoute[] => [
   ...SUBJECT_ROUTES.map((r) => documented(r.method, r.url)),
   ...ROOM_ROUTES.map((r) => documented(r.method, r.url)),
   ...INGRESS_ROUTES.map((r) => documented(r.method, r.url)),
+  ...ACTION_LANE_ROUTES.map((r) => documented(r.method, r.url)),
   ...BINDING_ROUTES.map((r) => documented(r.method, r.url)),
   ...ROOM_SOURCE_BROWSER_ROUTES.map((r) => documented(r.method, r.url)),
   ...[...PROTECTED_RESOURCE_PATHS, DEVICE_CHECK_METADATA_PATH].map((url) => ({

@@ -17,6 +17,9 @@ export const INGRESS_POST_ROUTES = [
   'probes/result',
 ] as const;
 export type IngressPostRoute = (typeof INGRESS_POST_ROUTES)[number];
+/** The action lane's POST routes under `/api/room-actions/v1/bindings/{binding_id}/` (§23.3, M-02); same request ledger. */
+export const ACTION_LANE_ROUTES = ['actions/pending', 'actions/result', 'controls/result'] as const;
+export type ActionLaneRoute = (typeof ACTION_LANE_ROUTES)[number];
 
 /** An authenticated, schema-valid request not seen before, as a use case handles it. */
 export interface IngressRequest<B extends IngressEnvelope> {
@@ -35,7 +38,7 @@ export interface IngressResult {
 }
 
 export interface IngressCall<S extends z.ZodType<IngressEnvelope>> {
-  readonly route: IngressPostRoute;
+  readonly route: IngressPostRoute | ActionLaneRoute;
   readonly schema: S;
   /** Authenticated by the caller (./sourceCredential.ts), before anything of the body is read. */
   readonly source: RoomSourceRecord;

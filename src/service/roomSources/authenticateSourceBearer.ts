@@ -8,7 +8,8 @@ import { hashSourceSecret } from './credentials.js';
 const refused = (): HelixError =>
   new HelixError('invalid_token', {}, 'The source credential is not valid for this binding.');
 
-const sameHash = (a: string, b: string): boolean =>
+/** Constant-time equality of two SHA-256 hex digests (both lanes' credential checks). */
+export const sameHash = (a: string, b: string): boolean =>
   a.length === b.length && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 
 /**

@@ -11,6 +11,8 @@ import type { UnitOfWork } from '../../store/port.js';
  */
 export const newSourceId = (): string => `rsb_${randomBytes(16).toString('hex')}`;
 export const newSourceBearer = (): string => `hlxsrc_${randomBytes(32).toString('base64url')}`;
+/** M-02: the action lane's own credential, never the source bearer. */
+export const newActionCredential = (): string => `hlxact_${randomBytes(32).toString('base64url')}`;
 const newDeliveryHandle = (): string => `hlxdlv_${randomBytes(32).toString('base64url')}`;
 
 export const hashSourceSecret = (secret: string): string => sha256Hex(secret);

@@ -32,6 +32,7 @@ export const newSourceRecord = (
   status: 'active',
   credentialHash: null,
   credentialCreatedAt: null,
+  actionCredentialHash: null,
   expiresAt: now + request.ttl_ms,
   rotatedAt: null,
   revokedAt: null,

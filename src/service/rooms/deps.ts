@@ -1,6 +1,7 @@
 import type { Principal } from '../../auth/principal.js';
 import type { AccountPolicy } from '../../domain/accountPolicy.js';
 import type { EnvironmentAdapterRegistry } from '../../domain/environmentAdapterRegistry.js';
+import type { TrustedApprovalKey } from '../../domain/runtimeApproval.js';
 import type { Store } from '../../store/port.js';
 
 /** What every room use case needs; the server and the operator's CLI build the same. */
@@ -18,6 +19,8 @@ export interface RoomDeps {
   readonly now: () => number;
   /** The environment adapter profiles room sources resolve through (HELIX_ENVIRONMENT_ADAPTER_FIXTURES). */
   readonly adapters: EnvironmentAdapterRegistry;
+  /** HELIX_RUNTIME_APPROVAL_TRUSTED_PUBLIC_KEYS_JSON for world-mutating actions (D-11); absent or empty fails closed. */
+  readonly runtimeApprovalKeys?: readonly TrustedApprovalKey[];
 }
 
 /** What a use case answers; `replayed` marks a stored idempotent response (Idempotency-Replayed, SLR-04). */

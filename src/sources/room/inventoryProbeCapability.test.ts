@@ -66,6 +66,7 @@ const seed = async (t: TestStore): Promise<void> => {
     status: 'active',
     credentialHash: 'e'.repeat(64),
     credentialCreatedAt: T,
+    actionCredentialHash: null,
     expiresAt: T + 3_600_000,
     rotatedAt: null,
     revokedAt: null,

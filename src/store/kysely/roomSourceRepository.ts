@@ -26,6 +26,7 @@ const sourceFromRow = (row: Selectable<RoomSourcesTable>): RoomSourceRecord => (
   status: row.status as SourceStatus,
   credentialHash: row.credential_hash,
   credentialCreatedAt: toMillisOrNull(row.credential_created_at),
+  actionCredentialHash: row.action_credential_hash,
   expiresAt: toMillis(row.expires_at),
   rotatedAt: toMillisOrNull(row.rotated_at),
   revokedAt: toMillisOrNull(row.revoked_at),
@@ -80,6 +81,7 @@ const sourceRecords = (
           status: s.status,
           credential_hash: s.credentialHash,
           credential_created_at: s.credentialCreatedAt,
+          action_credential_hash: s.actionCredentialHash,
           expires_at: s.expiresAt,
           rotated_at: s.rotatedAt,
           revoked_at: s.revokedAt,
@@ -108,10 +110,14 @@ const sourceRecords = (
         .execute();
       return rows.map(sourceFromRow);
     },
-    async setCredential(sourceId, credentialHash, at) {
+    async setCredential(sourceId, hashes, at) {
       const result = await db
         .updateTable('helix_room_sources')
-        .set({ credential_hash: credentialHash, credential_created_at: at })
+        .set({
+          credential_hash: hashes.credentialHash,
+          action_credential_hash: hashes.actionCredentialHash,
+          credential_created_at: at,
+        })
         .where('source_id', '=', sourceId)
         .where('status', '=', 'active')
         .where('credential_hash', 'is', null)
@@ -121,7 +127,7 @@ const sourceRecords = (
     async clearCredential(sourceId, at) {
       const result = await db
         .updateTable('helix_room_sources')
-        .set({ credential_hash: null, credential_created_at: null, rotated_at: at })
+        .set({ credential_hash: null, action_credential_hash: null, credential_created_at: null, rotated_at: at })
         .where('source_id', '=', sourceId)
         .where('status', '=', 'active')
         .executeTakeFirst();
@@ -130,7 +136,12 @@ const sourceRecords = (
     async endSource(sourceId, status, at) {
       const result = await db
         .updateTable('helix_room_sources')
-        .set({ status, credential_hash: null, revoked_at: status === 'revoked' ? at : null })
+        .set({
+          status,
+          credential_hash: null,
+          action_credential_hash: null,
+          revoked_at: status === 'revoked' ? at : null,
+        })
         .where('source_id', '=', sourceId)
         .where('status', '=', 'active')
         .executeTakeFirst();

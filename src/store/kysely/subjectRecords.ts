@@ -253,7 +253,7 @@ export const SUBJECT_TABLES: readonly SubjectTable[] = [
     orderBy: ['created_at', 'binding_ref'],
   },
   // Room sources (docs/rooms.md "Sources and credential delivery"): by the source's owner. The
-  // bearer, claim-handle and producer-epoch hashes are never exported.
+  // bearer, action credential, claim-handle and producer-epoch hashes are never exported.
   {
     kind: 'room_sources',
     table: 'helix_room_sources',
@@ -378,6 +378,60 @@ export const SUBJECT_TABLES: readonly SubjectTable[] = [
       'consumed_at',
     ],
     orderBy: ['consumed_at', 'approval_id'],
+  },
+  // The embodiment (docs/embodiment.md): subjects by the source's owner (the player key, a hash of
+  // the player's name, is never exported); workflows, actions and controls by the acting member.
+  {
+    kind: 'environment_subjects',
+    table: 'helix_environment_subjects',
+    column: 'owner_hash',
+    match: 'owner',
+    exported: ['subject_ref', 'source_id', 'room_id', 'holder_account_id', 'lease_expires_at', 'created_at'],
+    orderBy: ['created_at', 'subject_ref'],
+  },
+  {
+    kind: 'environment_workflows',
+    table: 'helix_environment_workflows',
+    column: 'owner_hash',
+    match: 'owner',
+    exported: ['workflow_ref', 'room_id', 'source_id', 'subject_ref', 'status', 'reason', 'created_at', 'updated_at'],
+    orderBy: ['created_at', 'workflow_ref'],
+  },
+  {
+    kind: 'environment_actions',
+    table: 'helix_environment_actions',
+    column: 'owner_hash',
+    match: 'owner',
+    exported: [
+      'action_id',
+      'workflow_ref',
+      'source_id',
+      'action_json',
+      'status',
+      'reason',
+      'postcondition_json',
+      'approval_id',
+      'issued_at',
+      'answered_at',
+    ],
+    orderBy: ['issued_at', 'action_id'],
+  },
+  {
+    kind: 'environment_controls',
+    table: 'helix_environment_controls',
+    column: 'owner_hash',
+    match: 'owner',
+    exported: [
+      'control_id',
+      'workflow_ref',
+      'source_id',
+      'control',
+      'status',
+      'postcondition_json',
+      'issued_at',
+      'answered_at',
+    ],
+    orderBy: ['issued_at', 'control_id'],
   },
 ];
 

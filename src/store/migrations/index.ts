@@ -11,6 +11,7 @@ import { rooms } from './0009_rooms.js';
 import { roomSources } from './0010_room_sources.js';
 import { roomIngress } from './0011_room_ingress.js';
 import { runtimeApprovals } from './0012_runtime_approvals.js';
+import { embodiment } from './0013_embodiment.js';
 
 export type { StoreDialect } from './dialect.js';
 import type { StoreDialect } from './dialect.js';
@@ -29,6 +30,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0010_room_sources': roomSources,
   '0011_room_ingress': roomIngress,
   '0012_runtime_approvals': runtimeApprovals,
+  '0013_embodiment': embodiment,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({

@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import type { Principal } from '../../auth/principal.js';
+import { type Action, ActionSchema } from '../../api/environmentActionSchemas.js';
+import {
+  EMBODIMENT_LIMITS,
+  EXECUTABLE_ACTION_KINDS,
+  type ExecutableActionKind,
+  WORLD_MUTATING_KINDS,
+} from '../../domain/embodiment.js';
+import { HelixError } from '../../domain/errors.js';
+import { verifyAndConsumeApproval } from '../approvals/verifyAndConsumeApproval.js';
+import { completeReceipt, idempotentRequest, requireIdempotencyKey, reserveKey } from '../idempotency.js';
+import type { RoomDeps, RoomResult } from '../rooms/deps.js';
+import { parseInput } from '../validate.js';
+import { type ActingMember, loadActingMember, requireActor } from './embodimentAccess.js';
+import { heldSubject, requireConnector } from './liveSubject.js';
+import type { PlayerActionReceipt } from './workflowViews.js';
+
+const LABEL_MAX = 120;
+
+/** D-10: a kind the connector does not execute (MC-15's `craft`, `collect`…, or any other) is refused first. */
+const executableAction = (input: unknown): Action => {
+  const kind = typeof input === 'object' && input !== null ? (input as { kind?: unknown }).kind : undefined;
+  if (typeof kind === 'string' && !EXECUTABLE_ACTION_KINDS.includes(kind as ExecutableActionKind))
+    throw new HelixError('environment_action_not_supported');
+  return parseInput(ActionSchema, input);
+};
+
+const optionalLabel = (value: unknown): string | undefined => {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && value.length >= 1 && value.length <= LABEL_MAX) return value;
+  throw new HelixError('invalid_request', {
+    issues: [{ path: 'environment_label', message: 'must be 1-120 characters' }],
+  });
+};
+
+const newRef = (prefix: string): string => `${prefix}_${randomBytes(16).toString('hex')}`;
+
+/**
+ * `helix_minecraft_player_action` (MC-03, MC-11..MC-15, D-11, M-04): queues one typed action for the
+ * subject the caller holds, as a new workflow, and answers at once with status `running`: the
+ * connector executes it on its next poll and the caller follows it with
+ * `helix_minecraft_workflow_status` (the tool does not hold the MCP request open while a player
+ * walks). In order: member, role and consent; the action's kind and strict schema; the held
+ * subject and its live, admitted connector; for a world-mutating kind, the runtime approval
+ * receipt bound to this exact action, room and subject (null run and turn: a direct MCP call),
+ * consumed once. Idempotent by `idempotency_key`, scoped by owner, room and tool: a retry answers
+ * the first answer and consumes nothing.
+ */
+export const playerAction = async (
+  deps: RoomDeps,
+  principal: Principal,
+  args: Readonly<Record<string, unknown>>,
+): Promise<RoomResult<PlayerActionReceipt>> => {
+  const acting = await loadActingMember(deps, principal, 'minecraft.player_action', args.room_id);
+  requireActor(acting);
+  const key = requireIdempotencyKey(typeof args.idempotency_key === 'string' ? args.idempotency_key : undefined);
+  const action = executableAction(args.action);
+  const label = optionalLabel(args.environment_label);
+  const roomId = acting.room.roomId;
+  const idem = idempotentRequest(acting.caller.owner, 'minecraft.player_action', key, null, {
+    room_id: roomId,
+    environment_label: label ?? null,
+    action,
+  });
+  const earlier = await deps.store.read.receipts.get(idem.receipt);
+  if (earlier?.state === 'completed' && earlier.fingerprint === idem.fingerprint && earlier.expiresAt > deps.now())
+    return { status: earlier.statusCode ?? 200, body: JSON.parse(earlier.responseBody ?? 'null'), replayed: true };
+
+  const held = await heldSubject(deps.store.read, roomId, acting.caller.accountId, deps.now(), label);
+  await requireConnector(deps, deps.store.read, held.source, deps.now());
+  const approvalId = WORLD_MUTATING_KINDS.includes(action.kind)
+    ? await consumeApproval(deps, acting, action, held.subject.subjectRef, args.approval_receipt)
+    : null;
+  return queue(deps, acting, idem, { action, approvalId, ...held });
+};
+
+const consumeApproval = async (
+  deps: RoomDeps,
+  acting: ActingMember,
+  action: Action,
+  subjectRef: string,
+  receipt: unknown,
+): Promise<string> => {
+  const consumed = await verifyAndConsumeApproval(
+    { store: deps.store, trustedKeys: deps.runtimeApprovalKeys ?? [], now: deps.now },
+    {
+      receipt: typeof receipt === 'string' ? receipt : undefined,
+      action,
+      roomId: acting.room.roomId,
+      subjectRef,
+      runId: null,
+      turn: null,
+      ownerHash: acting.caller.owner.ownerHash,
+    },
+  );
+  return consumed.approvalId;
+};
+
+type Queued = { action: Action; approvalId: string | null } & Awaited<ReturnType<typeof heldSubject>>;
+
+/** Reserves the key, renews the lease and writes the workflow and its one queued action, in one transaction. */
+const queue = (
+  deps: RoomDeps,
+  acting: ActingMember,
+  idem: ReturnType<typeof idempotentRequest>,
+  { action, approvalId, subject, source }: Queued,
+): Promise<RoomResult<PlayerActionReceipt>> => {
+  const now = deps.now();
+  return deps.store.transaction(async (uow) => {
+    const reservation = await reserveKey(uow, idem, { now, ttlMs: deps.receiptTtlMs, lease: null, runId: null });
+    if (reservation.kind === 'interrupted') throw new HelixError('outcome_unknown');
+    if (reservation.kind === 'in_progress') throw new HelixError('idempotency_in_progress');
+    if (reservation.kind === 'replay')
+      return { status: reservation.status, body: reservation.body as PlayerActionReceipt, replayed: true };
+    const accountId = acting.caller.accountId;
+    if (!(await uow.embodiment.takeLease(subject.subjectRef, accountId, now, now + EMBODIMENT_LIMITS.leaseMs)))
+      throw new HelixError('environment_subject_conflict');
+    const base = { sourceId: source.sourceId, ownerHash: acting.caller.owner.ownerHash };
+    const workflowRef = newRef('wfr');
+    await uow.embodiment.insertWorkflow({
+      ...base,
+      workflowRef,
+      roomId: acting.room.roomId,
+      subjectRef: subject.subjectRef,
+      accountId,
+      status: 'running',
+      reason: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const actionId = newRef('act');
+    await uow.embodiment.insertAction({
+      ...base,
+      actionId,
+      workflowRef,
+      actionJson: JSON.stringify(action),
+      status: 'queued',
+      reason: null,
+      postconditionJson: null,
+      approvalId,
+      issuedAt: now,
+      deadlineAt: now + EMBODIMENT_LIMITS.actionDeadlineMs,
+      answeredAt: null,
+    });
+    const body: PlayerActionReceipt = {
+      operation: 'minecraft.player.action',
+      room_id: acting.room.roomId,
+      workflow_ref: workflowRef,
+      action_id: actionId,
+      subject_ref: subject.subjectRef,
+      kind: action.kind,
+      status: 'running',
+      approval_consumed: approvalId !== null,
+      answer_authority: false,
+      terminal_eligible: false,
+    };
+    await completeReceipt(uow, idem, 200, body, null);
+    return { status: 200, body, replayed: false };
+  });
+};

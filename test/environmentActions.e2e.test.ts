@@ -1,0 +1,314 @@
+// Issue 16 items 2-5: subjects, typed player actions, workflows and Emergency Stop over real HTTP
+// with the official MCP SDK client and a SCRIPTED connector (test/support/fakeConnector.ts) on the
+// action lane, on SQLite and PostgreSQL (docs/spec/shared-live-room-requirements.md MC-01..MC-15,
+// M-03, M-04, D-10, D-11, APR-08). These are "not live-verified" (§23.3 item 4): no game runs.
+import { generateKeyPairSync } from 'node:crypto';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actionPollResponse } from '../connectors/minecraft/src/actionWire.js';
+import { signApproval } from '../src/cli/approvalHost.js';
+import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
+import { createAccount } from '../src/service/accounts/createAccount.js';
+import { acceptConsent } from '../src/service/rooms/acceptConsent.js';
+import { acceptInvite } from '../src/service/rooms/acceptInvite.js';
+import { createInvite } from '../src/service/rooms/createInvite.js';
+import { setMemberRole } from '../src/service/rooms/setMemberRole.js';
+import { accountDeps } from './support/accounts.js';
+import { fakeConnector } from './support/fakeConnector.js';
+import { manualClock, startTestHelix, type TestHelix } from './support/harness.js';
+import { sourceOwner } from './support/ingressSources.js';
+import { connectMcp } from './support/mcpClient.js';
+import { serverStoreFlavours } from './support/stores.js';
+
+const ACT = 'helix.rooms.read helix.environment_actions.read helix.environment_actions.write';
+const ISSUER = 'https://approvals.example.test';
+const KEY_ID = 'embody-test-key';
+const ENV = {
+  HELIX_ROOM_AGENT_IP_RATE_LIMIT: '0',
+  HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT: '0',
+  HELIX_ENVIRONMENT_ADAPTER_FIXTURES: '1',
+};
+const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+const REGISTRY = JSON.stringify([
+  {
+    algorithm: 'ed25519',
+    issuer: ISSUER,
+    keyId: KEY_ID,
+    publicKeyPem: String(publicKey.export({ type: 'spki', format: 'pem' })).trim(),
+  },
+]);
+
+type ToolResult = { isError?: boolean; structuredContent?: any };
+const codeOf = (r: ToolResult) => r.structuredContent?.code ?? r.structuredContent?.error?.code;
+
+/** One server, a developer owner with a Minecraft room, its scripted connector and an MCP client. */
+const world = async (h: TestHelix, now: () => number, clients: Client[]) => {
+  const owner = await sourceOwner(h, now);
+  const source = await owner.newSource();
+  const connector = await fakeConnector(h, source, now);
+  const mcpAs = async (accountId: string) => {
+    const client = await connectMcp(h.url, await h.key(ACT, 'tenant-a', accountId));
+    clients.push(client);
+    return async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as ToolResult;
+  };
+  const call = await mcpAs(owner.accountId);
+  /** Another account of the room, as a consenting member. */
+  const member = async (name: string) => {
+    const accounts = await accountDeps(h.testStore.store);
+    const id = (await createAccount(accounts, { displayName: name })).accountId;
+    await changeAccountPolicy(accounts, ADMIT, id, { features: { shared_live_room: true } });
+    const { token } = await createInvite(owner.rooms, owner.accountId, source.roomId, { role: 'member' });
+    const joined = await acceptInvite(owner.rooms, id, token);
+    await acceptConsent(owner.rooms, id, source.roomId, joined.consent.version);
+    return { id, call: await mcpAs(id) };
+  };
+  const subjectRef = async (as = call) => {
+    const listed = await as('helix_environment_subject_list', { room_id: source.roomId });
+    expect(listed.isError, JSON.stringify(listed.structuredContent)).toBeFalsy();
+    return listed.structuredContent.subjects[0].subject_ref as string;
+  };
+  const select = async (as = call) =>
+    as('helix_environment_subject_select', {
+      room_id: source.roomId,
+      environment_binding_id: source.id,
+      subject_ref: await subjectRef(as),
+    });
+  let n = 0;
+  const act = (action: object, extra: Record<string, unknown> = {}, as = call) =>
+    as('helix_minecraft_player_action', {
+      room_id: source.roomId,
+      idempotency_key: `act-key-${++n}`,
+      action,
+      ...extra,
+    });
+  const status = (workflowRef: string) =>
+    call('helix_minecraft_workflow_status', { room_id: source.roomId, workflow_ref: workflowRef });
+  return { owner, source, connector, call, member, subjectRef, select, act, status };
+};
+const ADMIT = { features: { shared_live_room: false }, defaultCapability: 'admit' as const, capabilities: {} } as any;
+
+describe.each(serverStoreFlavours())('embodiment over MCP with a scripted connector on $name', (flavour) => {
+  const clock = manualClock();
+  let h: TestHelix;
+  let bare: TestHelix;
+  const clients: Client[] = [];
+  let w: Awaited<ReturnType<typeof world>>;
+
+  const sign = async (action: object, roomId: string, subjectRef: string) =>
+    signApproval(privateKey, {
+      issuer: ISSUER,
+      keyId: KEY_ID,
+      action,
+      roomId,
+      subjectRef,
+      runId: null,
+      turn: null,
+      ttlSeconds: 300,
+      issuedAt: Math.floor(clock.now() / 1000),
+    });
+
+  beforeAll(async () => {
+    h = await startTestHelix(flavour, {
+      env: { ...ENV, HELIX_RUNTIME_APPROVAL_TRUSTED_PUBLIC_KEYS_JSON: REGISTRY },
+      clock,
+    });
+    bare = await startTestHelix(flavour, { env: ENV, clock });
+    w = await world(h, clock.now, clients);
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await h?.close();
+    await bare?.close();
+  });
+
+  it('MC-01, MC-02, MC-08: the subject directory is opaque; selection binds the caller', async () => {
+    const listed = await w.call('helix_environment_subject_list', { room_id: w.source.roomId });
+    expect(listed.structuredContent).toMatchObject({
+      operation: 'environment.subject.list',
+      subjects: [
+        { environment_binding_id: w.source.id, label: 'Survival player', held_by_you: false, available: true },
+      ],
+      your_binding: null,
+    });
+    expect(JSON.stringify(listed.structuredContent)).not.toContain('helix_scout');
+    const selected = await w.select();
+    expect(selected.structuredContent).toMatchObject({ operation: 'environment.subject.select' });
+    const again = await w.call('helix_environment_subject_list', { room_id: w.source.roomId });
+    expect(again.structuredContent.your_binding.subject_ref).toBe(selected.structuredContent.subject_ref);
+    const invented = await w.call('helix_environment_subject_select', {
+      room_id: w.source.roomId,
+      environment_binding_id: w.source.id,
+      subject_ref: 'esr_00000000000000000000000000000000',
+    });
+    expect(codeOf(invented)).toBe('not_found');
+  });
+
+  it('MC-03, MC-04, MC-12, MC-13, M-04 (not live-verified): navigate_to → pending → result → completed; a retry replays', async () => {
+    await w.select();
+    const target = { x: 10.5, y: -60, z: 4.5 };
+    const started = await w.act({ kind: 'navigate_to', target, range: 2 });
+    expect(started.structuredContent).toMatchObject({
+      operation: 'minecraft.player.action',
+      status: 'running',
+      kind: 'navigate_to',
+      answer_authority: false,
+      terminal_eligible: false,
+    });
+    const ref = started.structuredContent.workflow_ref;
+    const polled = await w.connector.poll();
+    // §23.3: what Helix hands out is exactly what the connector's own schema parses.
+    expect(actionPollResponse.parse(polled)).toEqual(polled);
+    expect(polled.actions).toHaveLength(1);
+    expect(polled.actions[0]).toMatchObject({ workflow_ref: ref, action: { kind: 'navigate_to', target, range: 2 } });
+    const post = { kind: 'position', position: { x: 10, y: -60, z: 5 }, distance_to_target: 0.7 };
+    const reported = await w.connector.result(polled.actions[0].action_id, ref, 'completed', post);
+    expect(reported.status, reported.text).toBe(200);
+    const done = await w.status(ref);
+    expect(done.structuredContent).toMatchObject({
+      operation: 'minecraft.player.workflow.status',
+      status: 'completed',
+      actions: [{ status: 'completed', verified: true, postcondition: post }],
+      answer_authority: false,
+      terminal_eligible: false,
+    });
+    expect((await w.connector.poll()).actions).toEqual([]);
+    const retry = await w.call('helix_minecraft_player_action', {
+      room_id: w.source.roomId,
+      idempotency_key: 'replayed-key-1',
+      action: { kind: 'jump' },
+    });
+    const replay = await w.call('helix_minecraft_player_action', {
+      room_id: w.source.roomId,
+      idempotency_key: 'replayed-key-1',
+      action: { kind: 'jump' },
+    });
+    expect(replay.structuredContent.workflow_ref).toBe(retry.structuredContent.workflow_ref);
+  });
+
+  it('MC-12: a completed report whose postcondition does not verify is recorded failed postcondition_unverified', async () => {
+    await w.select();
+    const started = await w.act({ kind: 'navigate_to', target: { x: 50, y: -60, z: 50 }, range: 1 });
+    const ref = started.structuredContent.workflow_ref;
+    const [pending] = (await w.connector.poll()).actions.filter((a) => a.workflow_ref === ref);
+    const far = { kind: 'position', position: { x: 0, y: -60, z: 0 }, distance_to_target: 0.5 };
+    expect((await w.connector.result(pending.action_id, ref, 'completed', far)).status).toBe(200);
+    expect((await w.status(ref)).structuredContent).toMatchObject({
+      status: 'failed',
+      reason: 'postcondition_unverified',
+      actions: [{ status: 'failed', verified: false }],
+    });
+  });
+
+  it('D-11, APR-08: mine needs a receipt: missing → receipt_invalid; one signed by the approval host is consumed once; room B refuses room A’s', async () => {
+    await w.select();
+    const mine = { kind: 'mine', target: { x: 1, y: -61, z: 1 } };
+    expect(codeOf(await w.act(mine))).toBe('runtime_approval_receipt_invalid');
+    const subject = await w.subjectRef();
+    const receipt = await sign(mine, w.source.roomId, subject);
+    const accepted = await w.act(mine, { approval_receipt: receipt });
+    expect(accepted.structuredContent).toMatchObject({ status: 'running', approval_consumed: true });
+    expect(codeOf(await w.act(mine, { approval_receipt: receipt }))).toBe('runtime_approval_receipt_replayed');
+    const other = await world(h, clock.now, clients);
+    await other.select();
+    const forA = await sign(mine, w.source.roomId, await other.subjectRef());
+    expect(codeOf(await other.act(mine, { approval_receipt: forA }))).toBe('runtime_approval_receipt_invalid');
+    // The pending mine verifies only when the block there is air.
+    const [pending] = (await w.connector.poll()).actions.filter((a) => a.action.kind === 'mine');
+    const post = { kind: 'block', target: mine.target, block: 'air' };
+    expect((await w.connector.result(pending.action_id, pending.workflow_ref, 'completed', post)).status).toBe(200);
+    expect((await w.status(pending.workflow_ref)).structuredContent.status).toBe('completed');
+  });
+
+  it('APR-08: with no approval registry, a world-mutating action is runtime_approval_host_unconfigured', async () => {
+    const b = await world(bare, clock.now, clients);
+    await b.select();
+    expect(codeOf(await b.act({ kind: 'place', target: { x: 0, y: -60, z: 0 }, item: 'dirt' }))).toBe(
+      'runtime_approval_host_unconfigured',
+    );
+  });
+
+  it('MC-09: one member per subject: another member conflicts; of two racing, exactly one wins', async () => {
+    const fresh = await world(h, clock.now, clients);
+    const bob = await fresh.member('bob');
+    const carol = await fresh.member('carol');
+    const raced = await Promise.all([fresh.select(bob.call), fresh.select(carol.call)]);
+    const codes = raced.map((r) => (r.isError ? codeOf(r) : 'ok')).sort();
+    expect(codes).toEqual(['environment_subject_conflict', 'ok']);
+    expect(codeOf(await fresh.select())).toBe('environment_subject_conflict');
+    // The loser has no subject, so it cannot act.
+    const loser = raced[0]?.isError ? bob : carol;
+    expect(codeOf(await fresh.act({ kind: 'jump' }, {}, loser.call))).toBe('environment_subject_required');
+  });
+
+  it('MC-12: a member demoted to observer can no longer act', async () => {
+    const fresh = await world(h, clock.now, clients);
+    const dave = await fresh.member('dave');
+    expect((await fresh.select(dave.call)).isError).toBeFalsy();
+    await setMemberRole(fresh.owner.rooms, fresh.owner.accountId, fresh.source.roomId, dave.id, 'observer');
+    expect(codeOf(await fresh.act({ kind: 'jump' }, {}, dave.call))).toBe('room_role_forbidden');
+  });
+
+  it('M-03, MC-05: E-stop is stopping until the connector reports stopped and stationary; failed or drifting stops do not count', async () => {
+    await w.select();
+    const ref = (await w.act({ kind: 'walk', direction: 'forward', ticks: 100 })).structuredContent.workflow_ref;
+    await w.connector.poll();
+    const stop = await w.call('helix_minecraft_workflow_control', {
+      room_id: w.source.roomId,
+      workflow_ref: ref,
+      control: 'emergency_stop',
+    });
+    expect(stop.structuredContent).toMatchObject({
+      operation: 'minecraft.player.workflow.control',
+      status: 'stopping',
+    });
+    const [control] = (await w.connector.poll()).controls;
+    expect(control).toMatchObject({ workflow_ref: ref, control: 'emergency_stop' });
+    expect((await w.connector.controlResult(control, 'failed', 0)).status).toBe(200);
+    expect((await w.status(ref)).structuredContent.status).toBe('stopping');
+    const again = await w.call('helix_minecraft_workflow_control', {
+      room_id: w.source.roomId,
+      workflow_ref: ref,
+      control: 'emergency_stop',
+    });
+    const [second] = (await w.connector.poll()).controls.filter(
+      (c) => c.control_id === again.structuredContent.control_id,
+    );
+    expect((await w.connector.controlResult(second, 'stopped', 3.48)).status).toBe(200);
+    expect((await w.status(ref)).structuredContent.status).toBe('stopping');
+    const third = await w.call('helix_minecraft_workflow_control', {
+      room_id: w.source.roomId,
+      workflow_ref: ref,
+      control: 'emergency_stop',
+    });
+    const [last] = (await w.connector.poll()).controls.filter(
+      (c) => c.control_id === third.structuredContent.control_id,
+    );
+    expect((await w.connector.controlResult(last, 'stopped', 0.01)).status).toBe(200);
+    expect((await w.status(ref)).structuredContent).toMatchObject({
+      status: 'stopped',
+      actions: [{ status: 'stopped' }],
+    });
+  });
+
+  it('MC-12, M-03: a connector that vanishes mid-workflow leaves it failed connector_lost', async () => {
+    const fresh = await world(h, clock.now, clients);
+    await fresh.select();
+    const ref = (await fresh.act({ kind: 'jump' })).structuredContent.workflow_ref;
+    clock.advance(31_000);
+    expect((await fresh.status(ref)).structuredContent).toMatchObject({ status: 'failed', reason: 'connector_lost' });
+    await w.connector.beat();
+  });
+
+  it('D-10, MC-11, MC-15: unverifiable and unknown kinds are not supported; command text fits no field', async () => {
+    await w.select();
+    for (const kind of ['craft', 'collect', 'track_target', 'inventory_transfer', 'chat', 'command'])
+      expect(codeOf(await w.act({ kind, text: '/op helix_scout' })), kind).toBe('environment_action_not_supported');
+    for (const action of [
+      { kind: 'equip', item: '/give helix_scout diamond', destination: 'hand' },
+      { kind: 'follow', player: '/op x', duration_ms: 1000 },
+      { kind: 'jump', command: '/op helix_scout' },
+    ])
+      expect(codeOf(await w.act(action)), JSON.stringify(action)).toBe('invalid_request');
+  });
+});
