@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readConfig as readConnectorConfig } from '../connectors/minecraft/src/config.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { featuresFrom } from '../src/domain/accountPolicy.js';
@@ -61,13 +65,22 @@ describe.skipIf(!hasChromium())('the console source manager and claim page in a 
     const bearer = (await page.locator('#source-bearer').textContent())!;
     // The handle left the address bar; the configuration is the connector's file (docs/connectors.md).
     expect(page.url()).toBe(`${h.url}/account/room-sources/claim`);
-    expect(JSON.parse((await page.locator('#connector-config').textContent())!)).toEqual({
+    const shown = JSON.parse((await page.locator('#connector-config').textContent())!);
+    // The file the page shows is one the reference connector reads as it is (connectors/minecraft/src/config.ts).
+    const configDir = mkdtempSync(join(tmpdir(), 'helix-connector-config-'));
+    writeFileSync(join(configDir, 'connector.json'), JSON.stringify(shown));
+    expect(readConnectorConfig({ HELIX_CONNECTOR_CONFIG: join(configDir, 'connector.json') })).toMatchObject({
+      source_bearer: shown.source_bearer,
+      action_bearer: shown.action_bearer,
+    });
+    rmSync(configDir, { recursive: true, force: true });
+    expect(shown).toEqual({
       base_url: h.url,
       binding_id: sourceId,
       world_id: 'minecraft:home',
       source_bearer: bearer,
       // M-02: the separate action credential of an adapter with an action lane, shown once with the bearer.
-      action_credential: expect.stringMatching(/^hlxact_[A-Za-z0-9_-]{43}$/),
+      action_bearer: expect.stringMatching(/^hlxact_[A-Za-z0-9_-]{43}$/),
     });
     expect((await authenticates(sourceId, bearer)).sourceId).toBe(sourceId);
 

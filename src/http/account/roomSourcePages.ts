@@ -113,7 +113,7 @@ async function claim() {
   const p = data.plugin_config;
   const config = { base_url: location.origin, binding_id: p.binding_id, world_id: p.world_id, source_bearer: data.token_value };
   // M-02: the action lane's own credential, only for an adapter with an action lane.
-  if (data.action_token_value) config.action_credential = data.action_token_value;
+  if (data.action_token_value) config.action_bearer = data.action_token_value;
   document.getElementById('source-bearer').textContent = data.token_value;
   document.getElementById('connector-config').textContent = JSON.stringify(config, null, 2);
   document.getElementById('room-link').href = '/account/rooms/' + encodeURIComponent(p.room_id);
