@@ -2,7 +2,6 @@
 // with the official MCP SDK client and a SCRIPTED connector (test/support/fakeConnector.ts) on the
 // action lane, on SQLite and PostgreSQL (docs/spec/shared-live-room-requirements.md MC-01..MC-15,
 // M-03, M-04, D-10, D-11, APR-08). These are "not live-verified" (§23.3 item 4): no game runs.
-import { generateKeyPairSync } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionPollResponse } from '../connectors/minecraft/src/actionWire.js';
@@ -14,6 +13,7 @@ import { acceptInvite } from '../src/service/rooms/acceptInvite.js';
 import { createInvite } from '../src/service/rooms/createInvite.js';
 import { setMemberRole } from '../src/service/rooms/setMemberRole.js';
 import { accountDeps } from './support/accounts.js';
+import { testApprovalHost } from './support/approvalKeys.js';
 import { fakeConnector } from './support/fakeConnector.js';
 import { manualClock, startTestHelix, type TestHelix } from './support/harness.js';
 import { sourceOwner } from './support/ingressSources.js';
@@ -28,15 +28,9 @@ const ENV = {
   HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT: '0',
   HELIX_ENVIRONMENT_ADAPTER_FIXTURES: '1',
 };
-const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-const REGISTRY = JSON.stringify([
-  {
-    algorithm: 'ed25519',
-    issuer: ISSUER,
-    keyId: KEY_ID,
-    publicKeyPem: String(publicKey.export({ type: 'spki', format: 'pem' })).trim(),
-  },
-]);
+const APPROVALS = testApprovalHost(ISSUER, KEY_ID);
+const { privateKey } = APPROVALS;
+const REGISTRY = APPROVALS.registryJson;
 
 type ToolResult = { isError?: boolean; structuredContent?: any };
 const codeOf = (r: ToolResult) => r.structuredContent?.code ?? r.structuredContent?.error?.code;

@@ -4,7 +4,6 @@
 // with a runtime approval receipt signed by the reference approval host), read the workflow status,
 // and Emergency Stop a long navigation. The world is checked on the server side (MC-01..MC-15,
 // M-02, M-03, D-10, D-11, APR-02..APR-09).
-import { generateKeyPairSync } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/auth/apiKeys.js';
@@ -13,6 +12,7 @@ import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy
 import { createAccount } from '../src/service/accounts/createAccount.js';
 import { claimDelivery } from '../src/service/roomSources/claimDelivery.js';
 import { accountDeps } from './support/accounts.js';
+import { testApprovalHost } from './support/approvalKeys.js';
 import { ADMIT_ALL } from './support/boundRoom.js';
 import { api, idemKey } from './support/harness.js';
 import { connectMcp } from './support/mcpClient.js';
@@ -38,15 +38,9 @@ const WORLD = 'minecraft:helix-embodiment';
 const PLAYER = 'helix_embodied';
 const ISSUER = 'https://approvals.e2e.test';
 const KEY_ID = 'e2e-key';
-const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-const REGISTRY = JSON.stringify([
-  {
-    algorithm: 'ed25519',
-    issuer: ISSUER,
-    keyId: KEY_ID,
-    publicKeyPem: String(publicKey.export({ type: 'spki', format: 'pem' })).trim(),
-  },
-]);
+const APPROVALS = testApprovalHost(ISSUER, KEY_ID);
+const { privateKey } = APPROVALS;
+const REGISTRY = APPROVALS.registryJson;
 
 type ToolResult = { isError?: boolean; structuredContent?: any };
 type Point = { x: number; y: number; z: number };
