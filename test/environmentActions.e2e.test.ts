@@ -178,6 +178,110 @@ describe.each(serverStoreFlavours())('embodiment over MCP with a scripted connec
       action: { kind: 'jump' },
     });
     expect(replay.structuredContent.workflow_ref).toBe(retry.structuredContent.workflow_ref);
+    const [jump] = (await w.connector.poll()).actions;
+    const here = { kind: 'position', position: { x: 10, y: -59, z: 5 }, distance_to_target: null };
+    expect((await w.connector.result(jump.action_id, jump.workflow_ref, 'completed', here)).status).toBe(200);
+  });
+
+  it('MC-12: a multi-step workflow hands out each step only after the one before it completed', async () => {
+    await w.select();
+    const steps = [
+      { kind: 'hotbar_select', slot: 2 },
+      { kind: 'navigate_to', target: { x: 3.5, y: -60, z: 3.5 }, range: 1 },
+      { kind: 'jump' },
+    ];
+    const started = await w.call('helix_minecraft_player_action', {
+      room_id: w.source.roomId,
+      idempotency_key: 'steps-key-1',
+      actions: steps,
+    });
+    expect(started.structuredContent).toMatchObject({ status: 'running', steps: 3, kind: 'hotbar_select' });
+    const ref = started.structuredContent.workflow_ref;
+    // One open workflow per player: a second one is refused until this one ends.
+    expect(codeOf(await w.act({ kind: 'jump' }))).toBe('environment_subject_busy');
+    const reports = [
+      { kind: 'hotbar', slot: 2 },
+      { kind: 'position', position: { x: 3.4, y: -60, z: 3.6 }, distance_to_target: 0.2 },
+      { kind: 'position', position: { x: 3.4, y: -59, z: 3.6 }, distance_to_target: null },
+    ];
+    for (const [i, post] of reports.entries()) {
+      const polled = (await w.connector.poll()).actions;
+      expect(polled.map((a) => a.action.kind)).toEqual([steps[i]?.kind]);
+      expect((await w.connector.result(polled[0].action_id, ref, 'completed', post)).status).toBe(200);
+      const expected = i === reports.length - 1 ? 'completed' : 'running';
+      expect((await w.status(ref)).structuredContent.status).toBe(expected);
+    }
+    expect((await w.status(ref)).structuredContent.actions.map((a: any) => [a.step, a.status])).toEqual([
+      [0, 'completed'],
+      [1, 'completed'],
+      [2, 'completed'],
+    ]);
+  });
+
+  it('MC-05: resume re-queues a blocked step with a fresh deadline; the later steps still wait their turn', async () => {
+    await w.select();
+    const started = await w.call('helix_minecraft_player_action', {
+      room_id: w.source.roomId,
+      idempotency_key: 'steps-key-resume',
+      actions: [{ kind: 'hotbar_select', slot: 3 }, { kind: 'jump' }],
+    });
+    const ref = started.structuredContent.workflow_ref;
+    const [first] = (await w.connector.poll()).actions;
+    expect((await w.connector.result(first.action_id, ref, 'blocked', null, 'out_of_reach' as any)).status).toBe(200);
+    expect((await w.status(ref)).structuredContent.status).toBe('blocked');
+    clock.advance(5 * 60_000);
+    await w.connector.beat();
+    const resumed = await w.call('helix_minecraft_workflow_control', {
+      room_id: w.source.roomId,
+      workflow_ref: ref,
+      control: 'resume',
+    });
+    expect(resumed.structuredContent).toMatchObject({ status: 'running' });
+    const [again] = (await w.connector.poll()).actions;
+    expect(again.action_id).toBe(first.action_id);
+    expect(Date.parse(again.deadline_at)).toBeGreaterThan(clock.now());
+    expect((await w.connector.result(again.action_id, ref, 'completed', { kind: 'hotbar', slot: 3 })).status).toBe(200);
+    const [jump] = (await w.connector.poll()).actions;
+    expect(jump.action).toEqual({ kind: 'jump' });
+    const up = { kind: 'position', position: { x: 0, y: -59, z: 0 }, distance_to_target: null };
+    expect((await w.connector.result(jump.action_id, ref, 'completed', up)).status).toBe(200);
+    expect((await w.status(ref)).structuredContent.status).toBe('completed');
+  });
+
+  it('MC-12: a failed step fails its workflow and ends the steps still waiting; action and actions are exclusive', async () => {
+    await w.select();
+    const started = await w.call('helix_minecraft_player_action', {
+      room_id: w.source.roomId,
+      idempotency_key: 'steps-key-2',
+      actions: [{ kind: 'hotbar_select', slot: 1 }, { kind: 'jump' }],
+    });
+    const ref = started.structuredContent.workflow_ref;
+    const [first] = (await w.connector.poll()).actions;
+    expect((await w.connector.result(first.action_id, ref, 'failed', null, 'deadline' as any)).status).toBe(200);
+    expect((await w.status(ref)).structuredContent).toMatchObject({
+      status: 'failed',
+      actions: [
+        { step: 0, status: 'failed' },
+        { step: 1, status: 'failed', reason: 'earlier_step_failed' },
+      ],
+    });
+    expect((await w.connector.poll()).actions).toEqual([]);
+    for (const bad of [
+      { action: { kind: 'jump' }, actions: [{ kind: 'jump' }] },
+      {},
+      { actions: [] },
+      { actions: Array.from({ length: 9 }, () => ({ kind: 'jump' })) },
+    ])
+      expect(
+        codeOf(
+          await w.call('helix_minecraft_player_action', {
+            room_id: w.source.roomId,
+            idempotency_key: 'steps-key-bad',
+            ...bad,
+          }),
+        ),
+        JSON.stringify(bad).slice(0, 60),
+      ).toBe('invalid_request');
   });
 
   it('MC-12: a completed report whose postcondition does not verify is recorded failed postcondition_unverified', async () => {
@@ -202,16 +306,42 @@ describe.each(serverStoreFlavours())('embodiment over MCP with a scripted connec
     const receipt = await sign(mine, w.source.roomId, subject);
     const accepted = await w.act(mine, { approval_receipt: receipt });
     expect(accepted.structuredContent).toMatchObject({ status: 'running', approval_consumed: true });
-    expect(codeOf(await w.act(mine, { approval_receipt: receipt }))).toBe('runtime_approval_receipt_replayed');
-    const other = await world(h, clock.now, clients);
-    await other.select();
-    const forA = await sign(mine, w.source.roomId, await other.subjectRef());
-    expect(codeOf(await other.act(mine, { approval_receipt: forA }))).toBe('runtime_approval_receipt_invalid');
     // The pending mine verifies only when the block there is air.
     const [pending] = (await w.connector.poll()).actions.filter((a) => a.action.kind === 'mine');
     const post = { kind: 'block', target: mine.target, block: 'air' };
     expect((await w.connector.result(pending.action_id, pending.workflow_ref, 'completed', post)).status).toBe(200);
     expect((await w.status(pending.workflow_ref)).structuredContent.status).toBe('completed');
+    expect(codeOf(await w.act(mine, { approval_receipt: receipt }))).toBe('runtime_approval_receipt_replayed');
+    const other = await world(h, clock.now, clients);
+    await other.select();
+    const forA = await sign(mine, w.source.roomId, await other.subjectRef());
+    expect(codeOf(await other.act(mine, { approval_receipt: forA }))).toBe('runtime_approval_receipt_invalid');
+  });
+
+  it('D-11: a receipt for one step does not approve a workflow; one signed for the exact `actions` does', async () => {
+    await w.select();
+    const place = { kind: 'place', target: { x: 1, y: -61, z: 1 }, item: 'dirt' };
+    const steps = [{ kind: 'hotbar_select', slot: 0 }, place];
+    const subject = await w.subjectRef();
+    const forStep = await sign(place, w.source.roomId, subject);
+    const plan = (receipt: string, key: string) =>
+      w.call('helix_minecraft_player_action', {
+        room_id: w.source.roomId,
+        idempotency_key: key,
+        actions: steps,
+        approval_receipt: receipt,
+      });
+    expect(codeOf(await plan(forStep, 'plan-key-1'))).toBe('runtime_approval_receipt_invalid');
+    const accepted = await plan(await sign(steps, w.source.roomId, subject), 'plan-key-2');
+    expect(accepted.structuredContent).toMatchObject({ status: 'running', steps: 2, approval_consumed: true });
+    const ref = accepted.structuredContent.workflow_ref;
+    const [first] = (await w.connector.poll()).actions;
+    expect((await w.connector.result(first.action_id, ref, 'completed', { kind: 'hotbar', slot: 0 })).status).toBe(200);
+    const [second] = (await w.connector.poll()).actions;
+    expect(second.action).toEqual(place);
+    const placed = { kind: 'block', target: place.target, block: 'dirt' };
+    expect((await w.connector.result(second.action_id, ref, 'completed', placed)).status).toBe(200);
+    expect((await w.status(ref)).structuredContent.status).toBe('completed');
   });
 
   it('APR-08: with no approval registry, a world-mutating action is runtime_approval_host_unconfigured', async () => {
@@ -235,12 +365,21 @@ describe.each(serverStoreFlavours())('embodiment over MCP with a scripted connec
     expect(codeOf(await fresh.act({ kind: 'jump' }, {}, loser.call))).toBe('environment_subject_required');
   });
 
-  it('MC-12: a member demoted to observer can no longer act', async () => {
+  it('MC-12: a member demoted to observer can no longer act; their workflow is stopped and the player freed', async () => {
     const fresh = await world(h, clock.now, clients);
     const dave = await fresh.member('dave');
     expect((await fresh.select(dave.call)).isError).toBeFalsy();
+    const ref = (await fresh.act({ kind: 'walk', direction: 'forward', ticks: 100 }, {}, dave.call)).structuredContent
+      .workflow_ref;
+    await fresh.connector.poll();
     await setMemberRole(fresh.owner.rooms, fresh.owner.accountId, fresh.source.roomId, dave.id, 'observer');
     expect(codeOf(await fresh.act({ kind: 'jump' }, {}, dave.call))).toBe('room_role_forbidden');
+    // The demotion stopped dave's walk and freed the player for another member at once.
+    const [control] = (await fresh.connector.poll()).controls;
+    expect(control).toMatchObject({ workflow_ref: ref, control: 'emergency_stop' });
+    expect((await fresh.connector.controlResult(control, 'stopped', 0)).status).toBe(200);
+    const erin = await fresh.member('erin');
+    expect((await fresh.select(erin.call)).isError).toBeFalsy();
   });
 
   it('M-03, MC-05: E-stop is stopping until the connector reports stopped and stationary; failed or drifting stops do not count', async () => {

@@ -27,8 +27,11 @@ export const WORKFLOW_STATUSES = ['running', 'completed', 'blocked', 'failed', '
 export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
 /** A workflow in one of these is over: no action of it is handed out again. */
 export const ENDED_WORKFLOW_STATUSES: readonly WorkflowStatus[] = ['completed', 'failed', 'stopped'];
+/** A workflow in one of these still holds its subject: one at a time per subject. */
+export const OPEN_WORKFLOW_STATUSES: readonly WorkflowStatus[] = ['running', 'blocked', 'stopping'];
 
-export const ACTION_STATUSES = ['queued', 'delivered', 'completed', 'blocked', 'failed', 'stopped'] as const;
+/** `waiting`: a later step of a multi-step workflow, queued once the step before it completes. */
+export const ACTION_STATUSES = ['waiting', 'queued', 'delivered', 'completed', 'blocked', 'failed', 'stopped'] as const;
 export type ActionStatus = (typeof ACTION_STATUSES)[number];
 export const CONTROL_STATUSES = ['queued', 'delivered', 'stopped', 'failed'] as const;
 export type ControlStatus = (typeof CONTROL_STATUSES)[number];
@@ -39,8 +42,10 @@ export const EMBODIMENT_LIMITS = {
   leaseMs: 10 * 60_000,
   /** The connector gives up on an action not done by then (actionWire `deadline_at`). */
   actionDeadlineMs: 60_000,
-  /** Subjects listed per room. */
+  /** Subjects listed per room, and open workflows shown on the console's room page. */
   listMax: 50,
+  /** Steps of one workflow (`actions`): each waits for the one before it. */
+  maxSteps: 8,
 } as const;
 
 export interface EnvironmentSubjectRecord {
@@ -84,6 +89,8 @@ export interface ActionRecord {
   readonly postconditionJson: string | null;
   /** The runtime approval that admitted a world-mutating action (D-11). */
   readonly approvalId: string | null;
+  /** Its place in the workflow, from 0; a later step waits until the one before it completes. */
+  readonly step: number;
   readonly issuedAt: number;
   readonly deadlineAt: number;
   readonly answeredAt: number | null;

@@ -84,6 +84,7 @@ export const ERROR_CODES = [
   'environment_action_not_supported',
   'environment_subject_required',
   'environment_subject_conflict',
+  'environment_subject_busy',
   'environment_source_unavailable',
   'environment_workflow_not_resumable',
   'internal_error',
@@ -418,6 +419,13 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     status: 409,
     adr: 'lifecycle_conflict',
     message: 'Another room member holds this environment subject.',
+  },
+  // One open workflow per subject: a second would interleave its steps with the first's.
+  environment_subject_busy: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message:
+      'Your player is running another workflow; follow it with helix_minecraft_workflow_status or cancel it first.',
   },
   // Not live, not admitted, or its connector has not sent a heartbeat within the profile ceiling.
   environment_source_unavailable: {

@@ -21,9 +21,15 @@ export interface EmbodimentRepository {
   /** Takes or renews the lease: free, expired or already this account's; false when another holds it. */
   takeLease(subjectRef: string, accountId: string, at: number, expiresAt: number): Promise<boolean>;
   releaseLease(subjectRef: string, accountId: string): Promise<boolean>;
+  /** Drops every lease this account holds in the room (the member was removed or made an observer); answers how many. */
+  releaseMemberLeases(roomId: string, accountId: string): Promise<number>;
 
   insertWorkflow(workflow: WorkflowRecord): Promise<void>;
   getWorkflow(workflowRef: string): Promise<WorkflowRecord | undefined>;
+  /** The subject's open (running, blocked or stopping) workflow, if any: there is at most one. */
+  openWorkflowOf(subjectRef: string): Promise<WorkflowRecord | undefined>;
+  /** The room's open workflows, most recently changed first (the console's manual override). */
+  listOpenWorkflows(roomId: string, limit: number): Promise<WorkflowRecord[]>;
   /** Moves a workflow from one of `from` to `to`; false when it was in none of them. */
   moveWorkflow(
     workflowRef: string,
@@ -46,8 +52,17 @@ export interface EmbodimentRepository {
     postconditionJson: string | null,
     at: number,
   ): Promise<boolean>;
-  /** Re-queues an open or blocked action (resume); false otherwise. */
-  requeueAction(actionId: string, at: number): Promise<boolean>;
+  /** Ends the workflow's waiting steps with it (status and reason), when the workflow ends before them. */
+  settleWaitingSteps(
+    workflowRef: string,
+    status: Extract<ActionStatus, 'failed' | 'stopped'>,
+    reason: string,
+    at: number,
+  ): Promise<void>;
+  /** Re-queues an open or blocked action (resume) with a fresh deadline; false otherwise. */
+  requeueAction(actionId: string, at: number, deadlineAt: number): Promise<boolean>;
+  /** Queues the workflow's lowest waiting step with a fresh deadline; false when none waits. */
+  queueNextStep(workflowRef: string, at: number, deadlineAt: number): Promise<boolean>;
 
   insertControl(control: ControlRecord): Promise<void>;
   getControl(controlId: string): Promise<ControlRecord | undefined>;

@@ -383,6 +383,8 @@ export interface EnvironmentActionsTable {
   reason: string | null;
   postcondition_json: string | null;
   approval_id: string | null;
+  /** The action's place in its workflow, from 0 (0015_embodiment_workflows). */
+  step: number;
   issued_at: number | string;
   deadline_at: number | string;
   answered_at: number | string | null;

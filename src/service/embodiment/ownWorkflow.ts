@@ -41,6 +41,7 @@ export const settleVanishedConnector = async (
   if (ENDED_WORKFLOW_STATUSES.includes(workflow.status) || workflow.status === 'blocked') return workflow;
   const source = await uow.roomSources.getSource(workflow.sourceId);
   if (source !== undefined && (await connectorIsLive(deps, uow, source, now))) return workflow;
-  await uow.embodiment.moveWorkflow(workflow.workflowRef, ['running', 'stopping'], 'failed', 'connector_lost', now);
+  if (await uow.embodiment.moveWorkflow(workflow.workflowRef, ['running', 'stopping'], 'failed', 'connector_lost', now))
+    await uow.embodiment.settleWaitingSteps(workflow.workflowRef, 'failed', 'connector_lost', now);
   return (await uow.embodiment.getWorkflow(workflow.workflowRef)) ?? workflow;
 };

@@ -10,6 +10,7 @@ import {
 import { HelixError } from '../../domain/errors.js';
 import { verifyAndConsumeApproval } from '../approvals/verifyAndConsumeApproval.js';
 import { completeReceipt, idempotentRequest, requireIdempotencyKey, reserveKey } from '../idempotency.js';
+import type { UnitOfWork } from '../../store/port.js';
 import type { RoomDeps, RoomResult } from '../rooms/deps.js';
 import { parseInput } from '../validate.js';
 import { type ActingMember, loadActingMember, requireActor } from './embodimentAccess.js';
@@ -24,6 +25,28 @@ const executableAction = (input: unknown): Action => {
   if (typeof kind === 'string' && !EXECUTABLE_ACTION_KINDS.includes(kind as ExecutableActionKind))
     throw new HelixError('environment_action_not_supported');
   return parseInput(ActionSchema, input);
+};
+
+/**
+ * The workflow's steps: `action` (one) or `actions` (1-8, in order), exactly one of them. The
+ * approval receipt and the idempotency fingerprint bind `plan`, the very value the caller gave.
+ */
+const plannedSteps = (args: Readonly<Record<string, unknown>>): { steps: Action[]; plan: Action | Action[] } => {
+  if ((args.action === undefined) === (args.actions === undefined))
+    throw new HelixError('invalid_request', {
+      issues: [{ path: 'action', message: 'give exactly one of action or actions' }],
+    });
+  if (args.action !== undefined) {
+    const action = executableAction(args.action);
+    return { steps: [action], plan: action };
+  }
+  const { actions } = args;
+  if (!Array.isArray(actions) || actions.length < 1 || actions.length > EMBODIMENT_LIMITS.maxSteps)
+    throw new HelixError('invalid_request', {
+      issues: [{ path: 'actions', message: `must be 1-${EMBODIMENT_LIMITS.maxSteps} typed actions` }],
+    });
+  const steps = actions.map(executableAction);
+  return { steps, plan: steps };
 };
 
 const optionalLabel = (value: unknown): string | undefined => {
@@ -55,13 +78,13 @@ export const playerAction = async (
   const acting = await loadActingMember(deps, principal, 'minecraft.player_action', args.room_id);
   requireActor(acting);
   const key = requireIdempotencyKey(typeof args.idempotency_key === 'string' ? args.idempotency_key : undefined);
-  const action = executableAction(args.action);
+  const { steps, plan } = plannedSteps(args);
   const label = optionalLabel(args.environment_label);
   const roomId = acting.room.roomId;
   const idem = idempotentRequest(acting.caller.owner, 'minecraft.player_action', key, null, {
     room_id: roomId,
     environment_label: label ?? null,
-    action,
+    ...(Array.isArray(plan) ? { actions: plan } : { action: plan }),
   });
   const earlier = await deps.store.read.receipts.get(idem.receipt);
   if (earlier?.state === 'completed' && earlier.fingerprint === idem.fingerprint && earlier.expiresAt > deps.now())
@@ -69,16 +92,24 @@ export const playerAction = async (
 
   const held = await heldSubject(deps.store.read, roomId, acting.caller.accountId, deps.now(), label);
   await requireConnector(deps, deps.store.read, held.source, deps.now());
-  const approvalId = WORLD_MUTATING_KINDS.includes(action.kind)
-    ? await consumeApproval(deps, acting, action, held.subject.subjectRef, args.approval_receipt)
+  // Checked before the receipt is consumed, so a busy player does not burn an approval.
+  await requireIdle(deps.store.read, held.subject.subjectRef);
+  const approvalId = steps.some((step) => WORLD_MUTATING_KINDS.includes(step.kind))
+    ? await consumeApproval(deps, acting, plan, held.subject.subjectRef, args.approval_receipt)
     : null;
-  return queue(deps, acting, idem, { action, approvalId, ...held });
+  return queue(deps, acting, idem, { steps, approvalId, ...held });
+};
+
+/** One open workflow per subject: a second would interleave its steps with the first's. */
+const requireIdle = async (store: Pick<UnitOfWork, 'embodiment'>, subjectRef: string): Promise<void> => {
+  if ((await store.embodiment.openWorkflowOf(subjectRef)) !== undefined)
+    throw new HelixError('environment_subject_busy');
 };
 
 const consumeApproval = async (
   deps: RoomDeps,
   acting: ActingMember,
-  action: Action,
+  plan: Action | Action[],
   subjectRef: string,
   receipt: unknown,
 ): Promise<string> => {
@@ -86,7 +117,7 @@ const consumeApproval = async (
     { store: deps.store, trustedKeys: deps.runtimeApprovalKeys ?? [], now: deps.now },
     {
       receipt: typeof receipt === 'string' ? receipt : undefined,
-      action,
+      action: plan,
       roomId: acting.room.roomId,
       subjectRef,
       runId: null,
@@ -97,14 +128,17 @@ const consumeApproval = async (
   return consumed.approvalId;
 };
 
-type Queued = { action: Action; approvalId: string | null } & Awaited<ReturnType<typeof heldSubject>>;
+type Queued = { steps: readonly Action[]; approvalId: string | null } & Awaited<ReturnType<typeof heldSubject>>;
 
-/** Reserves the key, renews the lease and writes the workflow and its one queued action, in one transaction. */
+/**
+ * Reserves the key, renews the lease and writes the workflow with its steps, in one transaction:
+ * step 0 queued, every later step `waiting` until the one before it completes.
+ */
 const queue = (
   deps: RoomDeps,
   acting: ActingMember,
   idem: ReturnType<typeof idempotentRequest>,
-  { action, approvalId, subject, source }: Queued,
+  { steps, approvalId, subject, source }: Queued,
 ): Promise<RoomResult<PlayerActionReceipt>> => {
   const now = deps.now();
   return deps.store.transaction(async (uow) => {
@@ -116,6 +150,7 @@ const queue = (
     const accountId = acting.caller.accountId;
     if (!(await uow.embodiment.takeLease(subject.subjectRef, accountId, now, now + EMBODIMENT_LIMITS.leaseMs)))
       throw new HelixError('environment_subject_conflict');
+    await requireIdle(uow, subject.subjectRef);
     const base = { sourceId: source.sourceId, ownerHash: acting.caller.owner.ownerHash };
     const workflowRef = newRef('wfr');
     await uow.embodiment.insertWorkflow({
@@ -129,27 +164,30 @@ const queue = (
       createdAt: now,
       updatedAt: now,
     });
-    const actionId = newRef('act');
-    await uow.embodiment.insertAction({
-      ...base,
-      actionId,
-      workflowRef,
-      actionJson: JSON.stringify(action),
-      status: 'queued',
-      reason: null,
-      postconditionJson: null,
-      approvalId,
-      issuedAt: now,
-      deadlineAt: now + EMBODIMENT_LIMITS.actionDeadlineMs,
-      answeredAt: null,
-    });
+    const actionIds = steps.map(() => newRef('act'));
+    for (const [step, action] of steps.entries())
+      await uow.embodiment.insertAction({
+        ...base,
+        actionId: actionIds[step] ?? newRef('act'),
+        workflowRef,
+        actionJson: JSON.stringify(action),
+        status: step === 0 ? 'queued' : 'waiting',
+        reason: null,
+        postconditionJson: null,
+        approvalId,
+        step,
+        issuedAt: now,
+        deadlineAt: now + EMBODIMENT_LIMITS.actionDeadlineMs,
+        answeredAt: null,
+      });
     const body: PlayerActionReceipt = {
       operation: 'minecraft.player.action',
       room_id: acting.room.roomId,
       workflow_ref: workflowRef,
-      action_id: actionId,
+      action_id: actionIds[0] ?? '',
       subject_ref: subject.subjectRef,
-      kind: action.kind,
+      kind: steps[0]?.kind ?? '',
+      steps: steps.length,
       status: 'running',
       approval_consumed: approvalId !== null,
       answer_authority: false,

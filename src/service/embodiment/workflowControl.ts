@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import type { Principal } from '../../auth/principal.js';
-import { ENDED_WORKFLOW_STATUSES, type WorkflowRecord } from '../../domain/embodiment.js';
+import { EMBODIMENT_LIMITS, type WorkflowRecord } from '../../domain/embodiment.js';
 import { HelixError } from '../../domain/errors.js';
 import type { UnitOfWork } from '../../store/port.js';
 import type { RoomDeps, RoomResult } from '../rooms/deps.js';
 import { loadActingMember, requireActor } from './embodimentAccess.js';
 import { requireConnector } from './liveSubject.js';
 import { loadOwnWorkflow, settleVanishedConnector } from './ownWorkflow.js';
+import { queueStop } from './queueStop.js';
 import type { WorkflowControlReceipt } from './workflowViews.js';
 
 const CONTROLS = ['resume', 'cancel', 'emergency_stop'] as const;
@@ -50,7 +50,7 @@ export const workflowControl = async (
       now,
     );
     const controlId =
-      control === 'resume' ? await resume(deps, uow, workflow, now) : await stop(uow, workflow, control, now);
+      control === 'resume' ? await resume(deps, uow, workflow, now) : await queueStop(uow, workflow, control, now);
     const after = (await uow.embodiment.getWorkflow(workflow.workflowRef)) ?? workflow;
     const body: WorkflowControlReceipt = {
       operation: 'minecraft.player.workflow.control',
@@ -66,36 +66,14 @@ export const workflowControl = async (
   });
 };
 
-const stop = async (
-  uow: UnitOfWork,
-  workflow: WorkflowRecord,
-  control: 'cancel' | 'emergency_stop',
-  now: number,
-): Promise<string | null> => {
-  if (ENDED_WORKFLOW_STATUSES.includes(workflow.status)) return null;
-  const controlId = `ctl_${randomBytes(16).toString('hex')}`;
-  await uow.embodiment.insertControl({
-    controlId,
-    workflowRef: workflow.workflowRef,
-    sourceId: workflow.sourceId,
-    ownerHash: workflow.ownerHash,
-    control,
-    status: 'queued',
-    postconditionJson: null,
-    issuedAt: now,
-    answeredAt: null,
-  });
-  await uow.embodiment.moveWorkflow(workflow.workflowRef, ['running', 'blocked', 'stopping'], 'stopping', control, now);
-  return controlId;
-};
-
 const resume = async (deps: RoomDeps, uow: UnitOfWork, workflow: WorkflowRecord, now: number): Promise<null> => {
   if (workflow.status !== 'blocked') throw new HelixError('environment_workflow_not_resumable');
   const source = await uow.roomSources.getSource(workflow.sourceId);
   if (source === undefined) throw new HelixError('environment_source_unavailable');
   await requireConnector(deps, uow, source, now);
   for (const action of await uow.embodiment.listActions(workflow.workflowRef))
-    if (action.status === 'blocked') await uow.embodiment.requeueAction(action.actionId, now);
+    if (action.status === 'blocked')
+      await uow.embodiment.requeueAction(action.actionId, now, now + EMBODIMENT_LIMITS.actionDeadlineMs);
   await uow.embodiment.moveWorkflow(workflow.workflowRef, ['blocked'], 'running', null, now);
   return null;
 };

@@ -12,6 +12,8 @@ const reentry = { answer_authority: z.literal(false), terminal_eligible: z.liter
 
 const ActionViewSchema = z.strictObject({
   action_id: z.string(),
+  /** Its place in the workflow, from 0. */
+  step: z.number().int(),
   kind: z.string(),
   status: z.string(),
   reason: z.string().nullable(),
@@ -46,9 +48,13 @@ export const PlayerActionReceiptSchema = z.strictObject({
   operation: z.literal('minecraft.player.action'),
   room_id: z.string(),
   workflow_ref: z.string(),
+  /** The first step's action; the workflow status lists every step's. */
   action_id: z.string(),
   subject_ref: z.string(),
+  /** The first step's kind. */
   kind: z.string(),
+  /** How many steps the workflow runs, in order. */
+  steps: z.number().int(),
   status: z.enum(WORKFLOW_STATUSES),
   approval_consumed: z.boolean(),
   ...reentry,
@@ -82,6 +88,7 @@ export const workflowStatusReceipt = (
   reason: workflow.reason,
   actions: actions.map((a) => ({
     action_id: a.actionId,
+    step: a.step,
     kind: (JSON.parse(a.actionJson) as Action).kind,
     status: a.status,
     reason: a.reason,

@@ -3,10 +3,11 @@ import {
   ActionResultRequestSchema,
   ControlResultRequestSchema,
 } from '../../api/environmentActionSchemas.js';
-import type { WorkflowStatus } from '../../domain/embodiment.js';
+import { type ActionRecord, EMBODIMENT_LIMITS, type WorkflowStatus } from '../../domain/embodiment.js';
 import { HelixError } from '../../domain/errors.js';
 import type { RoomSourceRecord } from '../../domain/roomSources.js';
 import { verifyPostcondition, verifyStationary } from '../embodiment/verifyPostcondition.js';
+import type { UnitOfWork } from '../../store/port.js';
 import type { RoomDeps } from '../rooms/deps.js';
 import { requireAdmission } from '../roomIngress/currentAdmission.js';
 import { acceptIngressRequest, type IngressResult } from '../roomIngress/ingressRequest.js';
@@ -14,13 +15,38 @@ import { acceptIngressRequest, type IngressResult } from '../roomIngress/ingress
 const notOpen = (what: string): HelixError =>
   new HelixError('not_found', {}, `No open ${what} of this binding has that id.`);
 
-/** What an action's verified outcome makes of its (one-action) workflow. */
+/** What an action's verified outcome makes of its workflow (a completed step first queues the next one). */
 const WORKFLOW_AFTER: Readonly<Record<'completed' | 'blocked' | 'failed' | 'stopped', WorkflowStatus | null>> = {
   completed: 'completed',
   blocked: 'blocked',
   failed: 'failed',
   // Only the control's stationary stop ends a workflow as stopped (M-03).
   stopped: null,
+};
+
+/**
+ * Moves the workflow on after one step's verified outcome: a completed step queues the next
+ * waiting one (the workflow stays running) or completes the workflow; a blocked step blocks it
+ * (resume re-queues that step, the later ones still wait); a failed step fails it and ends the
+ * steps that were still waiting.
+ */
+const advanceWorkflow = async (
+  uow: UnitOfWork,
+  action: ActionRecord,
+  status: keyof typeof WORKFLOW_AFTER,
+  reason: string | null,
+  now: number,
+): Promise<void> => {
+  if (
+    status === 'completed' &&
+    (await uow.embodiment.queueNextStep(action.workflowRef, now, now + EMBODIMENT_LIMITS.actionDeadlineMs))
+  )
+    return;
+  const next = WORKFLOW_AFTER[status];
+  if (next === null) return;
+  await uow.embodiment.moveWorkflow(action.workflowRef, ['running'], next, reason, now);
+  if (next === 'failed')
+    await uow.embodiment.settleWaitingSteps(action.workflowRef, 'failed', 'earlier_step_failed', now);
 };
 
 /**
@@ -44,8 +70,7 @@ export const recordActionResult = (deps: RoomDeps, source: RoomSourceRecord, inp
       const reason = verified ? body.reason : 'postcondition_unverified';
       const post = body.postcondition === null ? null : JSON.stringify(body.postcondition);
       if (!(await uow.embodiment.answerAction(action.actionId, status, reason, post, now))) throw notOpen('action');
-      const next = WORKFLOW_AFTER[status];
-      if (next !== null) await uow.embodiment.moveWorkflow(action.workflowRef, ['running'], next, reason, now);
+      await advanceWorkflow(uow, action, status, reason, now);
       return { action_id: action.actionId, workflow_ref: action.workflowRef, status, reason };
     },
   );
@@ -72,6 +97,7 @@ export const recordControlResult = (deps: RoomDeps, source: RoomSourceRecord, in
       if (stopped) {
         for (const action of await uow.embodiment.listActions(control.workflowRef))
           await uow.embodiment.answerAction(action.actionId, 'stopped', control.control, null, now);
+        await uow.embodiment.settleWaitingSteps(control.workflowRef, 'stopped', control.control, now);
         await uow.embodiment.moveWorkflow(control.workflowRef, ['stopping'], 'stopped', control.control, now);
       }
       return { control_id: control.controlId, workflow_ref: control.workflowRef, status };

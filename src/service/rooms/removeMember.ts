@@ -1,13 +1,15 @@
 import { projectMember, type MemberView } from '../../api/roomViews.js';
 import { isCurrentMember } from '../../domain/rooms.js';
 import { creatorStaysOwner, loadMemberRoom, loadRoomAsOwner, memberNotFound } from './access.js';
+import { withdrawMemberEmbodiment } from '../embodiment/queueStop.js';
 import type { RoomDeps } from './deps.js';
 
 /**
  * Console/CLI (D-09): an owner removes a member, or a member leaves. The row stays, marked
  * removed; the member's active run bindings in the room are revoked in the same transaction, so
- * they stop authorizing at once (BRE-04). Like a withdrawal, removal is cleanup and stays
- * available under the policy lock. The creator stays a member.
+ * they stop authorizing at once (BRE-04), and their player leases and workflows end with them
+ * (MC-12). Like a withdrawal, removal is cleanup and stays available under the policy lock. The
+ * creator stays a member.
  */
 export const removeMember = async (
   deps: RoomDeps,
@@ -27,6 +29,7 @@ export const removeMember = async (
     const removed = { ...member, removedAt: now };
     await uow.rooms.saveMember(removed);
     const revoked = await uow.rooms.revokeRunBindingsOfMember(roomId, memberAccountId, now);
+    await withdrawMemberEmbodiment(uow, roomId, memberAccountId, now);
     return { member: projectMember(removed), revoked_bindings: revoked };
   });
 };

@@ -3,12 +3,14 @@ import { projectMember, type MemberView } from '../../api/roomViews.js';
 import { isCurrentMember, roleMayBindRuns } from '../../domain/rooms.js';
 import { parseInput } from '../validate.js';
 import { creatorStaysOwner, loadRoomAsOwner, memberNotFound, requireRoomFeatureFor } from './access.js';
+import { withdrawMemberEmbodiment } from '../embodiment/queueStop.js';
 import type { RoomDeps } from './deps.js';
 
 /**
  * Console/CLI (D-09): an owner sets a member's role. A role that may not bind runs (observer)
  * revokes the member's active run bindings in the room at once: they were authorized by a role
- * the member no longer holds (BRE-04). The creator stays an owner.
+ * the member no longer holds (BRE-04); it also drops their player leases and stops their
+ * workflows (MC-12). The creator stays an owner.
  */
 export const setMemberRole = async (
   deps: RoomDeps,
@@ -28,6 +30,7 @@ export const setMemberRole = async (
     const changed = { ...member, role };
     await uow.rooms.saveMember(changed);
     const revoked = roleMayBindRuns(role) ? 0 : await uow.rooms.revokeRunBindingsOfMember(roomId, memberAccountId, now);
+    if (!roleMayBindRuns(role)) await withdrawMemberEmbodiment(uow, roomId, memberAccountId, now);
     return { member: projectMember(changed), revoked_bindings: revoked };
   });
 };

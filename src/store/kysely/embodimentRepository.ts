@@ -1,13 +1,14 @@
 import type { Kysely, Selectable } from 'kysely';
-import type {
-  ActionRecord,
-  ActionStatus,
-  ConnectorControl,
-  ControlRecord,
-  ControlStatus,
-  EnvironmentSubjectRecord,
-  WorkflowRecord,
-  WorkflowStatus,
+import {
+  type ActionRecord,
+  type ActionStatus,
+  type ConnectorControl,
+  type ControlRecord,
+  type ControlStatus,
+  type EnvironmentSubjectRecord,
+  OPEN_WORKFLOW_STATUSES,
+  type WorkflowRecord,
+  type WorkflowStatus,
 } from '../../domain/embodiment.js';
 import type { EmbodimentRepository } from '../embodimentPort.js';
 import type {
@@ -53,6 +54,7 @@ const actionFromRow = (row: Selectable<EnvironmentActionsTable>): ActionRecord =
   reason: row.reason,
   postconditionJson: row.postcondition_json,
   approvalId: row.approval_id,
+  step: Number(row.step),
   issuedAt: toMillis(row.issued_at),
   deadlineAt: toMillis(row.deadline_at),
   answeredAt: toMillisOrNull(row.answered_at),
@@ -77,7 +79,7 @@ type Part<K extends keyof EmbodimentRepository> = Pick<EmbodimentRepository, K>;
 
 const subjectRecords = (
   db: Kysely<HelixDatabase>,
-): Part<'ensureSubject' | 'getSubject' | 'listSubjects' | 'takeLease' | 'releaseLease'> => {
+): Part<'ensureSubject' | 'getSubject' | 'listSubjects' | 'takeLease' | 'releaseLease' | 'releaseMemberLeases'> => {
   const byKey = (playerKey: string) =>
     db.selectFrom('helix_environment_subjects').selectAll().where('player_key', '=', playerKey).executeTakeFirst();
   return {
@@ -135,6 +137,15 @@ const subjectRecords = (
         .executeTakeFirst();
       return changed(result);
     },
+    async releaseMemberLeases(roomId, accountId) {
+      const result = await db
+        .updateTable('helix_environment_subjects')
+        .set({ holder_account_id: null, lease_expires_at: null })
+        .where('room_id', '=', roomId)
+        .where('holder_account_id', '=', accountId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
     async releaseLease(subjectRef, accountId) {
       const result = await db
         .updateTable('helix_environment_subjects')
@@ -147,7 +158,9 @@ const subjectRecords = (
   };
 };
 
-const workflowRecords = (db: Kysely<HelixDatabase>): Part<'insertWorkflow' | 'getWorkflow' | 'moveWorkflow'> => ({
+const workflowRecords = (
+  db: Kysely<HelixDatabase>,
+): Part<'insertWorkflow' | 'getWorkflow' | 'openWorkflowOf' | 'listOpenWorkflows' | 'moveWorkflow'> => ({
   async insertWorkflow(w) {
     await db
       .insertInto('helix_environment_workflows')
@@ -173,6 +186,29 @@ const workflowRecords = (db: Kysely<HelixDatabase>): Part<'insertWorkflow' | 'ge
       .executeTakeFirst();
     return row === undefined ? undefined : workflowFromRow(row);
   },
+  async openWorkflowOf(subjectRef) {
+    const row = await db
+      .selectFrom('helix_environment_workflows')
+      .selectAll()
+      .where('subject_ref', '=', subjectRef)
+      .where('status', 'in', [...OPEN_WORKFLOW_STATUSES])
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirst();
+    return row === undefined ? undefined : workflowFromRow(row);
+  },
+  async listOpenWorkflows(roomId, limit) {
+    const rows = await db
+      .selectFrom('helix_environment_workflows')
+      .selectAll()
+      .where('room_id', '=', roomId)
+      .where('status', 'in', [...OPEN_WORKFLOW_STATUSES])
+      .orderBy('updated_at', 'desc')
+      .orderBy('workflow_ref')
+      .limit(limit)
+      .execute();
+    return rows.map(workflowFromRow);
+  },
   async moveWorkflow(workflowRef, from, to, reason, at) {
     if (from.length === 0) return false;
     const result = await db
@@ -187,7 +223,16 @@ const workflowRecords = (db: Kysely<HelixDatabase>): Part<'insertWorkflow' | 'ge
 
 const actionRecords = (
   db: Kysely<HelixDatabase>,
-): Part<'insertAction' | 'getAction' | 'listActions' | 'takeActions' | 'answerAction' | 'requeueAction'> => ({
+): Part<
+  | 'insertAction'
+  | 'getAction'
+  | 'listActions'
+  | 'takeActions'
+  | 'answerAction'
+  | 'settleWaitingSteps'
+  | 'requeueAction'
+  | 'queueNextStep'
+> => ({
   async insertAction(a) {
     await db
       .insertInto('helix_environment_actions')
@@ -201,6 +246,7 @@ const actionRecords = (
         reason: a.reason,
         postcondition_json: a.postconditionJson,
         approval_id: a.approvalId,
+        step: a.step,
         issued_at: a.issuedAt,
         deadline_at: a.deadlineAt,
         answered_at: a.answeredAt,
@@ -220,7 +266,7 @@ const actionRecords = (
       .selectFrom('helix_environment_actions')
       .selectAll()
       .where('workflow_ref', '=', workflowRef)
-      .orderBy('issued_at')
+      .orderBy('step')
       .orderBy('action_id')
       .execute();
     return rows.map(actionFromRow);
@@ -256,12 +302,45 @@ const actionRecords = (
       .executeTakeFirst();
     return changed(result);
   },
-  async requeueAction(actionId, at) {
+  async settleWaitingSteps(workflowRef, status, reason, at) {
+    await db
+      .updateTable('helix_environment_actions')
+      .set({ status, reason, answered_at: at })
+      .where('workflow_ref', '=', workflowRef)
+      .where('status', '=', 'waiting')
+      .execute();
+  },
+  async requeueAction(actionId, at, deadlineAt) {
     const result = await db
       .updateTable('helix_environment_actions')
-      .set({ status: 'queued', reason: null, postcondition_json: null, answered_at: null, issued_at: at })
+      .set({
+        status: 'queued',
+        reason: null,
+        postcondition_json: null,
+        answered_at: null,
+        issued_at: at,
+        deadline_at: deadlineAt,
+      })
       .where('action_id', '=', actionId)
       .where('status', 'in', ['queued', 'delivered', 'blocked'])
+      .executeTakeFirst();
+    return changed(result);
+  },
+  async queueNextStep(workflowRef, at, deadlineAt) {
+    const next = await db
+      .selectFrom('helix_environment_actions')
+      .select('action_id')
+      .where('workflow_ref', '=', workflowRef)
+      .where('status', '=', 'waiting')
+      .orderBy('step')
+      .limit(1)
+      .executeTakeFirst();
+    if (next === undefined) return false;
+    const result = await db
+      .updateTable('helix_environment_actions')
+      .set({ status: 'queued', issued_at: at, deadline_at: deadlineAt })
+      .where('action_id', '=', next.action_id)
+      .where('status', '=', 'waiting')
       .executeTakeFirst();
     return changed(result);
   },

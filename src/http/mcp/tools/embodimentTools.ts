@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ActionSchema } from '../../../api/environmentActionSchemas.js';
+import { EMBODIMENT_LIMITS } from '../../../domain/embodiment.js';
 import { RoomIdSchema } from '../../../api/roomSchemas.js';
 import { IdempotencyKeySchema } from '../../../api/schemas.js';
 import { listSubjects } from '../../../service/embodiment/listSubjects.js';
@@ -58,15 +59,25 @@ export const EMBODIMENT_TOOLS: readonly ToolDefinition[] = [
     name: PLAYER_ACTION_TOOL,
     title: 'Act as your Minecraft player',
     description:
-      'Queue one typed action (navigate_to, look_at, walk, jump, hotbar_select, equip, follow, mine, place, interact) for the player you selected; answers a running workflow to follow with helix_minecraft_workflow_status. mine, place, interact and equip need approval_receipt from the runtime approval host. No chat or commands.',
+      'Queue one typed action (navigate_to, look_at, walk, jump, hotbar_select, equip, follow, mine, place, interact), or up to 8 as `actions` run in order, for the player you selected; answers a running workflow to follow with helix_minecraft_workflow_status. One workflow at a time per player. mine, place, interact and equip need approval_receipt from the runtime approval host, signed for the exact `action` or `actions`. No chat or commands.',
     operation: 'minecraft.player_action',
     mutation: true,
     input: z.strictObject({
       room_id: roomId,
       idempotency_key: IdempotencyKeySchema.describe('Reuse only to retry the same action.'),
       environment_label: z.string().min(1).max(120).optional().describe('The source label, when you hold several.'),
-      action: ActionSchema,
-      approval_receipt: z.string().max(16_384).optional().describe('A runtime approval receipt for this exact action.'),
+      action: ActionSchema.optional().describe('One typed action; give this or `actions`.'),
+      actions: z
+        .array(ActionSchema)
+        .min(1)
+        .max(EMBODIMENT_LIMITS.maxSteps)
+        .optional()
+        .describe('Steps run in order, each once the one before it completed; give this or `action`.'),
+      approval_receipt: z
+        .string()
+        .max(16_384)
+        .optional()
+        .describe('A runtime approval receipt for this exact `action` or `actions`.'),
     }),
     output: PlayerActionReceiptSchema,
     call: (s, p, a) => playerAction(roomsOf(s), p, a),
