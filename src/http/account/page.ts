@@ -8,7 +8,7 @@ export const layout = (title: string, body: string): string => `<!doctype html>
 <style>
 body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
 h1{font-size:1.4rem}table{border-collapse:collapse;width:100%}td,th{padding:.4rem .5rem;border-bottom:1px solid #ddd;text-align:left;font-size:.9rem}
-code{font-size:.8rem;word-break:break-all}button{cursor:pointer}.muted{color:#666}.error{color:#a00}
+code{font-size:.8rem;word-break:break-all}button{cursor:pointer}.muted{color:#666}.error{color:#a00}button.danger{background:#a00;color:#fff;border:1px solid #700;padding:.3rem .7rem;font-weight:600}
 </style></head><body>${body}</body></html>`;
 
 export const signInPage = (message?: string): string =>

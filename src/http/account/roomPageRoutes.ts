@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HelixError } from '../../domain/errors.js';
 import { CONSENT_TEXT_MAX } from '../../domain/rooms.js';
 import type { AccountDeps } from '../../service/accounts/deps.js';
+import { consoleEmergencyStop } from '../../service/embodiment/roomWorkflows.js';
 import { acceptConsent } from '../../service/rooms/acceptConsent.js';
 import { acceptInvite } from '../../service/rooms/acceptInvite.js';
 import { createAccountRoom } from '../../service/rooms/createAccountRoom.js';
@@ -90,6 +91,16 @@ export const registerRoomPages = (
   );
   registerOwnerForms(app, context, rooms);
   registerSourcePages(app, context, rooms);
+  // MC-12 manual override: a signed-in human stops a player workflow in their room.
+  app.post<{ Params: Params & { workflow_ref: string } }>(
+    '/account/rooms/:room_id/workflows/:workflow_ref/emergency-stop',
+    { bodyLimit: FORM_BODY_LIMIT },
+    asAccount<{ Params: Params & { workflow_ref: string } }>(context, async (accountId, request, reply) => {
+      const { room_id: roomId, workflow_ref: workflowRef } = request.params;
+      await consoleEmergencyStop(rooms, accountId, roomId, workflowRef);
+      return back(reply, roomId);
+    }),
+  );
 };
 
 /** The room page's forms: each acts, then sends the browser back to the room page (post/redirect/get). */

@@ -5,9 +5,11 @@
  */
 import type { MemberView, RoomView } from '../../api/roomViews.js';
 import { ROOM_ROLES, type RoomRole } from '../../domain/rooms.js';
+import type { RoomWorkflowView } from '../../service/embodiment/roomWorkflows.js';
 import type { RoomOverview } from '../../service/rooms/roomOverview.js';
 import { escapeHtml, layout } from './page.js';
 import { type SourcesPanel, sourcesSection } from './roomSourcePages.js';
+import { workflowsSection } from './roomWorkflowPages.js';
 
 /** The invite lifetimes the form offers (INVITE_TTL_MS bounds them: a minute to a week). */
 export const INVITE_TTL_CHOICES = { '1h': 3_600_000, '1d': 86_400_000, '7d': 604_800_000 } as const;
@@ -102,6 +104,8 @@ export interface RoomPageExtras {
   readonly message?: string;
   /** The owner's source manager (SRC-06); other roles get none. */
   readonly sources?: SourcesPanel;
+  /** The room's open player workflows, with the manual override (MC-12). */
+  readonly workflows?: readonly RoomWorkflowView[];
 }
 
 export const roomPage = (view: RoomOverview, viewer: string, extras: RoomPageExtras = {}): string => {
@@ -119,6 +123,7 @@ ${invite}
 ${consentSection(view)}
 ${membersTable(view, viewer)}
 ${room.membership.role === 'owner' ? ownerForms(room.room_id) : ''}
+${extras.workflows === undefined ? '' : workflowsSection(room.room_id, extras.workflows)}
 ${extras.sources === undefined ? '' : sourcesSection(room.room_id, extras.sources)}`,
   );
 };

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HelixError } from '../../domain/errors.js';
+import { listRoomWorkflows } from '../../service/embodiment/roomWorkflows.js';
 import type { RoomDeps } from '../../service/rooms/deps.js';
 import { roomOverview } from '../../service/rooms/roomOverview.js';
 import { createOwnedSource } from '../../service/roomSources/createOwnedSource.js';
@@ -16,8 +17,9 @@ import { CLAIM_SCRIPT, claimPage, SOURCE_TTL_CHOICES } from './roomSourcePages.j
 type SourceParams = { room_id: string; source_id: string };
 
 /**
- * The room page as the account sees it: an owner also gets the source manager (SRC-06), listed
- * afresh, with the registry's adapters to create one with.
+ * The room page as the account sees it, with the room's open player workflows (MC-12 manual
+ * override): an owner also gets the source manager (SRC-06), listed afresh, with the registry's
+ * adapters to create one with.
  */
 export const renderRoomPage = async (
   rooms: RoomDeps,
@@ -26,12 +28,13 @@ export const renderRoomPage = async (
   extras: Omit<RoomPageExtras, 'sources'> & { readonly claimLink?: string } = {},
 ): Promise<string> => {
   const view = await roomOverview(rooms, accountId, roomId);
-  if (view.room.membership.role !== 'owner') return roomPage(view, accountId, extras);
+  const { claimLink, ...rest } = extras;
+  const shown = { ...rest, workflows: await listRoomWorkflows(rooms, accountId, roomId) };
+  if (view.room.membership.role !== 'owner') return roomPage(view, accountId, shown);
   const { sources } = await listOwnedSources(rooms, accountId, roomId);
   const adapters = rooms.adapters.enabledProfiles().flatMap(({ profile }) => profile.domain_adapters);
-  const { claimLink, ...rest } = extras;
   return roomPage(view, accountId, {
-    ...rest,
+    ...shown,
     sources: { sources, adapters, ...(claimLink === undefined ? {} : { claimLink }) },
   });
 };

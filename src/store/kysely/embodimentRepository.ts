@@ -223,16 +223,7 @@ const workflowRecords = (
 
 const actionRecords = (
   db: Kysely<HelixDatabase>,
-): Part<
-  | 'insertAction'
-  | 'getAction'
-  | 'listActions'
-  | 'takeActions'
-  | 'answerAction'
-  | 'settleWaitingSteps'
-  | 'requeueAction'
-  | 'queueNextStep'
-> => ({
+): Part<'insertAction' | 'getAction' | 'listActions' | 'takeActions' | 'answerAction'> => ({
   async insertAction(a) {
     await db
       .insertInto('helix_environment_actions')
@@ -302,6 +293,10 @@ const actionRecords = (
       .executeTakeFirst();
     return changed(result);
   },
+});
+
+/** A workflow's steps: the waiting ones queued in turn, a blocked one re-queued, the rest ended with it. */
+const stepRecords = (db: Kysely<HelixDatabase>): Part<'settleWaitingSteps' | 'requeueAction' | 'queueNextStep'> => ({
   async settleWaitingSteps(workflowRef, status, reason, at) {
     await db
       .updateTable('helix_environment_actions')
@@ -419,5 +414,6 @@ export const embodimentRepository = (db: Kysely<HelixDatabase>): EmbodimentRepos
   ...subjectRecords(db),
   ...workflowRecords(db),
   ...actionRecords(db),
+  ...stepRecords(db),
   ...controlRecords(db),
 });
