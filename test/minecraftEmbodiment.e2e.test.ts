@@ -78,12 +78,13 @@ describe.skipIf(skip)('Minecraft embodiment end to end over MCP (flying-squid, t
       ttlSeconds: 300,
       issuedAt: Math.floor(Date.now() / 1000),
     });
-  const act = async (action: object, approved = false) =>
+  /** One typed action, or an array of them as one multi-step workflow; the receipt binds exactly that. */
+  const act = async (plan: object, approved = false) =>
     call('helix_minecraft_player_action', {
       room_id: roomId,
       idempotency_key: `e2e-action-${++n}-${Date.now()}`,
-      action,
-      ...(approved ? { approval_receipt: await receipt(action) } : {}),
+      ...(Array.isArray(plan) ? { actions: plan } : { action: plan }),
+      ...(approved ? { approval_receipt: await receipt(plan) } : {}),
     });
   const status = async (workflowRef: string) =>
     ok(await call('helix_minecraft_workflow_status', { room_id: roomId, workflow_ref: workflowRef }));
@@ -179,7 +180,7 @@ describe.skipIf(skip)('Minecraft embodiment end to end over MCP (flying-squid, t
     expect(flatDistance((await game.positionOf(PLAYER))!, target)).toBeLessThan(2);
   }, 30_000);
 
-  it('D-11, APR-08: mine and place need a receipt; with one signed by the approval host they change the server world', async () => {
+  it('D-11, APR-08, MC-12: mine and a look-then-place workflow need a receipt; with one signed by the approval host they change the server world', async () => {
     const here = (await game.positionOf(PLAYER))!;
     const target = { x: Math.floor(here.x) + 1, y: Math.floor(here.y) - 1, z: Math.floor(here.z) };
     const mine = { kind: 'mine', target };
@@ -190,7 +191,15 @@ describe.skipIf(skip)('Minecraft embodiment end to end over MCP (flying-squid, t
 
     expect(await settle(mine, true)).toMatchObject({ status: 'completed' });
     expect(await game.blockAt(target.x, target.y, target.z)).toBe('air');
-    expect(await settle({ kind: 'place', target, item: 'dirt' }, true)).toMatchObject({ status: 'completed' });
+    // A two-step workflow: look at the hole, then place dirt in it; one receipt for the exact plan.
+    const placed = await settle([{ kind: 'look_at', target }, { kind: 'place', target, item: 'dirt' }], true);
+    expect(placed).toMatchObject({
+      status: 'completed',
+      actions: [
+        { step: 0, kind: 'look_at', status: 'completed', verified: true },
+        { step: 1, kind: 'place', status: 'completed', verified: true },
+      ],
+    });
     expect(await game.blockAt(target.x, target.y, target.z)).toBe('dirt');
   }, 60_000);
 
