@@ -1,3 +1,4 @@
+import { EXECUTABLE_ACTION_KINDS, type ExecutableActionKind, WORLD_MUTATING_KINDS } from './embodiment.js';
 import { canonicalJson, sha256Hex } from './hashing.js';
 
 /**
@@ -45,8 +46,21 @@ export interface EnvironmentAdapterProfile {
   readonly ceilings: AdapterCeilings;
   /** The server-owned normalizer that turns this profile's events into observations. */
   readonly normalizer: string;
-  /** SRC-07, SRC-08: a source is read-only and its credential is never an action credential. */
+  /**
+   * SRC-07, SRC-08: the source (its ingress lane and its bearer) is read-only, and its credential is
+   * never an action credential. Actions never travel on the source lane: only on the separate
+   * action lane below, with its own credential (M-02).
+   */
   readonly execution_policy: { readonly live_actions: false; readonly credential_reuse: false };
+  /**
+   * M-01, D-10, D-11: the action lane a connector of this profile polls, if any: the typed action
+   * kinds it admits and those that need a runtime approval receipt. Null: no action lane, no
+   * action credential, no subjects.
+   */
+  readonly action_lane: {
+    readonly action_kinds: readonly ExecutableActionKind[];
+    readonly approval_required_kinds: readonly ExecutableActionKind[];
+  } | null;
 }
 
 const READ_ONLY = { live_actions: false, credential_reuse: false } as const;
@@ -76,6 +90,8 @@ export const MINECRAFT_READONLY_PROFILE: EnvironmentAdapterProfile = {
   },
   normalizer: 'helix.normalizer.minecraft.readonly.v1',
   execution_policy: READ_ONLY,
+  // What the reference connector executes and flying-squid lets it verify (D-10).
+  action_lane: { action_kinds: EXECUTABLE_ACTION_KINDS, approval_required_kinds: WORLD_MUTATING_KINDS },
 };
 
 /** The fixture-only second adapter: no game, for cross-adapter isolation tests (§23.3). */
@@ -101,12 +117,18 @@ export const SYNTHETIC_FIXTURE_PROFILE: EnvironmentAdapterProfile = {
   },
   normalizer: 'helix.normalizer.synthetic_game.fixture.v1',
   execution_policy: READ_ONLY,
+  action_lane: null,
 };
 
 export const ENVIRONMENT_ADAPTER_PROFILES: readonly EnvironmentAdapterProfile[] = [
   MINECRAFT_READONLY_PROFILE,
   SYNTHETIC_FIXTURE_PROFILE,
 ];
+
+/** The domain adapters whose connector embodies a player and polls the action lane (docs/embodiment.md). */
+export const ACTION_LANE_ADAPTERS: readonly string[] = ENVIRONMENT_ADAPTER_PROFILES.filter(
+  (p) => p.action_lane !== null,
+).flatMap((p) => p.domain_adapters);
 
 /** SHA-256 over the canonical JSON of the whole profile: any change to a profile changes its hash. */
 export const profileContractHash = (profile: EnvironmentAdapterProfile): string => sha256Hex(canonicalJson(profile));

@@ -34,7 +34,7 @@ describe('the environment adapter registry (ING-04, §22)', () => {
     ]);
   });
 
-  it('pins the Minecraft profile: schema, world prefix, mechanics, the inventory probe, read-only (M-01)', () => {
+  it('pins the Minecraft profile: schema, world prefix, mechanics, the inventory probe, read-only ingress, the action lane’s kinds (M-01)', () => {
     const { profile } = production.resolve('game.minecraft.readonly.v1', 'minecraft:overworld');
     expect(profile).toMatchObject({
       schema: ENVIRONMENT_ADAPTER_PROFILE_SCHEMA,
@@ -43,7 +43,26 @@ describe('the environment adapter registry (ING-04, §22)', () => {
       mechanics_collections: ['mechanics.minecraft.java.v1'],
       required_probe_types: [MINECRAFT_INVENTORY_CHECK_PROBE],
       execution_policy: { live_actions: false, credential_reuse: false },
+      // M-01, D-10, D-11: the admitted action kinds, and those that need an approval receipt.
+      action_lane: {
+        action_kinds: [
+          'navigate_to',
+          'look_at',
+          'walk',
+          'jump',
+          'hotbar_select',
+          'equip',
+          'follow',
+          'mine',
+          'place',
+          'interact',
+        ],
+        approval_required_kinds: ['mine', 'place', 'interact', 'equip'],
+      },
     });
+    expect(
+      production.resolve('game.minecraft.readonly.v1', 'minecraft:overworld').profile.action_lane?.action_kinds,
+    ).not.toContain('craft');
   });
 
   it('hashes the contract with SHA-256 over canonical JSON: stable, and any change moves it', () => {

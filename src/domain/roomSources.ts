@@ -8,6 +8,8 @@
  * shown once) and the producer epoch (sent by the connector). The store holds their SHA-256.
  */
 
+import { ACTION_LANE_ADAPTERS } from './environmentAdapterProfiles.js';
+
 /** SRC-06: a revoked or expired source never becomes active again; rotation keeps it active. */
 export const SOURCE_STATUSES = ['active', 'revoked', 'expired'] as const;
 export type SourceStatus = (typeof SOURCE_STATUSES)[number];
@@ -25,8 +27,6 @@ export const SOURCE_BEARER_PATTERN = /^hlxsrc_[A-Za-z0-9_-]{43}$/;
  * (`/api/room-actions/v1/bindings/{binding_id}/…`), as the source bearer is only on the ingress lane.
  */
 export const ACTION_CREDENTIAL_PATTERN = /^hlxact_[A-Za-z0-9_-]{43}$/;
-/** The domain adapters whose connector embodies a player and polls the action lane (docs/embodiment.md). */
-export const ACTION_LANE_ADAPTERS: readonly string[] = ['game.minecraft.readonly.v1'];
 export const hasActionLane = (domainAdapter: string): boolean => ACTION_LANE_ADAPTERS.includes(domainAdapter);
 
 export const isSourceId = (value: string): boolean => SOURCE_ID_PATTERN.test(value);

@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../../auth/principal.js';
 import { type Action, ActionSchema } from '../../api/environmentActionSchemas.js';
-import {
-  EMBODIMENT_LIMITS,
-  EXECUTABLE_ACTION_KINDS,
-  type ExecutableActionKind,
-  WORLD_MUTATING_KINDS,
-} from '../../domain/embodiment.js';
+import { EMBODIMENT_LIMITS, EXECUTABLE_ACTION_KINDS, type ExecutableActionKind } from '../../domain/embodiment.js';
 import { HelixError } from '../../domain/errors.js';
 import { verifyAndConsumeApproval } from '../approvals/verifyAndConsumeApproval.js';
 import { completeReceipt, idempotentRequest, requireIdempotencyKey, reserveKey } from '../idempotency.js';
@@ -65,7 +60,8 @@ const newRef = (prefix: string): string => `${prefix}_${randomBytes(16).toString
  * connector executes it on its next poll and the caller follows it with
  * `helix_minecraft_workflow_status` (the tool does not hold the MCP request open while a player
  * walks). In order: member, role and consent; the action's kind and strict schema; the held
- * subject and its live, admitted connector; for a world-mutating kind, the runtime approval
+ * subject and its live, admitted connector; every kind admitted by the source's adapter profile
+ * (M-01); for a kind the profile puts under approval (D-11: world-mutating), the runtime approval
  * receipt bound to this exact action, room and subject (null run and turn: a direct MCP call),
  * consumed once. Idempotent by `idempotency_key`, scoped by owner, room and tool: a retry answers
  * the first answer and consumes nothing.
@@ -94,10 +90,19 @@ export const playerAction = async (
   await requireConnector(deps, deps.store.read, held.source, deps.now());
   // Checked before the receipt is consumed, so a busy player does not burn an approval.
   await requireIdle(deps.store.read, held.subject.subjectRef);
-  const approvalId = steps.some((step) => WORLD_MUTATING_KINDS.includes(step.kind))
+  const lane = admittedLane(deps, held.source.profileId, steps);
+  const approvalId = steps.some((step) => lane.approval_required_kinds.includes(step.kind))
     ? await consumeApproval(deps, acting, plan, held.subject.subjectRef, args.approval_receipt)
     : null;
   return queue(deps, acting, idem, { steps, approvalId, ...held });
+};
+
+/** M-01: the source's profile admits every step's kind on its action lane; else not supported. */
+const admittedLane = (deps: RoomDeps, profileId: string, steps: readonly Action[]) => {
+  const lane = deps.adapters.byId(profileId)?.profile.action_lane ?? null;
+  if (lane === null || steps.some((step) => !lane.action_kinds.includes(step.kind)))
+    throw new HelixError('environment_action_not_supported');
+  return lane;
 };
 
 /** One open workflow per subject: a second would interleave its steps with the first's. */
