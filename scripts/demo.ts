@@ -11,6 +11,7 @@ import { askHelix } from '../src/client/askLoop.js';
 import { HelixRestClient } from '../src/client/restClient.js';
 import { renderOutcome } from '../src/cli/ask.js';
 import { loadConfig } from '../src/config.js';
+import { counted } from '../src/cli/counted.js';
 import { createLogger } from '../src/logger.js';
 import { startHelix } from '../src/server.js';
 import { ingestPaths } from '../src/sources/library/ingest.js';
@@ -30,7 +31,7 @@ const userDocs = readdirSync('docs')
   .map((name) => join('docs', name));
 const report = await ingestPaths(store, userDocs, Date.now, (p) =>
   say(
-    `  [${p.index}/${p.total}] ${p.outcome} ${p.path}${p.outcome === 'failed' ? `: ${p.reason}` : ` (${p.passages} passages)`}`,
+    `  [${p.index}/${p.total}] ${p.outcome} ${p.path}${p.outcome === 'failed' ? `: ${p.reason}` : ` (${counted(p.passages, 'passage')})`}`,
   ),
 );
 say(`demo: library ready (${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged)`);

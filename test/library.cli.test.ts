@@ -84,8 +84,8 @@ describe('helix library and helix ask', () => {
       /\[1\/2\] refused {3}\S*long\.md: Refused "\S*long\.md": more than 200 characters of text \(the textChars limit; stopped at \d+\); raise it with --max-text-chars or HELIX_LIBRARY_MAX_TEXT_CHARS\n/,
     );
     expect(res.stderr).toMatch(/\[2\/2\] added\s+\S*notes\.md/);
-    expect(res.stdout).toContain('library: 1 added, 0 updated, 0 unchanged, 0 failed, 1 refused; 1 passages indexed');
-    expect(res.stderr).toContain('helix: 1 file(s) could not be indexed (1 refused by a per-document limit)');
+    expect(res.stdout).toContain('library: 1 added, 0 updated, 0 unchanged, 0 failed, 1 refused; 1 passage indexed');
+    expect(res.stderr).toContain('helix: 1 file could not be indexed (1 refused by a per-document limit)');
     const listed = await runCli(['library', 'list', '--database', database]);
     expect(listed.stdout).not.toContain('long.md');
     expect(listed.stdout).toContain('notes.md');

@@ -55,6 +55,22 @@ export const renderOutcome = ({ run, evidence, stoppedBecause }: AskOutcome): st
   return `${lines.join('\n')}\n`;
 };
 
+/**
+ * The bearer `helix ask` sends: the variable `--token-env` names, else HELIX_TOKEN, else
+ * HELIX_MCP_TOKEN (the name the `helix mcp config` snippets use), so one exported key serves both.
+ */
+export const bearerFromEnv = (
+  env: NodeJS.ProcessEnv,
+  named: string | undefined,
+): { readonly name: string; readonly token: string | undefined } => {
+  const candidates = named === undefined ? ['HELIX_TOKEN', 'HELIX_MCP_TOKEN'] : [named];
+  for (const name of candidates) {
+    const token = env[name];
+    if (token !== undefined && token !== '') return { name, token };
+  }
+  return { name: named ?? 'HELIX_TOKEN', token: undefined };
+};
+
 export const askCommand = (): Command =>
   new Command('ask')
     .description('start a run on a Helix server and drive it to an answer with cited sources')
@@ -63,18 +79,14 @@ export const askCommand = (): Command =>
     .option('--url <url>', 'Helix base URL', process.env.HELIX_URL ?? 'http://127.0.0.1:1522')
     .option(
       '--token-env <name>',
-      'environment variable holding the bearer (an hlx_ key, or a token Helix accepts)',
-      'HELIX_TOKEN',
+      'environment variable holding the bearer (an hlx_ key, or a token Helix accepts); default HELIX_TOKEN, else HELIX_MCP_TOKEN',
     )
     .option('--max-steps <n>', 'step budget (1-64)')
     .action(
-      async (objective: string, options: { scope: string[]; url: string; tokenEnv: string; maxSteps?: string }) => {
-        const token = process.env[options.tokenEnv];
-        if (token === undefined || token === '') {
-          throw new CliError(
-            `set ${options.tokenEnv} to an hlx_ key or access token (create one with: helix keys create …)`,
-            2,
-          );
+      async (objective: string, options: { scope: string[]; url: string; tokenEnv?: string; maxSteps?: string }) => {
+        const { name, token } = bearerFromEnv(process.env, options.tokenEnv);
+        if (token === undefined) {
+          throw new CliError(`set ${name} to an hlx_ key or access token (create one with: helix keys create …)`, 2);
         }
         const maxSteps = options.maxSteps === undefined ? undefined : Number(options.maxSteps);
         if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps >= 1 && maxSteps <= 64))

@@ -1,3 +1,4 @@
+import { counted } from './counted.js';
 import { Command } from 'commander';
 import { LIBRARY_LIMIT_SETTINGS, libraryLimits, parseLibraryLimit } from '../config/libraryLimits.js';
 import { embeddingsConfig } from '../config/embeddingsConfig.js';
@@ -38,7 +39,7 @@ const describeProgress = (p: IngestProgress): string => {
       : `; raise it with ${LIMIT_OPTIONS[p.limit].flag} or ${LIBRARY_LIMIT_SETTINGS[p.limit].variable}`;
   if (p.outcome === 'failed' || p.outcome === 'refused')
     return `${position} ${p.outcome.padEnd(9)} ${p.path}: ${p.reason ?? 'unknown error'}${raise}`;
-  return `${position} ${p.outcome.padEnd(9)} ${p.path} (${p.passages} passages)`;
+  return `${position} ${p.outcome.padEnd(9)} ${p.path} (${counted(p.passages, 'passage')})`;
 };
 
 /** HELIX_EMBEDDINGS_* as the server reads them; a bad value stops the command as configuration. */
@@ -86,13 +87,14 @@ const addCommand = (): Command => {
       const deps = embedder === undefined ? database.library : { ...database.library, embedder };
       const report = await addDocuments(deps, paths, limits, (p) => process.stderr.write(`${describeProgress(p)}\n`));
       process.stdout.write(
-        `library: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.failed} failed, ${report.refused} refused; ${report.passages} passages indexed\n`,
+        `library: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.failed} failed, ${report.refused} refused; ${counted(report.passages, 'passage')} indexed\n`,
       );
-      if (report.embedded !== undefined) process.stdout.write(`library: ${report.embedded} passages embedded\n`);
+      if (report.embedded !== undefined)
+        process.stdout.write(`library: ${counted(report.embedded, 'passage')} embedded\n`);
       const notIndexed = report.failed + report.refused;
       if (notIndexed > 0) {
         throw new CliError(
-          `${notIndexed} file(s) could not be indexed${report.refused > 0 ? ` (${report.refused} refused by a per-document limit)` : ''}`,
+          `${counted(notIndexed, 'file')} could not be indexed${report.refused > 0 ? ` (${report.refused} refused by a per-document limit)` : ''}`,
         );
       }
       if (report.embeddingError !== undefined) {
@@ -116,7 +118,7 @@ export const libraryCommand = (): Command => {
           process.stdout.write('the library is empty; add documents with `helix library add PATH…`\n');
         for (const d of documents) {
           process.stdout.write(
-            `${d.docId}\t${d.displayPath}\t${d.mediaType}\t${d.passageCount} passages\t${d.title}\n`,
+            `${d.docId}\t${d.displayPath}\t${d.mediaType}\t${counted(d.passageCount, 'passage')}\t${d.title}\n`,
           );
         }
       });

@@ -1,8 +1,12 @@
 import { Command } from 'commander';
 import { isIP } from 'node:net';
 import { loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
 import { startHelix } from '../server.js';
 import { CliError, databaseOptionHelp } from './options.js';
+import { LOG_LEVELS, logDestination, serveLogging } from './serveLogging.js';
+
+type ServeOptions = { host?: string; port?: string; database?: string; logLevel?: string; logFile?: string };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -14,7 +18,10 @@ export const serveCommand = (): Command =>
     .option('--host <host>', 'interface to listen on (default: $HELIX_HOST or 127.0.0.1)')
     .option('--port <port>', 'TCP port, 0 picks a free one (default: $HELIX_PORT or 1522)')
     .option('--database <path|url>', databaseOptionHelp)
-    .action(async (options: { host?: string; port?: string; database?: string }) => {
+    .option('--log-level <level>', `${LOG_LEVELS.join('|')} (default: warn in a terminal, else info)`)
+    .option('--log-file <path>', 'append the JSON log to this file instead of the terminal')
+    .action(async (options: ServeOptions) => {
+      const logging = serveLogging(options, process.env, process.stdout.isTTY === true);
       if (options.port !== undefined && (!/^\d{1,5}$/.test(options.port) || Number(options.port) > 65_535)) {
         throw new CliError('--port must be 0-65535', 2);
       }
@@ -30,13 +37,17 @@ export const serveCommand = (): Command =>
           2,
         );
       }
-      const helix = await startHelix(config);
-      process.stdout.write(`helix listening on ${helix.url}\n`);
+      const logger = createLogger(logging.level, logDestination(logging.to));
+      const helix = await startHelix(config, { logger });
+      // The pid is this process's: `npx helix serve &` puts npx's pid in $!, not the server's.
+      process.stdout.write(`helix listening on ${helix.url} (pid ${process.pid})\n`);
       const stop = (signal: string) => {
         process.stdout.write(`received ${signal}, shutting down\n`);
+        // An asynchronous log file is flushed before the process ends, so its last lines survive.
+        const exit = (code: number) => logger.flush(() => process.exit(code));
         helix.close().then(
-          () => process.exit(0),
-          () => process.exit(1),
+          () => exit(0),
+          () => exit(1),
         );
       };
       process.once('SIGINT', () => stop('SIGINT'));
