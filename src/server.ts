@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import { Authenticator } from './auth/authenticate.js';
 import { loadInstanceSecret } from './auth/instanceSecret.js';
 import { createOAuthVerifier } from './auth/oauthJwt.js';
@@ -42,6 +42,8 @@ export interface StartOptions {
   readonly executor?: TurnExecutor;
   readonly clock?: Clock;
   readonly logger?: Logger;
+  /** Where the server's own logger writes (`helix serve --log-file`, stderr in a terminal); stdout otherwise. */
+  readonly logDestination?: DestinationStream;
   /** An already-open store (tests); otherwise `config.database` is opened and migrated. */
   readonly store?: Store;
   /** Resolves owners' provider hosts, at registration and before every request; the system resolver unless a test names its own. */
@@ -135,7 +137,7 @@ interface Runtime {
 
 /** Step 1: open and migrate the store, load the installation secret, register this worker. */
 const openRuntime = async (config: HelixConfig, options: StartOptions): Promise<Runtime> => {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, options.logDestination);
   const clock = options.clock ?? systemClock;
   // A dropped idle connection is routine (restart, failover, an admin's pg_terminate_backend): log it, never crash.
   const onConnectionError = (err: Error) =>
@@ -335,6 +337,8 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
       await run.notifier.close();
       await rt.store.read.workers.stop(rt.workerId, rt.clock.now()).catch(() => undefined);
       if (options.store === undefined) await rt.store.close();
+      // An asynchronous log file keeps its last lines only if flushed before the process ends.
+      await new Promise<void>((resolve) => rt.logger.flush(() => resolve()));
     },
   };
 };

@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import { isIP } from 'node:net';
 import { loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
 import { startHelix } from '../server.js';
 import { CliError, databaseOptionHelp } from './options.js';
 import { LOG_LEVELS, logDestination, serveLogging } from './serveLogging.js';
@@ -37,17 +36,18 @@ export const serveCommand = (): Command =>
           2,
         );
       }
-      const logger = createLogger(logging.level, logDestination(logging.to));
-      const helix = await startHelix(config, { logger });
+      const destination = logDestination(logging.to);
+      const helix = await startHelix(
+        { ...config, logLevel: logging.level },
+        destination === undefined ? {} : { logDestination: destination },
+      );
       // The pid is this process's: `npx helix serve &` puts npx's pid in $!, not the server's.
       process.stdout.write(`helix listening on ${helix.url} (pid ${process.pid})\n`);
       const stop = (signal: string) => {
         process.stdout.write(`received ${signal}, shutting down\n`);
-        // An asynchronous log file is flushed before the process ends, so its last lines survive.
-        const exit = (code: number) => logger.flush(() => process.exit(code));
         helix.close().then(
-          () => exit(0),
-          () => exit(1),
+          () => process.exit(0),
+          () => process.exit(1),
         );
       };
       process.once('SIGINT', () => stop('SIGINT'));
