@@ -295,6 +295,7 @@ export const SCHEMA_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, s
   [CancelRunRequestSchema, 'CancelRunRequest'],
   [RunViewSchema, 'RunView'],
   [EventPageSchema, 'EventPage'],
+  [RunListViewSchema, 'RunListView'],
   [EvidenceBundleSchema, 'EvidenceBundle'],
   [RegisterModelProviderSchema, 'RegisterModelProviderRequest'],
   [ModelProviderViewSchema, 'ModelProviderView'],
