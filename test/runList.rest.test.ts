@@ -36,7 +36,10 @@ describe.each(storeFlavours())('GET /api/v1/agent-runs on $name', (flavour) => {
     expect(res.status).toBe(200);
     expect(res.body.schema).toBe('helix.agent_run.list.v1');
     expect(res.body.runs.map((r: { run_id: string }) => r.run_id)).toEqual(started);
-    expect(res.body.runs[2]).toMatchObject({ objective: 'Beta <script>alert(1)</script>', lifecycle_status: 'waiting' });
+    expect(res.body.runs[2]).toMatchObject({
+      objective: 'Beta <script>alert(1)</script>',
+      lifecycle_status: 'waiting',
+    });
     expect(res.body.next_cursor).toBeNull();
     expect((await list('', theirs)).body.runs.map((r: { objective: string }) => r.objective)).toEqual([
       'Their contract',
@@ -44,9 +47,7 @@ describe.each(storeFlavours())('GET /api/v1/agent-runs on $name', (flavour) => {
   });
 
   it('filters by status and objective text, and pages with the cursor it returns', async () => {
-    expect((await list('?status=cancelled')).body.runs.map((r: { run_id: string }) => r.run_id)).toEqual([
-      started[3],
-    ]);
+    expect((await list('?status=cancelled')).body.runs.map((r: { run_id: string }) => r.run_id)).toEqual([started[3]]);
     expect((await list('?q=CONTRACT')).body.runs.map((r: { objective: string }) => r.objective)).toEqual([
       'Gamma contract',
       'Alpha contract',
@@ -84,7 +85,11 @@ describe.each(storeFlavours())('GET /api/v1/agent-runs on $name', (flavour) => {
       '?owner=someone',
     ]) {
       const res = await list(query);
-      expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'invalid_request' });
+      expect({ query, status: res.status, code: res.body.code }).toEqual({
+        query,
+        status: 400,
+        code: 'invalid_request',
+      });
     }
   });
 

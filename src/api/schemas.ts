@@ -141,5 +141,14 @@ export const ListRunsQuerySchema = z.strictObject({
 });
 export type ListRunsQuery = z.infer<typeof ListRunsQuerySchema>;
 
+/** A calendar day (UTC) as a date input sends it. */
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'must be a real date');
+
+/** The console's run search: the REST filters plus the days the runs were created in (both inclusive). */
+export const ConsoleRunListQuerySchema = ListRunsQuerySchema.extend({ from: day.optional(), to: day.optional() });
+
 /** Idempotency-Key: 8-200 printable ASCII characters, no spaces or controls. */
 export const IdempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{8,200}$/, 'must be 8-200 printable characters');
