@@ -43,11 +43,24 @@ const anchorOf = (artifacts: readonly Artifact[], ref: string): string => {
   return index < 0 ? `<code>${escapeHtml(ref)}</code>` : `<a href="#artifact-${index + 1}">[${index + 1}]</a>`;
 };
 
+/**
+ * The evidence in the order the answer cites it, then the rest as admitted: an extractive answer's
+ * "[1]" is its first supporting ref, so it is also [1] on the page.
+ */
+const inCitationOrder = (view: AccountRunView): Artifact[] => {
+  const cited = view.run.latest_result?.supporting_evidence_refs ?? [];
+  const rank = (a: Artifact) => {
+    const index = cited.indexOf(a.ref);
+    return index < 0 ? cited.length : index;
+  };
+  return [...view.evidence.artifacts].sort((a, b) => rank(a) - rank(b));
+};
+
 const answerSection = (view: AccountRunView): string => {
   const result = view.run.latest_result;
   if (result?.text === null || result?.text === undefined)
     return '<h2>Answer</h2><p id="no-answer" class="muted">No authorized answer yet.</p>';
-  const citations = result.supporting_evidence_refs.map((ref) => anchorOf(view.evidence.artifacts, ref)).join(' ');
+  const citations = result.supporting_evidence_refs.map((ref) => anchorOf(inCitationOrder(view), ref)).join(' ');
   return `<h2>Answer</h2>
 <blockquote id="answer"><p>${escapeHtml(result.text).replace(/\n/g, '<br>')}</p></blockquote>
 <p id="citations">Cites: ${citations || 'nothing'}</p>`;
@@ -73,7 +86,7 @@ const issuesSection = (view: AccountRunView): string => {
   const { run } = view;
   const contradictions = run.contradictions.map(
     (c) =>
-      `<li>${escapeHtml(c.description)} ${c.refs.map((ref) => anchorOf(view.evidence.artifacts, ref)).join(' ')}</li>`,
+      `<li>${escapeHtml(c.description)} ${c.refs.map((ref) => anchorOf(inCitationOrder(view), ref)).join(' ')}</li>`,
   );
   const unresolved = run.unresolved_requirements.map((r) => `<li><code>${escapeHtml(r)}</code></li>`);
   return `${contradictions.length === 0 ? '' : `<h2>Contradictions</h2><ul id="contradictions">${contradictions.join('')}</ul>`}
@@ -89,7 +102,7 @@ const quotesFor = (view: AccountRunView, artifact: Artifact): string[] => {
 };
 
 const evidenceSection = (view: AccountRunView): string => {
-  const items = view.evidence.artifacts.map(
+  const items = inCitationOrder(view).map(
     (
       a,
       index,
