@@ -99,7 +99,7 @@ describe.each(storeFlavours())('the console run pages over HTTP on $name', (flav
       expect((await get(`/account/runs/${runId}`, cookie)).status).toBe(404);
       const stream = await get(`/account/runs/${runId}/events/stream`, cookie);
       expect(stream.status).toBe(404);
-      expect((await stream.json()).code).toBe('not_found');
+      expect(((await stream.json()) as { code: string }).code).toBe('not_found');
     }
     const res = await answer(runs.theirs!, {
       question_id: 'x',
