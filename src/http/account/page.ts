@@ -9,6 +9,7 @@ export const layout = (title: string, body: string): string => `<!doctype html>
 body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
 h1{font-size:1.4rem}table{border-collapse:collapse;width:100%}td,th{padding:.4rem .5rem;border-bottom:1px solid #ddd;text-align:left;font-size:.9rem}
 code{font-size:.8rem;word-break:break-all}button{cursor:pointer}.muted{color:#666}.error{color:#a00}
+.filters label{display:inline-block;margin:0 1rem .5rem 0;vertical-align:bottom}
 </style></head><body>${body}</body></html>`;
 
 export const signInPage = (message?: string): string =>

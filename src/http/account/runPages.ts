@@ -27,7 +27,7 @@ const statusOptions = (selected: string | undefined): string =>
 const searchForm = (
   search: RunSearch,
 ): string => `<form method="get" action="${RUNS_PAGE}" role="search" aria-label="Search runs">
-<p><label>Objective contains<br><input name="q" maxlength="200" size="30" value="${escapeHtml(search.q ?? '')}"></label>
+<p class="filters"><label>Objective contains<br><input name="q" maxlength="200" size="30" value="${escapeHtml(search.q ?? '')}"></label>
 <label>Status<br><select name="status">${statusOptions(search.status)}</select></label>
 <label>Created from<br><input type="date" name="from" value="${escapeHtml(search.from ?? '')}"></label>
 <label>Created until<br><input type="date" name="to" value="${escapeHtml(search.to ?? '')}"></label>
