@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium())('the console run pages in a real browser (issue 
     await page.locator('#citations a').click();
     await expect.poll(() => page.url()).toBe(`${c.h.url}/account/runs/${runs.scripted}#artifact-1`);
     expect(await page.locator('#lifecycle').textContent()).toBe('completed');
-    expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { pwned?: number }).pwned)).toBeUndefined();
     await page.screenshot({ path: 'docs/console/run.png', fullPage: true });
 
     // One tab follows the asking run; a second tab answers its question.

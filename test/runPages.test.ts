@@ -144,6 +144,34 @@ describe.each(storeFlavours())('the console run pages over HTTP on $name', (flav
     expect((await inspect(runs.asking!)).version).toBe(after.version);
   });
 
+  it('answers only through an active key that owns the run: a revoked key leaves the question to the agent', async () => {
+    const key = await c.h.key(
+      'helix.agent_runs.read helix.agent_runs.write helix.data.research_library.read',
+      'tenant-z',
+      c.owner,
+    );
+    const runId = await c.start(key, ASKING);
+    await c.turn(key, runId);
+    const { version } = (await api(c.h.url, 'GET', `/api/v1/agent-runs/${runId}`, { token: key })).body;
+    const keyRow = (await c.h.testStore.store.read.apiKeys.listForAccount(c.owner)).find(
+      (k) => k.tenantId === 'tenant-z',
+    )!;
+    await c.h.testStore.store.read.apiKeys.revoke(keyRow.keyId, Date.now());
+    const form = {
+      question_id: QUESTION.question_id,
+      value: 'x',
+      expected_version: String(version),
+      idempotency_key: 'console-revoked-1',
+    };
+    const res = await answer(runId, form);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain('answer through the agent that started it');
+    // Still the owner's run: listed and shown, only not answerable here.
+    expect((await get(`/account/runs/${runId}`, ownerCookie)).status).toBe(200);
+    const stored = await c.h.testStore.store.read.runs.get(runId);
+    expect(stored).toMatchObject({ version, pendingQuestions: [QUESTION] });
+  });
+
   it('streams the run events to the signed-in owner, ending once the run is terminal', async () => {
     const res = await get(`/account/runs/${runs.scripted}/events/stream?after_seq=0`, ownerCookie);
     expect(res.status).toBe(200);
