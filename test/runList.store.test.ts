@@ -20,7 +20,7 @@ const RUNS: readonly RunRecord[] = [
   run(1, { objective: 'Compare the 50% rule_of thumb', lifecycle: 'completed' }),
   run(2, { objective: 'Summarise the CONTRACT terms' }),
   run(3, { objective: 'contract renewal dates', ownerHash: ALSO_MINE, lifecycle: 'completed' }),
-  run(4, { objective: 'Weather report' }),
+  run(4, { objective: 'Évaluer le rapport météo' }),
   run(5, { objective: 'Tie A', createdAt: 1_700_000_009_000 }),
   run(6, { objective: 'Tie B', createdAt: 1_700_000_009_000 }),
   run(7, { objective: 'Their contract', ownerHash: THEIRS }),
@@ -61,6 +61,8 @@ describe.each(storeFlavours())('run list query on $name', (flavour) => {
     expect(await ids({ lifecycle: 'completed' })).toEqual(['3', '1']);
     expect(await ids({ text: 'contract' })).toEqual(['3', '2']);
     expect(await ids({ text: 'CONTRACT', lifecycle: 'waiting' })).toEqual(['2']);
+    // Text beyond ASCII matches at least as written on every dialect (SQLite folds only ASCII case).
+    expect(await ids({ text: 'Évaluer' })).toEqual(['4']);
     expect(await ids({ createdFrom: 1_700_000_002_000, createdBefore: 1_700_000_004_000 })).toEqual(['3', '2']);
   });
 
