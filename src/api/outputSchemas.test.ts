@@ -4,8 +4,15 @@ import type { RunRecord } from '../domain/run.js';
 import { scriptedArtifact } from '../solver/scriptedExecutor.js';
 import { errorBody } from './errorBody.js';
 import { projectEvidence } from './evidenceView.js';
-import { ErrorBodySchema, EventViewSchema, EvidenceBundleSchema, RunViewSchema } from './outputSchemas.js';
+import {
+  ErrorBodySchema,
+  EventViewSchema,
+  EvidenceBundleSchema,
+  RunListViewSchema,
+  RunViewSchema,
+} from './outputSchemas.js';
 import { projectEvent, projectRun } from './runView.js';
+import { projectRunList } from './runListView.js';
 
 const run: RunRecord = {
   runId: 'run_schema0001',
@@ -64,6 +71,8 @@ describe('output schemas match the projections', () => {
   it('run view', () => {
     const view = projectRun(run);
     expect(RunViewSchema.parse(view)).toEqual(view);
+    const list = projectRunList([run], 'cursor');
+    expect(RunListViewSchema.parse(list)).toEqual(list);
     expectDeclared(RunViewSchema, view);
     expect(RunViewSchema.safeParse(projectRun({ ...run, latestResult: null })).success).toBe(true);
   });

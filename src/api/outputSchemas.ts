@@ -86,6 +86,27 @@ export const RunViewSchema = z.looseObject({
   ...FalseFlags,
 });
 
+export const RunListViewSchema = z.looseObject({
+  schema: z.literal('helix.agent_run.list.v1'),
+  runs: z.array(
+    z.looseObject({
+      run_id: z.string(),
+      objective: z.string(),
+      lifecycle_status: z.enum(LIFECYCLE_STATUSES),
+      completion_status: z.enum(COMPLETION_STATUSES),
+      terminal_authority_status: z.enum(TERMINAL_AUTHORITY_STATUSES),
+      version: z.number().int(),
+      steps_used: z.number().int(),
+      max_steps: z.number().int(),
+      pending_question_count: z.number().int(),
+      recommended_next_action: z.enum(NEXT_ACTIONS),
+      created_at: NullableInstant,
+      updated_at: NullableInstant,
+    }),
+  ),
+  next_cursor: z.string().nullable(),
+});
+
 export const EventViewSchema = z.looseObject({
   schema: z.literal('helix.agent_run.event.v1'),
   run_id: z.string(),

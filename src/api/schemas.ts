@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BUDGET_BOUNDS, BUDGET_DEFAULTS, CONTRACT_BOUNDS, CONTRACT_DEFAULTS } from '../domain/contract.js';
 import { RUN_ID_PATTERN } from '../domain/run.js';
+import { LIFECYCLE_STATUSES } from '../domain/statuses.js';
 
 /**
  * The request contract, written once. REST validates bodies with these schemas and MCP publishes
@@ -123,6 +124,31 @@ export const StreamEventsQuerySchema = z.strictObject({
   after_seq: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
 });
 export type ListEventsQuery = z.infer<typeof ListEventsQuerySchema>;
+
+export const RUNS_LIMIT = { min: 1, max: 100, default: 20 } as const;
+/** The longest objective search text: an objective is at most 4,000 characters, a search far less. */
+export const RUN_SEARCH_MAX = 200;
+
+/** GET /api/v1/agent-runs: filters, then the opaque cursor a previous page returned (src/service/runs/runCursor.ts). */
+export const ListRunsQuerySchema = z.strictObject({
+  status: z.enum(LIFECYCLE_STATUSES).optional(),
+  q: text(RUN_SEARCH_MAX).optional(),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,400}\.[0-9a-f]{32}$/, 'must be a next_cursor this endpoint returned')
+    .optional(),
+  limit: queryInt(RUNS_LIMIT.min, RUNS_LIMIT.max).default(RUNS_LIMIT.default),
+});
+export type ListRunsQuery = z.infer<typeof ListRunsQuerySchema>;
+
+/** A calendar day (UTC) as a date input sends it. */
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'must be a real date');
+
+/** The console's run search: the REST filters plus the days the runs were created in (both inclusive). */
+export const ConsoleRunListQuerySchema = ListRunsQuerySchema.extend({ from: day.optional(), to: day.optional() });
 
 /** Idempotency-Key: 8-200 printable ASCII characters, no spaces or controls. */
 export const IdempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{8,200}$/, 'must be 8-200 printable characters');

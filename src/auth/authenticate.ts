@@ -2,7 +2,7 @@ import { decodeProtectedHeader } from 'jose';
 import { subjectHash, tenantHash } from '../domain/identityHashes.js';
 import { HelixError } from '../domain/errors.js';
 import { ScopeSet } from '../domain/scopes.js';
-import type { Store } from '../store/port.js';
+import type { ApiKeyRecord, Store } from '../store/port.js';
 import { findActiveApiKey, looksLikeApiKey } from './apiKeys.js';
 import { verifyLocalJwt, type LocalJwtConfig } from './localJwt.js';
 import type { OAuthVerifier, VerifiedAccessToken } from './oauthJwt.js';
@@ -11,6 +11,21 @@ import { TENANT_HEADERS } from './tenantClaims.js';
 
 /** Issuer recorded for principals authenticated by an `hlx_` key. */
 export const API_KEY_ISSUER = 'urn:helix:api-key';
+
+/**
+ * What an active `hlx_` key authenticates as: its own tenant, account and scopes. Its owner tuple
+ * is exactly (tenant, API_KEY_ISSUER, account, account), so a key row alone names the owner.
+ */
+export const apiKeyPrincipal = (key: ApiKeyRecord): Principal => ({
+  kind: 'api_key',
+  tenantId: key.tenantId,
+  issuer: API_KEY_ISSUER,
+  subject: key.accountId,
+  accountId: key.accountId,
+  scopes: new ScopeSet(key.scopes),
+  credentialId: key.keyId,
+  linkedAccount: false,
+});
 
 export interface AuthConfig {
   /** Present only when HELIX_AGENT_ALLOW_LOCAL_HS256=1 outside production. */
@@ -69,16 +84,7 @@ export class Authenticator {
     if (looksLikeApiKey(token)) {
       const key = await findActiveApiKey(this.store, token);
       if (key === undefined) return undefined;
-      return this.withAccountState({
-        kind: 'api_key',
-        tenantId: key.tenantId,
-        issuer: API_KEY_ISSUER,
-        subject: key.accountId,
-        accountId: key.accountId,
-        scopes: new ScopeSet(key.scopes),
-        credentialId: key.keyId,
-        linkedAccount: false,
-      });
+      return this.withAccountState(apiKeyPrincipal(key));
     }
     const algorithm = headerAlgorithm(token);
     if (algorithm === 'HS256' && this.config.localJwt !== undefined) {

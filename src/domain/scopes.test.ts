@@ -26,7 +26,7 @@ describe('scope registry', () => {
 
   it('maps ADR-0004 scopes onto exactly the operations documented', () => {
     const allowed = (scopes: string) => RUN_OPERATIONS.filter((op) => ScopeSet.parse(scopes).allows(op));
-    expect(allowed('run.read')).toEqual(['run.inspect', 'run.events', 'run.evidence', 'run.events_stream']);
+    expect(allowed('run.read')).toEqual(['run.inspect', 'run.events', 'run.evidence', 'run.events_stream', 'run.list']);
     expect(allowed('run.create')).toEqual(['run.start', 'run.continue']);
     expect(allowed('run.cancel')).toEqual(['run.cancel']);
     expect(allowed('stream.subscribe')).toEqual(['run.events', 'run.events_stream']);

@@ -104,6 +104,7 @@ export const RUN_OPERATIONS = [
   'run.events',
   'run.evidence',
   'run.events_stream',
+  'run.list',
 ] as const;
 export type RunOperation = (typeof RUN_OPERATIONS)[number];
 
@@ -187,6 +188,7 @@ export const OPERATION_SCOPES: {
   'run.events': { oauth: ['helix.agent_runs.read'], adr: ['agent.read', 'run.read', 'stream.subscribe'] },
   'run.evidence': { oauth: ['helix.agent_runs.read'], adr: ['agent.read', 'run.read'] },
   'run.events_stream': { oauth: ['helix.agent_runs.read'], adr: ['agent.read', 'run.read', 'stream.subscribe'] },
+  'run.list': { oauth: ['helix.agent_runs.read'], adr: ['agent.read', 'run.read'] },
   // Write does not imply read, as for runs: a registering key may be unable to list.
   'model_provider.register': { oauth: ['helix.model_providers.write'], adr: ['provider.write'] },
   'model_provider.delete': { oauth: ['helix.model_providers.write'], adr: ['provider.write'] },

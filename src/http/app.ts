@@ -207,6 +207,7 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
     registerAccountPages(scope, {
       ...options.accounts,
       identity: options.identity,
+      runs: options.service.deps,
       ...(options.rooms === undefined ? {} : { rooms: options.rooms }),
     }),
   );

@@ -1,5 +1,6 @@
 import type { RunEvent, NewRunEvent } from '../domain/events.js';
 import type { RunRecord } from '../domain/run.js';
+import type { LifecycleStatus } from '../domain/statuses.js';
 import type { TurnArtifact } from '../domain/turn.js';
 import type { SealedSecret } from '../domain/sealedSecret.js';
 import type { RoomRepository } from './roomPort.js';
@@ -61,6 +62,28 @@ export interface RunRepository {
   compareAndSet(next: RunRecord, expectedVersion: number): Promise<boolean>;
   /** Runs with a claimed turn, for start-up recovery. */
   listWithActiveTurn(): Promise<RunRecord[]>;
+  /** One page of the given owners' runs, newest first (src/store/kysely/runListQuery.ts). */
+  listForOwners(query: RunListQuery): Promise<RunRecord[]>;
+}
+
+/** Where a page of runs starts: strictly after this run in newest-first order (keyset pagination). */
+export interface RunListPosition {
+  readonly createdAt: number;
+  readonly runId: string;
+}
+
+export interface RunListQuery {
+  /** The owners whose runs are listed; none lists nothing. */
+  readonly ownerHashes: readonly string[];
+  readonly lifecycle?: LifecycleStatus;
+  /** A substring of the objective, matched without regard to ASCII case. */
+  readonly text?: string;
+  /** Created at or after (ms). */
+  readonly createdFrom?: number;
+  /** Created before (ms). */
+  readonly createdBefore?: number;
+  readonly after?: RunListPosition;
+  readonly limit: number;
 }
 
 export interface EventRepository {

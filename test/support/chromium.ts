@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's chromium, which .ci/run installs; browser tests skip when it is absent. */
@@ -35,3 +36,16 @@ export const signedInPage = async (
   await page.waitForURL(`${baseUrl}/account`);
   return page;
 };
+
+/**
+ * Where a browser test saves the screenshot `name` (e.g. `run.png`): docs/console/ when
+ * `HELIX_DOCS_SCREENSHOTS=1` (refreshing the images docs/console.md shows), else the ignored
+ * test-results/, so an ordinary run leaves the committed images alone (fonts differ by machine).
+ */
+export const screenshotPath = (name: string): string =>
+  fileURLToPath(
+    new URL(
+      process.env.HELIX_DOCS_SCREENSHOTS === '1' ? `../../docs/console/${name}` : `../../test-results/${name}`,
+      import.meta.url,
+    ),
+  );

@@ -9,6 +9,7 @@ export const layout = (title: string, body: string): string => `<!doctype html>
 body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}
 h1{font-size:1.4rem}table{border-collapse:collapse;width:100%}td,th{padding:.4rem .5rem;border-bottom:1px solid #ddd;text-align:left;font-size:.9rem}
 code{font-size:.8rem;word-break:break-all}button{cursor:pointer}.muted{color:#666}.error{color:#a00}button.danger{background:#a00;color:#fff;border:1px solid #700;padding:.3rem .7rem;font-weight:600}
+.filters label{display:inline-block;margin:0 1rem .5rem 0;vertical-align:bottom}
 </style></head><body>${body}</body></html>`;
 
 export const signInPage = (message?: string): string =>
@@ -32,7 +33,7 @@ export const accountPage = (displayName: string): string =>
 Revoking one makes its next request fail; revoke provider-side tokens separately if you need to.</p>
 <p id="status" class="muted">Loading…</p>
 <table><thead><tr><th>Binding</th><th>Issuer</th><th>Provider</th><th>Status</th><th>Created</th><th></th></tr></thead><tbody id="bindings"></tbody></table>
-<p><a href="/account/rooms">Shared Live Rooms</a></p>
+<p><a href="/account/runs">Runs</a> · <a href="/account/rooms">Shared Live Rooms</a></p>
 <form method="post" action="/account/sign-out"><p><button type="submit">Sign out</button></p></form>
 <script src="/account/bindings.js"></script>`,
   );

@@ -10,6 +10,8 @@ import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './cookies
 import { usePagePolicy } from '../securityHeaders.js';
 import { accountPage, BINDINGS_SCRIPT, signInPage } from './page.js';
 import { registerRoomPages } from './roomPageRoutes.js';
+import { registerRunPages } from './runPageRoutes.js';
+import type { RunServiceDeps } from '../../service/runs/deps.js';
 import type { ResourceIdentity } from '../resourceIdentity.js';
 
 export interface PageOptions {
@@ -17,6 +19,8 @@ export interface PageOptions {
   readonly secureCookies: boolean;
   /** The Shared Live Room pages (/account/rooms…, D-09) exist only when the server serves rooms. */
   readonly rooms?: RoomDeps;
+  /** The run pages (/account/runs…): the signed-in account's runs, read through the run use cases. */
+  readonly runs?: RunServiceDeps;
   /** The public origin (HELIX_PUBLIC_BASE_URL) that invite links name, behind a proxy too. */
   readonly identity: ResourceIdentity;
 }
@@ -72,4 +76,5 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
     return clearSessionCookie(reply, secureCookies).redirect('/account', 303);
   });
   if (options.rooms !== undefined) registerRoomPages(app, deps, options.rooms, options.identity);
+  if (options.runs !== undefined) registerRunPages(app, { accounts: deps, identity: options.identity }, options.runs);
 };

@@ -15,7 +15,8 @@ import { workflowsSection } from './roomWorkflowPages.js';
 export const INVITE_TTL_CHOICES = { '1h': 3_600_000, '1d': 86_400_000, '7d': 604_800_000 } as const;
 
 const roomPath = (roomId: string): string => `/account/rooms/${encodeURIComponent(roomId)}`;
-const nav = '<p><a href="/account">Account</a> · <a href="/account/rooms">Rooms</a></p>';
+const nav =
+  '<p><a href="/account">Account</a> · <a href="/account/runs">Runs</a> · <a href="/account/rooms">Rooms</a></p>';
 
 const consentState = (room: RoomView): string =>
   room.membership.consent_current ? `v${room.consent_version} accepted` : `v${room.consent_version} not accepted`;

@@ -56,11 +56,12 @@ import {
 } from '../../api/environmentActionSchemas.js';
 import { ProtectedResourceMetadataSchema } from '../wellKnown.js';
 import { HealthSchema } from '../health.js';
-import { EventPageSchema, EvidenceBundleSchema, RunViewSchema } from '../../api/outputSchemas.js';
+import { EventPageSchema, EvidenceBundleSchema, RunListViewSchema, RunViewSchema } from '../../api/outputSchemas.js';
 import {
   CancelRunRequestSchema,
   ContinueRunRequestSchema,
   ListEventsQuerySchema,
+  ListRunsQuerySchema,
   StartRunRequestSchema,
   StreamEventsQuerySchema,
 } from '../../api/schemas.js';
@@ -129,6 +130,20 @@ export const OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
       schema: RunViewSchema,
       etag: true,
       location: true,
+    },
+  },
+  'GET /api/v1/agent-runs': {
+    operationId: 'listRuns',
+    summary: "List the caller's runs, newest first",
+    tag: 'runs',
+    authentication: 'bearer',
+    scope: 'run.list',
+    query: ListRunsQuerySchema,
+    success: {
+      status: 200,
+      description:
+        'A page of the runs this owner started, filtered by `status` (lifecycle) and `q` (objective text, ignoring ASCII case); pass `next_cursor` back as `cursor` for the next page (null on the last). A cursor is opaque and bound to its owner.',
+      schema: RunListViewSchema,
     },
   },
   'GET /api/v1/agent-runs/:run_id': {
@@ -280,6 +295,7 @@ export const SCHEMA_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, s
   [CancelRunRequestSchema, 'CancelRunRequest'],
   [RunViewSchema, 'RunView'],
   [EventPageSchema, 'EventPage'],
+  [RunListViewSchema, 'RunListView'],
   [EvidenceBundleSchema, 'EvidenceBundle'],
   [RegisterModelProviderSchema, 'RegisterModelProviderRequest'],
   [ModelProviderViewSchema, 'ModelProviderView'],

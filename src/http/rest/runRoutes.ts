@@ -25,9 +25,10 @@ interface RunRoute {
   readonly handler: Handler;
 }
 
-/** The six run endpoints of the contract, as a table; each row calls one use case. */
+/** The run endpoints of the contract, as a table; each row calls one use case. */
 export const RUN_ROUTES: readonly RunRoute[] = [
   { method: 'POST', url: RUNS_PATH, mutation: true, handler: (s, p, r) => s.start(p, idempotencyKeyOf(r), r.body) },
+  { method: 'GET', url: RUNS_PATH, mutation: false, handler: (s, p, r) => s.list(p, r.query) },
   { method: 'GET', url: `${RUNS_PATH}/:run_id`, mutation: false, handler: (s, p, r) => s.inspect(p, r.params.run_id) },
   {
     method: 'POST',

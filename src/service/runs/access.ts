@@ -18,8 +18,11 @@ export const requireRunId = (runId: string): void => {
   if (!RUN_ID_PATTERN.test(runId)) throw new HelixError('invalid_run_id');
 };
 
+/** What loading a run checks ownership by: the owner hash alone. */
+type OwnerKey = Pick<Ownership, 'ownerHash'>;
+
 /** Another owner's run is reported exactly like a run that does not exist. */
-const ownedOrNotFound = (run: RunRecord | undefined, owner: Ownership): RunRecord => {
+const ownedOrNotFound = (run: RunRecord | undefined, owner: OwnerKey): RunRecord => {
   if (run === undefined || run.ownerHash !== owner.ownerHash) throw new HelixError('not_found');
   return run;
 };
@@ -29,11 +32,11 @@ export const loadOwnedRunIn = async (
   deps: RunServiceDeps,
   uow: UnitOfWork,
   runId: string,
-  owner: Ownership,
+  owner: OwnerKey,
 ): Promise<RunRecord> => settleRun(deps, uow, ownedOrNotFound(await uow.runs.get(runId), owner));
 
 /** Loads an owned run for reading; only opens a write transaction when the run needs settling. */
-export const loadOwnedRun = async (deps: RunServiceDeps, runId: string, owner: Ownership): Promise<RunRecord> => {
+export const loadOwnedRun = async (deps: RunServiceDeps, runId: string, owner: OwnerKey): Promise<RunRecord> => {
   const run = ownedOrNotFound(await deps.store.read.runs.get(runId), owner);
   if (!(await needsSettling(deps, run))) return run;
   return deps.store.transaction((uow) => loadOwnedRunIn(deps, uow, runId, owner));

@@ -5,6 +5,7 @@ import type { RunServiceDeps } from './deps.js';
 import { fetchEvidence } from './fetchEvidence.js';
 import { inspectRun } from './inspectRun.js';
 import { listEvents } from './listEvents.js';
+import { listRuns } from './listRuns.js';
 import { recoverInterruptedRuns } from './recovery.js';
 import { startRun } from './startRun.js';
 import { openEventStream } from './streamEvents.js';
@@ -21,6 +22,9 @@ export class RunService {
   }
   cancel(principal: Principal, runId: string, idempotencyKey: string | undefined, body: unknown) {
     return cancelRun(this.deps, principal, runId, idempotencyKey, body);
+  }
+  list(principal: Principal, query: unknown) {
+    return listRuns(this.deps, principal, query);
   }
   inspect(principal: Principal, runId: string) {
     return inspectRun(this.deps, principal, runId);

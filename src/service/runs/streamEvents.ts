@@ -31,16 +31,27 @@ export const openEventStream = async (
 ): Promise<(signal: AbortSignal) => AsyncGenerator<StreamItem>> => {
   requireOperation(principal, 'run.events_stream');
   requireRunId(runId);
-  const { after_seq: afterSeq } = parseInput(StreamEventsQuerySchema, query);
-  let cursor = afterSeq ?? 0;
-  if (lastEventId !== undefined) {
-    if (!/^\d{1,15}$/.test(lastEventId))
-      throw new HelixError('invalid_request', { issues: [{ path: 'Last-Event-ID', message: 'must be an event seq' }] });
-    cursor = Number(lastEventId);
-  }
+  const cursor = resumeSeqOf(query, lastEventId);
   await loadOwnedRun(deps, runId, ownerOf(deps, principal));
+  return runEventStream(deps, runId, cursor);
+};
 
-  return async function* stream(signal: AbortSignal) {
+/** Where a stream resumes: after `Last-Event-ID` when the client sends one, else after `after_seq` (0). */
+export const resumeSeqOf = (query: unknown, lastEventId: string | undefined): number => {
+  const { after_seq: afterSeq } = parseInput(StreamEventsQuerySchema, query);
+  if (lastEventId === undefined) return afterSeq ?? 0;
+  if (!/^\d{1,15}$/.test(lastEventId))
+    throw new HelixError('invalid_request', { issues: [{ path: 'Last-Event-ID', message: 'must be an event seq' }] });
+  return Number(lastEventId);
+};
+
+/**
+ * The events of a run the caller was already found to own, after `afterSeq`: each once, a
+ * heartbeat while idle, and an end once the run is terminal and every event has been sent.
+ */
+export const runEventStream = (deps: RunServiceDeps, runId: string, afterSeq: number) =>
+  async function* stream(signal: AbortSignal): AsyncGenerator<StreamItem> {
+    let cursor = afterSeq;
     while (!signal.aborted) {
       const rows = await deps.store.read.events.list(runId, cursor, PAGE);
       for (const row of rows) {
@@ -59,4 +70,3 @@ export const openEventStream = async (
       if (after !== undefined && after.lastEventSeq === seen && !isRunTerminal(after)) yield { type: 'heartbeat' };
     }
   };
-};

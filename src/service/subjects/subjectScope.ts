@@ -33,7 +33,7 @@ export const subjectKeyOf = (deps: SubjectDeps, accountId: string): string =>
  * account), which also covers keys that wrote before the registry existed.
  */
 export const scopeOf = async (
-  deps: SubjectDeps,
+  deps: Pick<SubjectDeps, 'instanceSecret'>,
   uow: UnitOfWork,
   accountId: string,
   registered: readonly string[],

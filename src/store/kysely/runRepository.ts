@@ -4,6 +4,7 @@ import type { CompletionStatus, LifecycleStatus, TerminalAuthorityStatus } from 
 import type { RunRepository } from '../port.js';
 import type { AgentRunsTable, HelixDatabase } from '../schema.js';
 import { toMillis, toMillisOrNull } from './columns.js';
+import { selectRunsForOwners } from './runListQuery.js';
 
 type RunState = Pick<
   RunRecord,
@@ -119,5 +120,9 @@ export const runRepository = (db: Kysely<HelixDatabase>): RunRepository => ({
   async listWithActiveTurn() {
     const rows = await db.selectFrom('helix_agent_runs').selectAll().where('turn_id', 'is not', null).execute();
     return rows.map(fromRow);
+  },
+  async listForOwners(query) {
+    if (query.ownerHashes.length === 0) return [];
+    return (await selectRunsForOwners(db, query).execute()).map(fromRow);
   },
 });

@@ -13,6 +13,7 @@ import { roomIngress } from './0011_room_ingress.js';
 import { runtimeApprovals } from './0012_runtime_approvals.js';
 import { embodiment } from './0013_embodiment.js';
 import { embodimentWorkflows } from './0015_embodiment_workflows.js';
+import { runList } from './0016_run_list.js';
 
 export type { StoreDialect } from './dialect.js';
 import type { StoreDialect } from './dialect.js';
@@ -33,6 +34,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0012_runtime_approvals': runtimeApprovals,
   '0013_embodiment': embodiment,
   '0015_embodiment_workflows': embodimentWorkflows,
+  '0016_run_list': runList,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({
