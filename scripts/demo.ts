@@ -7,6 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createApiKey } from '../src/auth/apiKeys.js';
+import { loadInstanceSecret } from '../src/auth/instanceSecret.js';
 import { askHelix } from '../src/client/askLoop.js';
 import { HelixRestClient } from '../src/client/restClient.js';
 import { renderOutcome } from '../src/cli/ask.js';
@@ -14,8 +15,23 @@ import { loadConfig } from '../src/config.js';
 import { counted } from '../src/cli/counted.js';
 import { createLogger } from '../src/logger.js';
 import { startHelix } from '../src/server.js';
+import { createAccount } from '../src/service/accounts/createAccount.js';
 import { ingestPaths } from '../src/sources/library/ingest.js';
 import { openStore } from '../src/store/openStore.js';
+
+const DEMO_ACCOUNT = 'Demo';
+const CONSOLE = 'http://127.0.0.1:1522';
+
+/** How to look at the run in the web console afterwards: the demo's server stops when it ends. */
+const consoleHint = (accountId: string, runId: string): string =>
+  [
+    '',
+    'See this run in the web console:',
+    '  npx helix serve --database .helix/demo.db &',
+    `  npx helix accounts login-link --account ${accountId} --database .helix/demo.db`,
+    `then open the printed sign-in link (valid 15 minutes), then ${CONSOLE}/account/runs/${runId}`,
+    'Stop the server with `kill %1`.',
+  ].join('\n');
 
 const QUESTION = process.argv[2] ?? 'How does Helix recover a run after its server process is killed?';
 const database = resolve('.helix/demo.db');
@@ -41,11 +57,16 @@ const config = loadConfig(
   { host: '127.0.0.1', port: 0, database },
 );
 const helix = await startHelix(config, { store, logger: createLogger('warn') });
+// A console account owns the demo's key, so the run shows on its Runs page afterwards.
+const accounts = { store, instanceSecret: await loadInstanceSecret(store), now: Date.now };
+const account =
+  (await store.read.accounts.list()).find((a) => a.displayName === DEMO_ACCOUNT) ??
+  (await createAccount(accounts, { displayName: DEMO_ACCOUNT }));
 const { key, record } = await createApiKey(
   store,
   {
     tenantId: 'demo',
-    accountId: 'demo',
+    accountId: account.accountId,
     scopes: ['helix.agent_runs.read', 'helix.agent_runs.write', 'helix.data.research_library.read'],
     label: 'npm run demo',
   },
@@ -66,6 +87,7 @@ try {
   );
   process.stdout.write(`\n${renderOutcome(outcome)}`);
   say(`demo: finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  say(consoleHint(account.accountId, outcome.run.run_id));
   if (outcome.run.completion_status !== 'completed') process.exitCode = 1;
 } finally {
   await store.read.apiKeys.revoke(record.keyId, Date.now());
