@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BUDGET_BOUNDS, BUDGET_DEFAULTS, CONTRACT_BOUNDS, CONTRACT_DEFAULTS } from '../domain/contract.js';
 import { RUN_ID_PATTERN } from '../domain/run.js';
+import { TURN_EXECUTORS } from '../domain/agentTask.js';
 
 /**
  * The request contract, written once. REST validates bodies with these schemas and MCP publishes
@@ -68,6 +69,12 @@ export const StartRunRequestSchema = z.strictObject({
     .refine((scopes) => new Set(scopes).size === scopes.length, 'must not repeat a scope'),
   completion_contract: CompletionContractSchema.default(() => CompletionContractSchema.parse({})),
   budget: BudgetSchema.default(() => BudgetSchema.parse({})),
+  turn_executor: z
+    .enum(TURN_EXECUTORS)
+    .default('helix')
+    .describe(
+      "Who works the run's turns: `helix` (Helix's own executor) or `agent_task` (an external agent claims each turn over the MCP agent-task tools; docs/agent-tasks.md).",
+    ),
 });
 export type StartRunRequest = z.infer<typeof StartRunRequestSchema>;
 

@@ -2,12 +2,18 @@ import type { Admission } from './admission.js';
 import type { RunServiceDeps } from './deps.js';
 import { emptyOutcome, UsageMeter, type TurnOutcome } from '../../domain/turn.js';
 import type { RunRecord } from '../../domain/run.js';
+import { AGENT_TASK_PROVIDER } from '../../domain/agentTask.js';
+import type { TurnExecutor } from '../../solver/executor.js';
 import { turnCapabilities } from './turnCapabilities.js';
 import { ATTR, inSpan, recordTurn } from '../../telemetry/instruments.js';
 
 export class TurnTimeout extends Error {
   override readonly name = 'TurnTimeout';
 }
+
+/** A run started for an external agent is worked by the agent-task executor, every turn, with no fallback (ATP-38). */
+const executorOf = (deps: RunServiceDeps, run: RunRecord): TurnExecutor =>
+  run.runtimeProvider === AGENT_TASK_PROVIDER && deps.agentTasks !== undefined ? deps.agentTasks : deps.executor;
 
 /** One span and one duration sample per turn, however it ended (runTurn never throws). */
 export const executeTurn = (
@@ -65,7 +71,7 @@ const runTurn = async (
   };
   try {
     const outcome = await Promise.race([
-      deps.executor.executeTurn({
+      executorOf(deps, run).executeTurn({
         runId: run.runId,
         ownerHash: run.ownerHash,
         turn: run.stepsUsed,

@@ -1,4 +1,5 @@
 import type { Principal } from '../../auth/principal.js';
+import { AgentTaskService } from '../agentTasks/agentTaskService.js';
 import { cancelRun } from './cancelRun.js';
 import { continueRun } from './continueRun.js';
 import type { RunServiceDeps } from './deps.js';
@@ -11,7 +12,12 @@ import { openEventStream } from './streamEvents.js';
 
 /** The one service both facades (REST and MCP) call. Each method is a use case in its own file. */
 export class RunService {
-  constructor(readonly deps: RunServiceDeps) {}
+  /** The agent-task tools' use cases (docs/agent-tasks.md): they work the turns of this service's runs. */
+  readonly agentTasks: AgentTaskService;
+
+  constructor(readonly deps: RunServiceDeps) {
+    this.agentTasks = new AgentTaskService(deps);
+  }
 
   start(principal: Principal, idempotencyKey: string | undefined, body: unknown) {
     return startRun(this.deps, principal, idempotencyKey, body);

@@ -121,11 +121,16 @@ const questionsOf = (result: SubmittedResult): PendingQuestion[] => {
 };
 
 /**
- * The submitted result as a turn outcome. The supporting refs are passed on exactly as the model
+ * The submitted result as a turn outcome (the model's, or an external agent's: `writer` says whose).
+ * The supporting refs are passed on exactly as the model
  * wrote them: deciding whether they were retrieved and admitted is terminal authority's job
  * (judgeTurn), and filtering here would hide a model citing what it never read.
  */
-export const outcomeFromResult = (result: SubmittedResult, artifacts: readonly TurnArtifact[]): TurnOutcome => {
+export const outcomeFromResult = (
+  result: SubmittedResult,
+  artifacts: readonly TurnArtifact[],
+  writer: string = MODEL_WRITER,
+): TurnOutcome => {
   const retrieved = new Set(artifacts.map((a) => a.ref));
   const questions = questionsOf(result);
   const text = result.text.trim();
@@ -134,7 +139,7 @@ export const outcomeFromResult = (result: SubmittedResult, artifacts: readonly T
       ? [
           {
             ref: `candidate:sha256:${sha256Hex(text).slice(0, 40)}`,
-            writer: MODEL_WRITER,
+            writer,
             text,
             textSha256: sha256Hex(text),
             supportingRefs: [...new Set(result.supporting_refs)],
