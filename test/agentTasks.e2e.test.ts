@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPaths } from '../src/sources/library/ingest.js';
 import { agentTool, pendingCallOf } from './support/agentTaskClient.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
-import { connectMcp } from './support/mcpClient.js';
+import { connectMcp, rawMcp } from './support/mcpClient.js';
 import { serverStoreFlavours } from './support/stores.js';
 
 const RUNS = '/api/v1/agent-runs';
@@ -201,5 +201,57 @@ describe.each(serverStoreFlavours())('an external agent works Helix turns over /
       result: { text: 'too late', supporting_refs: [] },
     });
     expect(lateResult).toMatchObject({ isError: true, body: { code: 'run_cancelled' } });
+  });
+
+  it('lets one of two racing claimants win, refuses 10 MB of JSON and an owner token outside an owned reference', async () => {
+    const runId = await startAgentRun();
+    const turn = continueRun(runId, 1);
+    const callId = await pendingCallOf(agent, runId);
+    const raced = await Promise.all(
+      ['codex-racer-1', 'codex-racer-2'].map((claimId) => agentTool(agent, 'claim', { runId, callId, claimId })),
+    );
+    expect(raced.filter((r) => !r.isError)).toHaveLength(1);
+    expect(raced.filter((r) => r.isError).map((r) => r.body.code)).toEqual(['agent_call_claimed']);
+    const { ownedRef } = raced.find((r) => !r.isError)!.body;
+
+    const auth = { authorization: `Bearer ${token}` };
+    const huge = await rawMcp(
+      h.url,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'helix_agent_task_complete',
+          arguments: { ownedRef, result: { text: 'x'.repeat(10_000_000) } },
+        },
+      },
+      auth,
+      '/mcp/codex',
+    );
+    expect(huge.status).toBe(413);
+    // The owner token is admitted only as ownedRef.ownerToken: anywhere else the envelope is refused.
+    const misplaced = await rawMcp(
+      h.url,
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'helix_agent_task_claim', arguments: { runId, callId, claimId: ownedRef.ownerToken } },
+      },
+      auth,
+      '/mcp/codex',
+    );
+    expect(misplaced.status).toBe(400);
+    expect(misplaced.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } });
+
+    // Abandoning ends the turn with a typed failure and no other executor takes it over.
+    const abandoned = await agentTool(agent, 'release', { ownedRef, abandon: true });
+    expect(abandoned.body).toEqual({ released: true, abandoned: true });
+    expect((await turn).body).toMatchObject({
+      lifecycle_status: 'waiting',
+      completion_status: 'blocked',
+      latest_result: { failure_code: 'agent_task_abandoned', writer: null },
+    });
   });
 });
