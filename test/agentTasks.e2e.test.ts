@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snippetInputFrom } from '../src/cli/mcpConfig.js';
+import { mcpSnippet } from '../src/cli/mcpSnippets.js';
 import { ingestPaths } from '../src/sources/library/ingest.js';
 import { agentTool, pendingCallOf } from './support/agentTaskClient.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
@@ -253,5 +255,27 @@ describe.each(serverStoreFlavours())('an external agent works Helix turns over /
       completion_status: 'blocked',
       latest_result: { failure_code: 'agent_task_abandoned', writer: null },
     });
+  });
+
+  it('`helix mcp config --client codex --profile agent-task` prints a /mcp/codex entry the SDK client can use', async () => {
+    const input = snippetInputFrom(
+      { client: 'codex', url: `${h.url}/mcp`, tokenEnv: 'HELIX_MCP_TOKEN', auth: 'bearer', profile: 'agent-task' },
+      false,
+    );
+    const { text } = mcpSnippet('codex', input);
+    expect(text).not.toContain(token);
+    const url = /^url = "(.+)"$/m.exec(text)?.[1];
+    expect(url).toBe(`${h.url}/mcp/codex`);
+    const enabled = JSON.parse(/^enabled_tools = (.+)$/m.exec(text)?.[1] ?? '[]') as string[];
+    expect(enabled).toEqual(expect.arrayContaining(['helix_agent_task_claim', 'helix_agent_task_complete']));
+    // The bearer comes from the variable the entry names, as Codex would read it.
+    expect(/^bearer_token_env_var = "(.+)"$/m.exec(text)?.[1]).toBe('HELIX_MCP_TOKEN');
+    const codex = await connectMcp(h.url, token, new URL(url!).pathname);
+    const served = (await codex.listTools()).tools;
+    expect(served.map((t) => t.name)).toEqual(expect.arrayContaining(enabled));
+    // The Codex presentation profile: same tools, descriptions written for Codex.
+    expect(served.find((t) => t.name === 'helix_agent_task_claim')?.description).toMatch(/^Codex:/);
+    expect((await codex.callTool({ name: 'helix_agent_task_list', arguments: {} })).isError).not.toBe(true);
+    await codex.close();
   });
 });
