@@ -278,4 +278,100 @@ describe.each(serverStoreFlavours())('an external agent works Helix turns over /
     expect((await codex.callTool({ name: 'helix_agent_task_list', arguments: {} })).isError).not.toBe(true);
     await codex.close();
   });
+
+  it('maps human answers in the reference shape onto pending_questions: complete array, permitted skips, confirmation', async () => {
+    const runId = await startAgentRun();
+    const askTurn = continueRun(runId, 1);
+    const asking = await claim(runId, 'codex-asker-1');
+    const asked = await agentTool(agent, 'complete', {
+      ownedRef: asking.ownedRef,
+      result: {
+        text: '',
+        questions: [
+          { question_id: 'destination', prompt: 'Which project should this go to?' },
+          { question_id: 'notes', prompt: 'Any notes?', skippable: true },
+        ],
+      },
+    });
+    expect(asked.body.run).toMatchObject({
+      completion_status: 'needs_input',
+      recommended_next_action: 'answer_pending_questions',
+      pending_questions: [{ question_id: 'destination' }, { question_id: 'notes', skippable: true }],
+    });
+    const version = (await askTurn).body.version as number;
+    const person = await connectMcp(h.url, token, '/mcp');
+    const answer = (request: Record<string, unknown>) =>
+      person.callTool({
+        name: 'helix_run_answer',
+        arguments: { run_id: runId, idempotency_key: idemKey(), request: { expected_version: version, ...request } },
+      });
+    // Not the complete array; a skip where none is permitted: refused, nothing consumed.
+    expect((await answer({ answers: [{ questionId: 'notes', isSkipped: true }] })).structuredContent).toMatchObject({
+      code: 'invalid_answer',
+    });
+    expect(
+      (
+        await answer({
+          answers: [
+            { questionId: 'destination', isSkipped: true },
+            { questionId: 'notes', isSkipped: true },
+          ],
+        })
+      ).structuredContent,
+    ).toMatchObject({ code: 'invalid_answer' });
+    // A dismissed form keeps the run waiting, unchanged.
+    expect((await answer({ formCancelled: true })).structuredContent).toMatchObject({
+      version,
+      lifecycle_status: 'waiting',
+      pending_questions: [{ question_id: 'destination' }, { question_id: 'notes' }],
+    });
+
+    // The complete array starts the next turn; the agent sees the answers, then asks for a confirmation.
+    const answered = answer({
+      answers: [
+        { questionId: 'destination', isSkipped: false, answer: 'Local project' },
+        { questionId: 'notes', isSkipped: true },
+      ],
+    });
+    const confirming = await claim(runId, 'codex-asker-2');
+    expect(confirming.task.instructions).toContain('destination: Local project');
+    expect(confirming.task.instructions).toContain('notes: {"is_skipped":true}');
+    await agentTool(agent, 'complete', {
+      ownedRef: confirming.ownedRef,
+      result: {
+        text: '',
+        questions: [{ question_id: 'scope_ok', prompt: 'Confirm the scope?', kind: 'confirmation' }],
+      },
+    });
+    const waiting = (await answered).structuredContent as { version: number; pending_questions: unknown[] };
+    expect(waiting.pending_questions).toEqual([
+      { question_id: 'scope_ok', prompt: 'Confirm the scope?', kind: 'confirmation' },
+    ]);
+    // Over REST too, a confirmation takes only { is_confirmed, feedback }.
+    const restConfirm = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, {
+      token,
+      idempotencyKey: idemKey(),
+      body: { expected_version: waiting.version, answers: [{ question_id: 'scope_ok', value: 'yes' }] },
+    });
+    expect(restConfirm.status).toBe(400);
+    expect(restConfirm.body.code).toBe('invalid_answer');
+    const confirmed = person.callTool({
+      name: 'helix_run_answer',
+      arguments: {
+        run_id: runId,
+        idempotency_key: idemKey(),
+        request: {
+          expected_version: waiting.version,
+          confirmation: { questionId: 'scope_ok', isConfirmed: false, feedback: 'Please revise the proposed scope.' },
+        },
+      },
+    });
+    const revising = await claim(runId, 'codex-asker-3');
+    expect(revising.task.instructions).toContain(
+      'scope_ok: {"is_confirmed":false,"feedback":"Please revise the proposed scope."}',
+    );
+    await agentTool(agent, 'release', { ownedRef: revising.ownedRef, abandon: true });
+    expect(((await confirmed).structuredContent as { lifecycle_status: string }).lifecycle_status).toBe('waiting');
+    await person.close();
+  });
 });

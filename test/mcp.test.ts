@@ -23,6 +23,8 @@ const AGENT_TASK_TOOLS = [
   'helix_agent_task_read_asset',
   'helix_agent_task_complete',
   'helix_agent_task_release',
+  // ATP-26..ATP-30: the person's answer in the reference's shape.
+  'helix_run_answer',
 ];
 /** MCP-01, DSC-04: the full catalog on `/mcp` holds the room tools too (MRT-01..10). */
 const ALL_TOOLS = [

@@ -132,3 +132,42 @@ export const AgentAssetChunkSchema = z.strictObject({
 export const AgentCompletionSchema = z.strictObject({ run: RunViewSchema });
 
 export const AgentReleaseSchema = z.strictObject({ released: z.literal(true), abandoned: z.boolean() });
+
+/**
+ * ATP-26..ATP-30: a person's answer in the reference's shape, mapped onto the run's pending
+ * questions and answers (src/service/runs/answerRun.ts). Exactly one of: the complete answer array,
+ * one confirmation, or `formCancelled` (the client's form was dismissed: the run keeps waiting).
+ */
+export const HumanAnswerRequestSchema = z
+  .strictObject({
+    expected_version: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+    answers: z
+      .array(
+        z
+          .strictObject({
+            questionId: z.string().min(1).max(200),
+            isSkipped: z.boolean(),
+            answer: z.json().optional(),
+          })
+          .refine((a) => a.isSkipped === (a.answer === undefined), {
+            message: 'give an answer, or isSkipped: true without one',
+            path: ['answer'],
+          }),
+      )
+      .min(1)
+      .max(32)
+      .optional(),
+    confirmation: z
+      .strictObject({
+        questionId: z.string().min(1).max(200),
+        isConfirmed: z.boolean(),
+        feedback: z.string().max(4000).optional(),
+      })
+      .optional(),
+    formCancelled: z.literal(true).optional(),
+  })
+  .refine((r) => [r.answers, r.confirmation, r.formCancelled].filter((v) => v !== undefined).length === 1, {
+    message: 'give exactly one of answers, confirmation or formCancelled',
+    path: ['answers'],
+  });
+export type HumanAnswerRequest = z.infer<typeof HumanAnswerRequestSchema>;

@@ -1,6 +1,6 @@
 import { OAUTH_SCOPES, OPERATION_SCOPES, type OAuthScope } from '../domain/scopes.js';
 import type { ToolDefinition } from '../http/mcp/toolDefinition.js';
-import { AGENT_TASK_TOOLS } from '../http/mcp/tools/agentTaskTools.js';
+import { AGENT_TASK_SURFACE } from '../http/mcp/tools/agentTaskTools.js';
 import { DEVICE_CHECK_TOOL } from '../http/mcp/tools/deviceCheckTool.js';
 import { EMBODIMENT_TOOLS } from '../http/mcp/tools/embodimentTools.js';
 import { ROOM_TOOLS } from '../http/mcp/tools/roomTools.js';
@@ -40,7 +40,7 @@ export interface SnippetInput {
  */
 export const profileTools = (profile: McpProfile): readonly ToolDefinition[] => {
   if (profile === 'runs') return RUN_TOOLS;
-  if (profile === 'agent-task') return [...RUN_TOOLS, ...AGENT_TASK_TOOLS];
+  if (profile === 'agent-task') return [...RUN_TOOLS, ...AGENT_TASK_SURFACE];
   return [...RUN_TOOLS, ...ROOM_TOOLS, DEVICE_CHECK_TOOL, ...EMBODIMENT_TOOLS];
 };
 

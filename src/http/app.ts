@@ -22,7 +22,7 @@ import { registerRequestTracing } from './requestTracing.js';
 import { registerSecurityHeaders } from './securityHeaders.js';
 import { ROOM_TOOLS } from './mcp/tools/roomTools.js';
 import { RUN_TOOLS } from './mcp/tools/runTools.js';
-import { AGENT_TASK_TOOLS, codexProfile } from './mcp/tools/agentTaskTools.js';
+import { AGENT_TASK_SURFACE, codexProfile } from './mcp/tools/agentTaskTools.js';
 import { registerEventStreamRoute } from './rest/eventStreamRoute.js';
 import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
 import { PROVIDER_ROUTES, registerProviderRoutes } from './rest/providerRoutes.js';
@@ -76,13 +76,13 @@ export interface AppOptions {
 }
 
 /** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
-const RUN_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...AGENT_TASK_TOOLS]);
+const RUN_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...AGENT_TASK_SURFACE]);
 /** MCP-01, DSC-04: with the room facade, `/mcp` publishes the run and room tools as one full catalog. */
 const ROOM_TOOL_SET = [...ROOM_TOOLS, DEVICE_CHECK_TOOL, ...EMBODIMENT_TOOLS];
-const FULL_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...AGENT_TASK_TOOLS, ...ROOM_TOOL_SET]);
+const FULL_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...AGENT_TASK_SURFACE, ...ROOM_TOOL_SET]);
 /** ATP-02, ATP-03: `/mcp/codex` is the same catalog and handlers in the Codex presentation profile. */
-const CODEX_RUN_CATALOG = new ToolCatalog(codexProfile([...RUN_TOOLS, ...AGENT_TASK_TOOLS]));
-const CODEX_FULL_CATALOG = new ToolCatalog(codexProfile([...RUN_TOOLS, ...AGENT_TASK_TOOLS, ...ROOM_TOOL_SET]));
+const CODEX_RUN_CATALOG = new ToolCatalog(codexProfile([...RUN_TOOLS, ...AGENT_TASK_SURFACE]));
+const CODEX_FULL_CATALOG = new ToolCatalog(codexProfile([...RUN_TOOLS, ...AGENT_TASK_SURFACE, ...ROOM_TOOL_SET]));
 /** DC-02, D-03: `/mcp/device-check` publishes that one tool and nothing else. */
 const DEVICE_CHECK_CATALOG = new ToolCatalog([DEVICE_CHECK_TOOL]);
 

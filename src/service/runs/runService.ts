@@ -1,5 +1,6 @@
 import type { Principal } from '../../auth/principal.js';
 import { AgentTaskService } from '../agentTasks/agentTaskService.js';
+import { answerRun } from './answerRun.js';
 import { cancelRun } from './cancelRun.js';
 import { continueRun } from './continueRun.js';
 import type { RunServiceDeps } from './deps.js';
@@ -24,6 +25,9 @@ export class RunService {
   }
   continue(principal: Principal, runId: string, idempotencyKey: string | undefined, body: unknown) {
     return continueRun(this.deps, principal, runId, idempotencyKey, body);
+  }
+  answer(principal: Principal, runId: string, idempotencyKey: string | undefined, body: unknown) {
+    return answerRun(this.deps, principal, runId, idempotencyKey, body);
   }
   cancel(principal: Principal, runId: string, idempotencyKey: string | undefined, body: unknown) {
     return cancelRun(this.deps, principal, runId, idempotencyKey, body);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../../domain/hashing.js';
-import type { Contradiction, PendingQuestion } from '../../domain/run.js';
+import { QUESTION_KINDS, type Contradiction, type PendingQuestion } from '../../domain/run.js';
 import { emptyOutcome, type TurnArtifact, type TurnOutcome } from '../../domain/turn.js';
 import type { ToolSpec } from '../../model/port.js';
 
@@ -45,6 +45,8 @@ export const SubmitResult = z.strictObject({
           .optional(),
         prompt: z.string().trim().min(1).max(1_000),
         answer_hint: z.string().max(200).optional(),
+        kind: z.enum(QUESTION_KINDS).optional().describe('confirmation: the user confirms or declines with feedback.'),
+        skippable: z.boolean().optional().describe('Whether the user may skip this question.'),
       }),
     )
     .max(5)
@@ -115,7 +117,13 @@ const questionsOf = (result: SubmittedResult): PendingQuestion[] => {
     if (seen.has(id)) return [];
     seen.add(id);
     return [
-      { question_id: id, prompt: q.prompt, ...(q.answer_hint !== undefined ? { answer_hint: q.answer_hint } : {}) },
+      {
+        question_id: id,
+        prompt: q.prompt,
+        ...(q.answer_hint !== undefined ? { answer_hint: q.answer_hint } : {}),
+        ...(q.kind !== undefined ? { kind: q.kind } : {}),
+        ...(q.skippable !== undefined ? { skippable: q.skippable } : {}),
+      },
     ];
   });
 };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   AgentAssetChunkSchema,
   AgentCallListSchema,
@@ -12,6 +13,9 @@ import {
   ReadAgentAssetRequestSchema,
   ReleaseAgentCallRequestSchema,
 } from '../../../api/agentTaskSchemas.js';
+import { RunViewSchema } from '../../../api/outputSchemas.js';
+import { IdempotencyKeySchema, RunIdSchema } from '../../../api/schemas.js';
+import { HumanAnswerRequestSchema } from '../../../api/agentTaskSchemas.js';
 import type { ToolDefinition } from '../toolDefinition.js';
 
 export const AGENT_TASK_CLAIM_TOOL = 'helix_agent_task_claim';
@@ -96,6 +100,36 @@ export const AGENT_TASK_TOOLS: readonly ToolDefinition[] = [
     call: (s, p, a) => s.runs.agentTasks.release(p, a),
   },
 ];
+
+/**
+ * ATP-26..ATP-31: a person answers the run's pending questions in the reference's shape. It is a
+ * run continue (the run tools' scope and idempotency key); the agent-task tools have no way to
+ * answer, so an agent working a task cannot confirm on the person's behalf.
+ */
+export const HUMAN_ANSWER_TOOL: ToolDefinition = {
+  name: 'helix_run_answer',
+  title: "Answer a Helix run's pending questions",
+  description:
+    'For the person, not the agent: answer pending_questions with the complete array [{questionId, isSkipped, answer}] (skip only where skippable), or a confirmation {questionId, isConfirmed, feedback}; formCancelled: true keeps the run waiting. Runs the next turn.',
+  operation: 'run.continue',
+  mutation: true,
+  input: z.strictObject({
+    run_id: RunIdSchema,
+    idempotency_key: IdempotencyKeySchema,
+    request: HumanAnswerRequestSchema,
+  }),
+  output: RunViewSchema,
+  call: (s, p, a) =>
+    s.runs.answer(
+      p,
+      String(a.run_id),
+      typeof a.idempotency_key === 'string' ? a.idempotency_key : undefined,
+      a.request,
+    ),
+};
+
+/** What an agent-task catalog publishes: the six tools for the agent, and the person's answer tool. */
+export const AGENT_TASK_SURFACE: readonly ToolDefinition[] = [...AGENT_TASK_TOOLS, HUMAN_ANSWER_TOOL];
 
 /**
  * ATP-02: the Codex presentation profile. Same handlers and contracts; the descriptions speak to
