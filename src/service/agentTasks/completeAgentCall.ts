@@ -1,13 +1,13 @@
 import { CompleteAgentCallRequestSchema } from '../../api/agentTaskSchemas.js';
 import { projectRun } from '../../api/runView.js';
-import type { Ownership, Principal } from '../../auth/principal.js';
+import type { Ownership } from '../../auth/principal.js';
 import { HelixError } from '../../domain/errors.js';
 import type { RunRecord } from '../../domain/run.js';
 import { parseSubmittedResult } from '../../solver/model/resultTool.js';
 import { loadOwnedRun } from '../runs/access.js';
-import type { RunServiceDeps, ServiceResult } from '../runs/deps.js';
+import type { RunServiceDeps } from '../runs/deps.js';
 import { waitForSignal } from '../runs/runNotifier.js';
-import { acceptAgentRequest, ownedCallOf } from './liveCall.js';
+import { agentUseCase, ownedCallOf } from './liveCall.js';
 
 /** How long a completion waits for its turn to be finalized before answering with the run as it is. */
 const FINALIZE_WAIT_MS = 30_000;
@@ -19,27 +19,20 @@ const FINALIZE_WAIT_MS = 30_000;
  * the evidence gate, terminal authority citing only this task's receipts) and finalizes the turn;
  * the answer is the run after that, for the agent to follow.
  */
-export const completeAgentCall = async (
-  deps: RunServiceDeps,
-  principal: Principal,
-  body: unknown,
-): Promise<ServiceResult> => {
-  const { request, owner, calls } = acceptAgentRequest(
-    deps,
-    principal,
-    'agent_task.complete',
-    CompleteAgentCallRequestSchema,
-    body,
-  );
-  const call = await ownedCallOf(deps, calls, owner, request.ownedRef);
-  const raw = typeof request.result === 'string' ? request.result : JSON.stringify(request.result);
-  const parsed = parseSubmittedResult(raw);
-  // A refused completion leaves the task open: the agent can fix the JSON and complete again.
-  if (!parsed.ok) throw new HelixError('invalid_request', { issues: [{ path: 'result', message: parsed.error }] });
-  call.complete(parsed.result);
-  const run = await turnSettled(deps, owner, call.runId, call.turn);
-  return { status: 200, replayed: false, body: { run: projectRun(run) } };
-};
+export const completeAgentCall = agentUseCase(
+  'agent_task.complete',
+  CompleteAgentCallRequestSchema,
+  async ({ deps, request, owner, calls }) => {
+    const call = await ownedCallOf(deps, calls, owner, request.ownedRef);
+    const raw = typeof request.result === 'string' ? request.result : JSON.stringify(request.result);
+    const parsed = parseSubmittedResult(raw);
+    // A refused completion leaves the task open: the agent can fix the JSON and complete again.
+    if (!parsed.ok) throw new HelixError('invalid_request', { issues: [{ path: 'result', message: parsed.error }] });
+    call.complete(parsed.result);
+    const run = await turnSettled(deps, owner, call.runId, call.turn);
+    return { body: { run: projectRun(run) } };
+  },
+);
 
 /** The run once the turn is no longer active (finalize publishes a signal), or as it is at the bound. */
 const turnSettled = async (deps: RunServiceDeps, owner: Ownership, runId: string, turn: number): Promise<RunRecord> => {

@@ -7,7 +7,7 @@ import { requireScopes } from '../../domain/scopes.js';
 import type { AgentCalls } from '../../solver/agentTask/agentTaskExecutor.js';
 import type { LiveAgentCall } from '../../solver/agentTask/liveAgentCall.js';
 import { loadOwnedRun, ownerOf } from '../runs/access.js';
-import type { RunServiceDeps } from '../runs/deps.js';
+import type { RunServiceDeps, ServiceResult } from '../runs/deps.js';
 import { parseInput } from '../validate.js';
 
 /** Every agent-task use case starts here: the operation's scope, the strict request, the owner. */
@@ -24,6 +24,34 @@ export const acceptAgentRequest = <S extends z.ZodType>(
   if (deps.agentTasks === undefined) throw new HelixError('agent_call_not_found');
   return { request, owner: ownerOf(deps, principal), calls: deps.agentTasks.calls };
 };
+
+/** What an agent-task use case answers: its body, and whether it is a retained receipt. */
+export interface AgentAnswer {
+  readonly body: unknown;
+  readonly replayed?: boolean;
+}
+
+export interface AcceptedAgentRequest<R> {
+  readonly deps: RunServiceDeps;
+  readonly request: R;
+  readonly owner: Ownership;
+  readonly calls: AgentCalls;
+}
+
+/**
+ * One agent-task use case: the shared preamble (scope, strict request, owner), then `work`. Every
+ * one of them answers 200: a refusal is a HelixError.
+ */
+export const agentUseCase =
+  <S extends z.ZodType>(
+    operation: AgentTaskOperation,
+    schema: S,
+    work: (accepted: AcceptedAgentRequest<z.output<S>>) => Promise<AgentAnswer>,
+  ) =>
+  async (deps: RunServiceDeps, principal: Principal, body: unknown): Promise<ServiceResult> => {
+    const answer = await work({ deps, ...acceptAgentRequest(deps, principal, operation, schema, body) });
+    return { status: 200, replayed: answer.replayed ?? false, body: answer.body };
+  };
 
 /** ATP-15: the live call a task reference names; another owner's call is "not found" (no oracle). */
 export const liveCallOf = (
