@@ -71,9 +71,11 @@ export const StartRunRequestSchema = z.strictObject({
   budget: BudgetSchema.default(() => BudgetSchema.parse({})),
   turn_executor: z
     .enum(TURN_EXECUTORS)
-    .default('helix')
+    // Optional rather than defaulted: an omitted field keeps the request's idempotency fingerprint
+    // what it was before the field existed, so a start retried across an upgrade still replays.
+    .optional()
     .describe(
-      "Who works the run's turns: `helix` (Helix's own executor) or `agent_task` (an external agent claims each turn over the MCP agent-task tools; docs/agent-tasks.md).",
+      "Who works the run's turns: `helix` (the default: Helix's own executor) or `agent_task` (an external agent claims each turn over the MCP agent-task tools; docs/agent-tasks.md).",
     ),
 });
 export type StartRunRequest = z.infer<typeof StartRunRequestSchema>;

@@ -39,7 +39,7 @@ export const startRun = async (
     schema: StartRunRequestSchema,
   });
   await admitScopes(request.database_scope, principal, deps.config.scopes, deps.policy);
-  const runtimeProvider = runtimeProviderOf(deps, request.turn_executor);
+  const runtimeProvider = runtimeProviderOf(deps, request.turn_executor ?? 'helix');
   const now = deps.clock.now();
   const runId = deps.newId('run');
 
