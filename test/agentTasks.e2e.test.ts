@@ -375,3 +375,35 @@ describe.each(serverStoreFlavours())('an external agent works Helix turns over /
     await person.close();
   });
 });
+
+describe('an agent task nobody completes', () => {
+  it('is withdrawn at the turn deadline: the turn fails as turn_timeout and no other executor answers', async () => {
+    const [sqlite] = serverStoreFlavours();
+    const h = await startTestHelix(sqlite!, { env: { HELIX_AGENT_TURN_TIMEOUT_MS: '1000' } });
+    try {
+      const token = await h.key();
+      const started = await api(h.url, 'POST', RUNS, {
+        token,
+        idempotencyKey: idemKey(),
+        body: { objective: 'Wait for an agent that never comes', turn_executor: 'agent_task' },
+      });
+      const runId = started.body.run_id as string;
+      const agent = await connectMcp(h.url, token, '/mcp/codex');
+      const turn = api(h.url, 'POST', `${RUNS}/${runId}/continue`, {
+        token,
+        idempotencyKey: idemKey(),
+        body: { expected_version: 1, instruction: 'anyone?' },
+      });
+      expect((await turn).body).toMatchObject({
+        lifecycle_status: 'waiting',
+        completion_status: 'blocked',
+        latest_result: { outcome: 'timed_out', failure_code: 'turn_timeout', writer: null },
+      });
+      // The call went with its turn.
+      expect((await agentTool(agent, 'list', { runId })).body.calls).toEqual([]);
+      await agent.close();
+    } finally {
+      await h.close();
+    }
+  });
+});
