@@ -24,6 +24,9 @@ export const RUN_INTERRUPTED = 'run_interrupted';
 /** The agent gave the task up (release with `abandon`): the turn fails, the run waits for another continue. */
 export const AGENT_TASK_ABANDONED = 'agent_task_abandoned';
 
+/** An agent-task run continued on a process that hosts no agent tasks: the turn fails, nothing falls back. */
+export const AGENT_TASKS_UNAVAILABLE = 'agent_tasks_unavailable';
+
 /** The owner token's visible prefix, so credential scans recognize it (src/domain/credentialShape.ts). */
 export const OWNER_TOKEN_PREFIX = 'hlxown_';
 
