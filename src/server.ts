@@ -18,6 +18,7 @@ import { RunService } from './service/runs/runService.js';
 import type { TurnExecutor } from './solver/executor.js';
 import { ExtractiveExecutor } from './solver/extractive/extractiveExecutor.js';
 import { ModelExecutor } from './solver/model/modelExecutor.js';
+import { AgentCalls, AgentTaskExecutor } from './solver/agentTask/agentTaskExecutor.js';
 import { FileCredentialDocumentStore } from './model/codex/credentialStore.js';
 import { modelClientFor } from './providers/providerClients.js';
 import { systemResolver, type HostResolver } from './net/resolveDestination.js';
@@ -171,6 +172,8 @@ const buildRunService = async (config: HelixConfig, options: StartOptions, rt: R
   const deps: RunServiceDeps = {
     store,
     executor: options.executor ?? defaultExecutor(config, store, clock, logger, resolveHost),
+    // Runs started with turn_executor "agent_task": their turns wait for an external agent (docs/agent-tasks.md).
+    agentTasks: new AgentTaskExecutor(new AgentCalls()),
     registry,
     clock,
     config: {

@@ -15,9 +15,21 @@ const RUN_TOOLS = [
   'helix_run_fetch_evidence',
   'helix_run_list_events',
 ];
+/** ATP-14: the six agent-task tools are in every full catalog (docs/agent-tasks.md). */
+const AGENT_TASK_TOOLS = [
+  'helix_agent_task_list',
+  'helix_agent_task_claim',
+  'helix_agent_task_call_tool',
+  'helix_agent_task_read_asset',
+  'helix_agent_task_complete',
+  'helix_agent_task_release',
+  // ATP-26..ATP-30: the person's answer in the reference's shape.
+  'helix_run_answer',
+];
 /** MCP-01, DSC-04: the full catalog on `/mcp` holds the room tools too (MRT-01..10). */
 const ALL_TOOLS = [
   ...RUN_TOOLS,
+  ...AGENT_TASK_TOOLS,
   'helix_room_list',
   'helix_room_inspect',
   'helix_room_create',

@@ -31,7 +31,7 @@ const registeredRoutes = (tree: string): string[] => {
 
 /** Registered but deliberately not REST: the MCP endpoint, the HTML account pages, implicit HEADs. */
 const NOT_REST = (route: string): boolean =>
-  route.startsWith('HEAD ') || / \/mcp(\/device-check)?$/.test(route) || / \/account(\/|$)/.test(route);
+  route.startsWith('HEAD ') || / \/mcp(\/device-check|\/codex)?$/.test(route) || / \/account(\/|$)/.test(route);
 
 describe('GET /openapi.json over real HTTP', () => {
   let h: TestHelix;

@@ -8,6 +8,7 @@ import {
   TERMINAL_AUTHORITY_STATUSES,
 } from '../domain/statuses.js';
 import { ARTIFACT_KINDS } from '../domain/turn.js';
+import { QUESTION_KINDS } from '../domain/run.js';
 
 /**
  * Output contract of the public projections, published as MCP `outputSchema`s (and in the API
@@ -63,7 +64,13 @@ export const RunViewSchema = z.looseObject({
     z.looseObject({ contradiction_id: z.string(), description: z.string(), refs: z.array(z.string()) }),
   ),
   pending_questions: z.array(
-    z.looseObject({ question_id: z.string(), prompt: z.string(), answer_hint: z.string().optional() }),
+    z.looseObject({
+      question_id: z.string(),
+      prompt: z.string(),
+      answer_hint: z.string().optional(),
+      kind: z.enum(QUESTION_KINDS).optional(),
+      skippable: z.boolean().optional(),
+    }),
   ),
   evidence: z.looseObject({ count: z.number().int(), refs: z.array(z.string()), truncated: z.boolean() }),
   latest_result: z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BUDGET_BOUNDS, BUDGET_DEFAULTS, CONTRACT_BOUNDS, CONTRACT_DEFAULTS } from '../domain/contract.js';
 import { RUN_ID_PATTERN } from '../domain/run.js';
+import { TURN_EXECUTORS } from '../domain/agentTask.js';
 import { LIFECYCLE_STATUSES } from '../domain/statuses.js';
 
 /**
@@ -69,6 +70,14 @@ export const StartRunRequestSchema = z.strictObject({
     .refine((scopes) => new Set(scopes).size === scopes.length, 'must not repeat a scope'),
   completion_contract: CompletionContractSchema.default(() => CompletionContractSchema.parse({})),
   budget: BudgetSchema.default(() => BudgetSchema.parse({})),
+  turn_executor: z
+    .enum(TURN_EXECUTORS)
+    // Optional rather than defaulted: an omitted field keeps the request's idempotency fingerprint
+    // what it was before the field existed, so a start retried across an upgrade still replays.
+    .optional()
+    .describe(
+      "Who works the run's turns: `helix` (the default: Helix's own executor) or `agent_task` (an external agent claims each turn over the MCP agent-task tools; docs/agent-tasks.md).",
+    ),
 });
 export type StartRunRequest = z.infer<typeof StartRunRequestSchema>;
 

@@ -28,6 +28,15 @@ describe('helix mcp config flags (D-02, DSC-03)', () => {
     expect(snippetInputFrom({ ...BASE, auth: 'oauth' }, false).resource).toBe('http://127.0.0.1:1522/mcp');
   });
 
+  it('the agent-task profile points codex at /mcp/codex; its OAuth resource stays /mcp', () => {
+    expect(snippetInputFrom({ ...BASE, profile: 'agent-task' }, false).url).toBe('http://127.0.0.1:1522/mcp/codex');
+    expect(snippetInputFrom({ ...BASE, profile: 'agent-task', auth: 'oauth' }, false)).toMatchObject({
+      url: 'http://127.0.0.1:1522/mcp/codex',
+      resource: 'http://127.0.0.1:1522/mcp',
+    });
+    expect(refusal({ client: 'claude', profile: 'agent-task' })?.code).toBe(2);
+  });
+
   it('the other clients stay bearer and run tools only (exit 2)', () => {
     for (const client of ['claude', 'gemini', 'openai'] as const) {
       expect(refusal({ client, auth: 'oauth' })?.code).toBe(2);

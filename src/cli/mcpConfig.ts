@@ -29,6 +29,17 @@ const absoluteUrl = (value: string, flag: string): string => {
 };
 
 /**
+ * ATP-02: the agent-task profile connects Codex to `/mcp/codex`, the Codex presentation of the same
+ * tools; a `--url` naming the `/mcp` endpoint is pointed there. The OAuth resource stays `/mcp`'s.
+ */
+const endpointOf = (url: string, profile: McpProfile): string => {
+  if (profile !== 'agent-task') return url;
+  const parsed = new URL(url);
+  if (parsed.pathname.replace(/\/$/, '') === '/mcp') parsed.pathname = '/mcp/codex';
+  return parsed.toString();
+};
+
+/**
  * Checks the flags together (exit code 2 on a bad combination). The OAuth variant and the rooms
  * profile exist for Codex only (D-02); the Gemini and OpenAI snippets stay run tools only (DSC-03).
  * `tokenEnvGiven` says whether `--token-env` was typed: the OAuth variant has no token variable.
@@ -39,7 +50,7 @@ export const snippetInputFrom = (options: McpConfigOptions, tokenEnvGiven: boole
     throw new CliError('--token-env must be an environment variable name like HELIX_MCP_TOKEN', 2);
   if (options.client !== 'codex' && (options.auth !== 'bearer' || options.profile !== 'runs'))
     throw new CliError(
-      '--auth oauth and --profile rooms are for --client codex; the other clients get the run tools with a bearer',
+      '--auth oauth and --profile rooms|agent-task are for --client codex; the other clients get the run tools with a bearer',
       2,
     );
   if (options.auth === 'oauth' && tokenEnvGiven)
@@ -48,7 +59,13 @@ export const snippetInputFrom = (options: McpConfigOptions, tokenEnvGiven: boole
     throw new CliError('--resource applies to --auth oauth', 2);
   // Without a configured audience Helix names the MCP endpoint's URL as its resource.
   const resource = options.resource === undefined ? url : absoluteUrl(options.resource, '--resource');
-  return { url, tokenEnv: options.tokenEnv, auth: options.auth, resource, profile: options.profile };
+  return {
+    url: endpointOf(url, options.profile),
+    tokenEnv: options.tokenEnv,
+    auth: options.auth,
+    resource,
+    profile: options.profile,
+  };
 };
 
 export const mcpCommand = (): Command => {
@@ -71,7 +88,10 @@ export const mcpCommand = (): Command => {
         .default('bearer'),
     )
     .addOption(
-      new Option('--profile <tools>', 'codex: the run tools, or the run and room tools')
+      new Option(
+        '--profile <tools>',
+        'codex: the run tools, the run and room tools, or the run and agent-task tools at /mcp/codex',
+      )
         .choices([...MCP_PROFILES])
         .default('runs'),
     )

@@ -1,5 +1,6 @@
 import { OAUTH_SCOPES, OPERATION_SCOPES, type OAuthScope } from '../domain/scopes.js';
 import type { ToolDefinition } from '../http/mcp/toolDefinition.js';
+import { AGENT_TASK_SURFACE } from '../http/mcp/tools/agentTaskTools.js';
 import { DEVICE_CHECK_TOOL } from '../http/mcp/tools/deviceCheckTool.js';
 import { EMBODIMENT_TOOLS } from '../http/mcp/tools/embodimentTools.js';
 import { ROOM_TOOLS } from '../http/mcp/tools/roomTools.js';
@@ -12,8 +13,11 @@ export type McpClientName = (typeof MCP_CLIENTS)[number];
 export const MCP_AUTH_MODES = ['bearer', 'oauth'] as const;
 export type McpAuthMode = (typeof MCP_AUTH_MODES)[number];
 
-/** Which tools a Codex snippet enables: the six run tools, or those plus the room tools (DSC-02). */
-export const MCP_PROFILES = ['runs', 'rooms'] as const;
+/**
+ * Which tools a Codex snippet enables: the six run tools, those plus the room tools (DSC-02), or
+ * those plus the agent-task tools at `/mcp/codex` (ATP-02, ATP-06; docs/agent-tasks.md).
+ */
+export const MCP_PROFILES = ['runs', 'rooms', 'agent-task'] as const;
 export type McpProfile = (typeof MCP_PROFILES)[number];
 
 export interface SnippetInput {
@@ -34,8 +38,11 @@ export interface SnippetInput {
  * (`helix_environment_device_check`, `helix_minecraft_*`): the Device Check is in the rooms
  * profile; the Minecraft tools join it when the server has them.
  */
-export const profileTools = (profile: McpProfile): readonly ToolDefinition[] =>
-  profile === 'runs' ? RUN_TOOLS : [...RUN_TOOLS, ...ROOM_TOOLS, DEVICE_CHECK_TOOL, ...EMBODIMENT_TOOLS];
+export const profileTools = (profile: McpProfile): readonly ToolDefinition[] => {
+  if (profile === 'runs') return RUN_TOOLS;
+  if (profile === 'agent-task') return [...RUN_TOOLS, ...AGENT_TASK_SURFACE];
+  return [...RUN_TOOLS, ...ROOM_TOOLS, DEVICE_CHECK_TOOL, ...EMBODIMENT_TOOLS];
+};
 
 /** Every OAuth scope the profile's tools declare (MCP-02), in the registry's order. */
 export const profileScopes = (profile: McpProfile): OAuthScope[] => {

@@ -10,6 +10,7 @@ const CREDENTIAL_PATTERNS: readonly RegExp[] = [
   /hlxdlv_[A-Za-z0-9_-]{16,}/, // room source credential-delivery claim handles (SRC-01, docs/rooms.md)
   /hlxsrc_[A-Za-z0-9_-]{16,}/, // room source bearers (SRC-03, SRC-05)
   /hlxact_[A-Za-z0-9_-]{16,}/, // room source action credentials (M-02, docs/embodiment.md)
+  /hlxown_[A-Za-z0-9_-]{16,}/, // agent-task owner tokens (ATP-07, ATP-15; admitted only in an owned reference)
   /eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*/, // JWS/JWT: base64url JSON header then a dot
   /\bbearer\s+[A-Za-z0-9\-._~+/]{12,}=*/i,
   /\bbasic\s+[A-Za-z0-9+/]{12,}={0,2}/i,

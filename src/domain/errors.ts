@@ -87,6 +87,11 @@ export const ERROR_CODES = [
   'environment_subject_busy',
   'environment_source_unavailable',
   'environment_workflow_not_resumable',
+  'agent_call_not_found',
+  'agent_call_claimed',
+  'agent_tool_call_conflict',
+  'agent_receipt_limit_reached',
+  'agent_asset_not_found',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -438,6 +443,28 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     adr: 'lifecycle_conflict',
     message: 'Only a blocked workflow can be resumed.',
   },
+  // Agent-task protocol (docs/agent-tasks.md; ATP-15..ATP-23, ATP-36): another owner's call, a forged
+  // or stale owner token, and a call that is no longer pending all read as "not found".
+  agent_call_not_found: {
+    status: 404,
+    message: 'No pending agent call matches this reference (it ended, or the owner token is not current).',
+  },
+  agent_call_claimed: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'Another claimant holds this agent call.',
+  },
+  agent_tool_call_conflict: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'A tool call is still in flight, or this toolCallId was used with a different tool or input.',
+  },
+  agent_receipt_limit_reached: {
+    status: 409,
+    adr: 'ceiling_exceeded',
+    message: 'This agent task has retained its maximum number of tool receipts.',
+  },
+  agent_asset_not_found: { status: 404, message: 'The task declares no asset with this id.' },
   internal_error: { status: 500, message: 'An internal error occurred.' },
 };
 

@@ -4,11 +4,19 @@ import { isTerminalLifecycle } from './statuses.js';
 
 export const RUN_ID_PATTERN = /^run_[A-Za-z0-9._:-]{8,200}$/;
 
+/** ATP-26, ATP-28: a question takes an answer value; a confirmation takes `{ is_confirmed, feedback }`. */
+export const QUESTION_KINDS = ['question', 'confirmation'] as const;
+export type QuestionKind = (typeof QUESTION_KINDS)[number];
+
 export interface PendingQuestion {
   readonly question_id: string;
   readonly prompt: string;
   /** A JSON-Schema-like hint for the expected answer value; advisory only. */
   readonly answer_hint?: string;
+  /** Absent means `question`. */
+  readonly kind?: QuestionKind;
+  /** ATP-27: whether the person may skip it (answered as `{ is_skipped: true }`). */
+  readonly skippable?: boolean;
 }
 
 export interface Answer {

@@ -143,17 +143,32 @@ export const ROOM_OPERATIONS = [
   'minecraft.workflow_status',
   'minecraft.workflow_control',
 ] as const;
-/** The embodiment's operations are MCP tools only (MC-01..MC-05): no REST route, so no OpenAPI entry. */
-export const MCP_ONLY_OPERATIONS: readonly RoomOperation[] = [
+/**
+ * The agent-task protocol's tools (docs/agent-tasks.md, ATP-14): MCP only, the run owner's, so the
+ * run scopes admit them. Working a turn's task reads and cites sources on the run's behalf: write.
+ */
+export const AGENT_TASK_OPERATIONS = [
+  'agent_task.list',
+  'agent_task.claim',
+  'agent_task.call_tool',
+  'agent_task.read_asset',
+  'agent_task.complete',
+  'agent_task.release',
+] as const;
+export type AgentTaskOperation = (typeof AGENT_TASK_OPERATIONS)[number];
+
+/** The embodiment's and the agent-task protocol's operations are MCP tools only (MC-01..MC-05, ATP-14): no REST route, so no OpenAPI entry. */
+export const MCP_ONLY_OPERATIONS: readonly (RoomOperation | AgentTaskOperation)[] = [
   'environment.subject_list',
   'environment.subject_select',
   'minecraft.player_action',
   'minecraft.workflow_status',
   'minecraft.workflow_control',
+  ...AGENT_TASK_OPERATIONS,
 ];
 export type RoomOperation = (typeof ROOM_OPERATIONS)[number];
 
-export type Operation = RunOperation | ModelProviderOperation | SubjectOperation | RoomOperation;
+export type Operation = RunOperation | ModelProviderOperation | SubjectOperation | RoomOperation | AgentTaskOperation;
 
 /** At least one scope: an operation nobody could be granted would be a typo, not a rule. */
 export type ScopeList = readonly [OAuthScope, ...OAuthScope[]];
@@ -217,6 +232,12 @@ export const OPERATION_SCOPES: {
   'minecraft.player_action': { oauth: ['helix.rooms.read', 'helix.environment_actions.write'], adr: [] },
   'minecraft.workflow_status': { oauth: ['helix.rooms.read', 'helix.environment_actions.read'], adr: [] },
   'minecraft.workflow_control': { oauth: ['helix.rooms.read', 'helix.environment_actions.write'], adr: [] },
+  'agent_task.list': { oauth: ['helix.agent_runs.read'], adr: ['agent.read', 'run.read'] },
+  'agent_task.claim': { oauth: ['helix.agent_runs.write'], adr: ['agent.write'] },
+  'agent_task.call_tool': { oauth: ['helix.agent_runs.write'], adr: ['agent.write'] },
+  'agent_task.read_asset': { oauth: ['helix.agent_runs.write'], adr: ['agent.write'] },
+  'agent_task.complete': { oauth: ['helix.agent_runs.write'], adr: ['agent.write'] },
+  'agent_task.release': { oauth: ['helix.agent_runs.write'], adr: ['agent.write'] },
 };
 
 /** The scopes an operation requires, as a bearer security requirement lists them (OAuth, else its ADR-0004 scope). */

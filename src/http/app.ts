@@ -22,6 +22,7 @@ import { registerRequestTracing } from './requestTracing.js';
 import { registerSecurityHeaders } from './securityHeaders.js';
 import { ROOM_TOOLS } from './mcp/tools/roomTools.js';
 import { RUN_TOOLS } from './mcp/tools/runTools.js';
+import { AGENT_TASK_SURFACE, codexProfile } from './mcp/tools/agentTaskTools.js';
 import { registerEventStreamRoute } from './rest/eventStreamRoute.js';
 import { registerRunRoutes, RUN_ROUTES } from './rest/runRoutes.js';
 import { PROVIDER_ROUTES, registerProviderRoutes } from './rest/providerRoutes.js';
@@ -75,9 +76,13 @@ export interface AppOptions {
 }
 
 /** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
-const RUN_TOOL_CATALOG = new ToolCatalog(RUN_TOOLS);
+const RUN_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...AGENT_TASK_SURFACE]);
 /** MCP-01, DSC-04: with the room facade, `/mcp` publishes the run and room tools as one full catalog. */
-const FULL_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...ROOM_TOOLS, DEVICE_CHECK_TOOL, ...EMBODIMENT_TOOLS]);
+const ROOM_TOOL_SET = [...ROOM_TOOLS, DEVICE_CHECK_TOOL, ...EMBODIMENT_TOOLS];
+const FULL_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...AGENT_TASK_SURFACE, ...ROOM_TOOL_SET]);
+/** ATP-02, ATP-03: `/mcp/codex` is the same catalog and handlers in the Codex presentation profile. */
+const CODEX_RUN_CATALOG = new ToolCatalog(codexProfile([...RUN_TOOLS, ...AGENT_TASK_SURFACE]));
+const CODEX_FULL_CATALOG = new ToolCatalog(codexProfile([...RUN_TOOLS, ...AGENT_TASK_SURFACE, ...ROOM_TOOL_SET]));
 /** DC-02, D-03: `/mcp/device-check` publishes that one tool and nothing else. */
 const DEVICE_CHECK_CATALOG = new ToolCatalog([DEVICE_CHECK_TOOL]);
 
@@ -215,6 +220,15 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
     service: options.service,
     authenticator: options.authenticator,
     catalog: options.rooms === undefined ? RUN_TOOL_CATALOG : FULL_TOOL_CATALOG,
+    rooms: options.rooms,
+    identity: options.identity,
+    bodyLimitBytes: options.mcpBodyLimitBytes,
+  });
+  registerMcpRoute(app, {
+    kind: 'codex',
+    service: options.service,
+    authenticator: options.authenticator,
+    catalog: options.rooms === undefined ? CODEX_RUN_CATALOG : CODEX_FULL_CATALOG,
     rooms: options.rooms,
     identity: options.identity,
     bodyLimitBytes: options.mcpBodyLimitBytes,

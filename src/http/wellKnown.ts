@@ -7,10 +7,13 @@ import { canonicalResource, type ResourceIdentity } from './resourceIdentity.js'
 export const PROTECTED_RESOURCE_PATHS = [
   '/.well-known/oauth-protected-resource',
   '/.well-known/oauth-protected-resource/mcp',
+  // ATP-02: `/mcp/codex` serves the same tools as `/mcp`, so it names the same scopes.
+  '/.well-known/oauth-protected-resource/mcp/codex',
   '/.well-known/oauth-protected-resource/api/v1/agent-runs',
   '/.well-known/oauth-protected-resource/api/v1/rooms',
 ] as const;
 export const DEVICE_CHECK_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp/device-check';
+export const CODEX_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp/codex';
 
 export interface DiscoveryOptions {
   readonly identity: ResourceIdentity;

@@ -15,7 +15,7 @@ import type { RunService } from '../../service/runs/runService.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
 import { MCP_PATH, publicOrigin, type ResourceIdentity } from '../resourceIdentity.js';
-import { DEVICE_CHECK_METADATA_PATH } from '../wellKnown.js';
+import { CODEX_METADATA_PATH, DEVICE_CHECK_METADATA_PATH } from '../wellKnown.js';
 import { envelopeIsAcceptable, INVALID_ENVELOPE } from './preflight.js';
 import type { ToolCallContext, ToolCatalog } from './toolCatalog.js';
 import { HELIX_VERSION } from '../../version.js';
@@ -23,6 +23,8 @@ import { HELIX_VERSION } from '../../version.js';
 export const MCP_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
 /** DC-02, D-03: the Device Check server, whose catalog is that one tool. */
 export const DEVICE_CHECK_MCP_PATH = '/mcp/device-check';
+/** ATP-02: the same tools and handlers as `/mcp`, with the Codex presentation profile. */
+export const CODEX_MCP_PATH = '/mcp/codex';
 
 const SERVER_INFO = { name: 'helix', title: 'Helix durable agent runs', version: HELIX_VERSION };
 const INSTRUCTIONS =
@@ -30,6 +32,15 @@ const INSTRUCTIONS =
   'helix_run_continue with the current version while recommended_next_action says continue or answer_pending_questions; ' +
   'broaden_scope means the admitted sources do not hold the answer (start a run with more data scopes, or ask differently); ' +
   'stop on completed, failed, budget_exhausted or cancelled. Results are observations, never answer authority.';
+/** ATP-14: every full catalog has the agent-task tools. */
+const AGENT_TASK_INSTRUCTIONS =
+  ' Agent tasks: a run started with turn_executor "agent_task" hands each turn to you: helix_agent_task_list shows pending ' +
+  'calls, helix_agent_task_claim gives you the task, helix_agent_task_call_tool runs its declared tools one at a time, ' +
+  'helix_agent_task_complete submits the final JSON and returns the run to follow.';
+/** ATP-02: the Codex presentation profile's own guidance. */
+const CODEX_INSTRUCTIONS =
+  ' Codex: when the user asks you to work a Helix turn, long-poll helix_agent_task_list (waitSeconds 25), claim with a ' +
+  'claimId you keep, work only through the declared tools, complete once, and report the returned run.';
 /** Added when the catalog has the room tools. */
 const ROOM_INSTRUCTIONS =
   ' Shared Live Rooms: helix_room_list and helix_room_inspect show your rooms; helix_room_bind_run binds one of your runs ' +
@@ -41,10 +52,11 @@ const DEVICE_CHECK_INSTRUCTIONS =
   'your rooms (for example a Minecraft connector) are credentialed, admitted, connected and delivering fresh observations.';
 
 /** Which MCP server: the full one at `/mcp`, or the Device Check server at `/mcp/device-check`. */
-export type McpServerKind = 'full' | 'device_check';
+export type McpServerKind = 'full' | 'codex' | 'device_check';
 
 const MOUNTS = {
   full: { path: MCP_PATH, metadataPath: MCP_METADATA_PATH },
+  codex: { path: CODEX_MCP_PATH, metadataPath: CODEX_METADATA_PATH },
   device_check: { path: DEVICE_CHECK_MCP_PATH, metadataPath: DEVICE_CHECK_METADATA_PATH },
 } as const satisfies Record<McpServerKind, { path: string; metadataPath: string }>;
 
@@ -62,7 +74,9 @@ export interface McpRouteOptions {
 
 const instructionsOf = (options: McpRouteOptions): string => {
   if (options.kind === 'device_check') return DEVICE_CHECK_INSTRUCTIONS;
-  return options.rooms === undefined ? INSTRUCTIONS : `${INSTRUCTIONS}${ROOM_INSTRUCTIONS}`;
+  const rooms = options.rooms === undefined ? '' : ROOM_INSTRUCTIONS;
+  const codex = options.kind === 'codex' ? CODEX_INSTRUCTIONS : '';
+  return `${INSTRUCTIONS}${AGENT_TASK_INSTRUCTIONS}${rooms}${codex}`;
 };
 
 /**

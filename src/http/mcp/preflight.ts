@@ -2,6 +2,8 @@ import { containsCredential, isCredentialShaped } from '../../domain/credentialS
 import { CHAT_CLAIM_HANDLE_PATTERN } from '../../domain/rooms.js';
 import { PLAYER_ACTION_TOOL } from './tools/embodimentTools.js';
 import { CHAT_CLAIM_TOOL } from './tools/roomTools.js';
+import { OWNED_REF_TOOLS } from './tools/agentTaskTools.js';
+import { OWNER_TOKEN_PREFIX } from '../../domain/agentTask.js';
 
 const ENVELOPE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const TOOL_CALL_KEYS = new Set(['name', 'arguments', '_meta']);
@@ -59,10 +61,28 @@ const withoutAdmittedReceipt = (params: Record<string, unknown>): Record<string,
   return { ...params, arguments: rest };
 };
 
+const OWNER_TOKEN = new RegExp(`^${OWNER_TOKEN_PREFIX}[A-Za-z0-9_-]{16,128}$`);
+
+/**
+ * ATP-07, ATP-15: an agent task's owner token is credential-shaped, yet an owned reference exists
+ * to carry one. The one exact place it is admitted, `arguments.ownedRef.ownerToken` of the
+ * agent-task tools that take an owned reference, and only as a whole token, is left out of the
+ * credential scan; anywhere else it is still refused.
+ */
+const withoutAdmittedOwnerToken = (params: Record<string, unknown>): Record<string, unknown> => {
+  if (typeof params.name !== 'string' || !OWNED_REF_TOOLS.has(params.name) || !isPlainObject(params.arguments))
+    return params;
+  const { ownedRef } = params.arguments;
+  if (!isPlainObject(ownedRef) || typeof ownedRef.ownerToken !== 'string' || !OWNER_TOKEN.test(ownedRef.ownerToken))
+    return params;
+  const { ownerToken: _admitted, ...rest } = ownedRef;
+  return { ...params, arguments: { ...params.arguments, ownedRef: rest } };
+};
+
 /**
  * Checks the complete JSON-RPC envelope before the SDK sees it: one message (no batches), only
  * known keys, a well-formed id and method, and nothing credential-shaped anywhere (ids, method,
- * tool name, argument keys or values) but the claim tool's own handle and the player action's receipt. A refusal is answered with
+ * tool name, argument keys or values) but the claim tool's own handle, the player action's receipt and an owned reference's owner token. A refusal is answered with
  * INVALID_ENVELOPE.
  */
 export const envelopeIsAcceptable = (body: unknown): boolean => {
@@ -84,7 +104,8 @@ export const envelopeIsAcceptable = (body: unknown): boolean => {
     if (Object.keys(params).some((k) => !TOOL_CALL_KEYS.has(k))) return false;
     if (typeof params.name !== 'string' || params.name.length > 128 || isCredentialShaped(params.name)) return false;
     if (params.arguments !== undefined && !isPlainObject(params.arguments)) return false;
-    return !containsCredential(withoutAdmittedReceipt(withoutAdmittedClaimHandle(params))) && !hasPrototypeKey(params);
+    const scanned = withoutAdmittedOwnerToken(withoutAdmittedReceipt(withoutAdmittedClaimHandle(params)));
+    return !containsCredential(scanned) && !hasPrototypeKey(params);
   }
   return !containsCredential(params) && !hasPrototypeKey(params);
 };

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Principal } from '../../auth/principal.js';
 import { HelixError } from '../../domain/errors.js';
-import type { RoomOperation, RunOperation } from '../../domain/scopes.js';
+import type { AgentTaskOperation, RoomOperation, RunOperation } from '../../domain/scopes.js';
 import type { RoomDeps } from '../../service/rooms/deps.js';
 import type { ServiceResult } from '../../service/runs/deps.js';
 import type { RunService } from '../../service/runs/runService.js';
@@ -21,7 +21,7 @@ export interface ToolDefinition {
   readonly name: string;
   readonly title: string;
   readonly description: string;
-  readonly operation: RunOperation | RoomOperation;
+  readonly operation: RunOperation | RoomOperation | AgentTaskOperation;
   readonly mutation: boolean;
   /** Withdraws or closes something for good: published as `destructiveHint`. */
   readonly destructive?: true;

@@ -1,5 +1,6 @@
 import type { ContinueRunRequest } from '../../api/schemas.js';
 import type { Ownership } from '../../auth/principal.js';
+import { answerShapeIssue } from '../../domain/answers.js';
 import { HelixError } from '../../domain/errors.js';
 import { isRunTerminal, type RunRecord } from '../../domain/run.js';
 import { loadOwnedRunIn } from './access.js';
@@ -102,13 +103,16 @@ const assertContinuable = (run: RunRecord, request: ContinueRunRequest): void =>
   if (run.version !== request.expected_version)
     throw new HelixError('version_conflict', { current_version: run.version });
   // Each answer must name an outstanding pending question, and each question is answered once.
-  const pending = new Set(run.pendingQuestions.map((q) => q.question_id));
+  const pending = new Map(run.pendingQuestions.map((q) => [q.question_id, q]));
   const seen = new Set<string>();
   const issues: { path: string; message: string }[] = [];
   request.answers.forEach((answer, index) => {
     const path = `answers.${index}.question_id`;
-    if (!pending.has(answer.question_id)) issues.push({ path, message: 'not an outstanding pending question' });
+    const question = pending.get(answer.question_id);
+    if (question === undefined) issues.push({ path, message: 'not an outstanding pending question' });
     else if (seen.has(answer.question_id)) issues.push({ path, message: 'answered more than once' });
+    const shape = question === undefined ? undefined : answerShapeIssue(question, answer.value);
+    if (shape !== undefined) issues.push({ path: `answers.${index}.value`, message: shape });
     seen.add(answer.question_id);
   });
   if (issues.length > 0) throw new HelixError('invalid_answer', { issues });

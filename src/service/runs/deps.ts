@@ -1,5 +1,6 @@
 import type { Store } from '../../store/port.js';
 import type { TurnExecutor } from '../../solver/executor.js';
+import type { AgentTaskExecutor } from '../../solver/agentTask/agentTaskExecutor.js';
 import type { CapabilityRegistry } from '../../sources/registry.js';
 import type { PolicySource, ScopeAvailability } from './admission.js';
 import type { ActiveTurns } from './activeTurns.js';
@@ -26,6 +27,11 @@ export interface ServiceConfig {
 export interface RunServiceDeps {
   readonly store: Store;
   readonly executor: TurnExecutor;
+  /**
+   * Works the turns of runs started with `turn_executor: "agent_task"` (docs/agent-tasks.md); without
+   * it such runs cannot be started here.
+   */
+  readonly agentTasks?: AgentTaskExecutor;
   /** The configured capabilities; turns reach them only through the admitted, recording handle. */
   readonly registry: CapabilityRegistry;
   readonly clock: Clock;

@@ -2,12 +2,26 @@ import type { Admission } from './admission.js';
 import type { RunServiceDeps } from './deps.js';
 import { emptyOutcome, UsageMeter, type TurnOutcome } from '../../domain/turn.js';
 import type { RunRecord } from '../../domain/run.js';
+import { AGENT_TASK_PROVIDER, AGENT_TASKS_UNAVAILABLE } from '../../domain/agentTask.js';
+import type { TurnExecutor } from '../../solver/executor.js';
 import { turnCapabilities } from './turnCapabilities.js';
 import { ATTR, inSpan, recordTurn } from '../../telemetry/instruments.js';
 
 export class TurnTimeout extends Error {
   override readonly name = 'TurnTimeout';
 }
+
+/** Where agent tasks are not hosted, an agent-task turn fails typed instead of falling back (ATP-38). */
+const NO_AGENT_TASKS: TurnExecutor = {
+  provider: AGENT_TASK_PROVIDER,
+  executeTurn: async () => emptyOutcome({ status: 'failed', failureCode: AGENT_TASKS_UNAVAILABLE }),
+};
+
+/** A run started for an external agent is worked by the agent-task executor, every turn, never another. */
+const executorOf = (deps: RunServiceDeps, run: RunRecord): TurnExecutor => {
+  if (run.runtimeProvider !== AGENT_TASK_PROVIDER) return deps.executor;
+  return deps.agentTasks ?? NO_AGENT_TASKS;
+};
 
 /** One span and one duration sample per turn, however it ended (runTurn never throws). */
 export const executeTurn = (
@@ -65,7 +79,7 @@ const runTurn = async (
   };
   try {
     const outcome = await Promise.race([
-      deps.executor.executeTurn({
+      executorOf(deps, run).executeTurn({
         runId: run.runId,
         ownerHash: run.ownerHash,
         turn: run.stepsUsed,

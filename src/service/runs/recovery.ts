@@ -1,9 +1,29 @@
+import { AGENT_TASK_PROVIDER, RUN_INTERRUPTED } from '../../domain/agentTask.js';
 import { HelixError } from '../../domain/errors.js';
 import type { NewRunEvent } from '../../domain/events.js';
-import { isExpired, isRunTerminal, stepsRemaining, type RunRecord } from '../../domain/run.js';
+import { isExpired, isRunTerminal, stepsRemaining, type LatestResult, type RunRecord } from '../../domain/run.js';
 import type { UnitOfWork } from '../../store/port.js';
 import type { RunServiceDeps } from './deps.js';
 import { commitRunChange, exhaustBudget } from './runChange.js';
+
+/**
+ * ATP-37: an agent task is not restored after a restart; its turn fails as RUN_INTERRUPTED, and no
+ * other executor takes the turn over. A Helix-executed turn keeps the core's `turn_interrupted`.
+ */
+const interruptedFailure = (run: RunRecord): string =>
+  run.runtimeProvider === AGENT_TASK_PROVIDER ? RUN_INTERRUPTED : 'turn_interrupted';
+
+/** The interrupted agent task as the turn's typed result: failed, nothing proposed, nothing cited. */
+const interruptedResult = (run: RunRecord): LatestResult => ({
+  turn: run.stepsUsed,
+  outcome: 'failed',
+  text: null,
+  supporting_evidence_refs: [],
+  output_fields: {},
+  terminal_candidate_ref: null,
+  writer: null,
+  failure_code: RUN_INTERRUPTED,
+});
 
 /** Whether a run needs a write before it can be served: an interrupted turn or a passed expiry. */
 export const needsSettling = async (deps: RunServiceDeps, run: RunRecord): Promise<boolean> => {
@@ -49,13 +69,17 @@ export const settleRun = async (
       lifecycle: 'waiting',
       completion,
       activeTurn: null,
+      ...(current.runtimeProvider === AGENT_TASK_PROVIDER ? { latestResult: interruptedResult(current) } : {}),
     };
     if (stepsRemaining(next) === 0 || isExpired(next, now)) {
       const exhausted = exhaustBudget(next, stepsRemaining(next) === 0 ? 'steps' : 'expired', now);
       next = { ...exhausted.next, version: next.version };
       events.push(...exhausted.events);
     } else if (completion === 'blocked') {
-      events.push({ kind: 'run.blocked', data: { turn: current.stepsUsed, failure_code: 'turn_interrupted' } });
+      events.push({
+        kind: 'run.blocked',
+        data: { turn: current.stepsUsed, failure_code: interruptedFailure(current) },
+      });
     } else {
       events.push({ kind: 'run.waiting', data: { completion_status: completion } });
     }

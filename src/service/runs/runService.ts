@@ -1,4 +1,6 @@
 import type { Principal } from '../../auth/principal.js';
+import { AgentTaskService } from '../agentTasks/agentTaskService.js';
+import { answerRun } from './answerRun.js';
 import { cancelRun } from './cancelRun.js';
 import { continueRun } from './continueRun.js';
 import type { RunServiceDeps } from './deps.js';
@@ -12,13 +14,21 @@ import { openEventStream } from './streamEvents.js';
 
 /** The one service both facades (REST and MCP) call. Each method is a use case in its own file. */
 export class RunService {
-  constructor(readonly deps: RunServiceDeps) {}
+  /** The agent-task tools' use cases (docs/agent-tasks.md): they work the turns of this service's runs. */
+  readonly agentTasks: AgentTaskService;
+
+  constructor(readonly deps: RunServiceDeps) {
+    this.agentTasks = new AgentTaskService(deps);
+  }
 
   start(principal: Principal, idempotencyKey: string | undefined, body: unknown) {
     return startRun(this.deps, principal, idempotencyKey, body);
   }
   continue(principal: Principal, runId: string, idempotencyKey: string | undefined, body: unknown) {
     return continueRun(this.deps, principal, runId, idempotencyKey, body);
+  }
+  answer(principal: Principal, runId: string, idempotencyKey: string | undefined, body: unknown) {
+    return answerRun(this.deps, principal, runId, idempotencyKey, body);
   }
   cancel(principal: Principal, runId: string, idempotencyKey: string | undefined, body: unknown) {
     return cancelRun(this.deps, principal, runId, idempotencyKey, body);

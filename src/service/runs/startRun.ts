@@ -3,11 +3,23 @@ import { projectRun, type RunView } from '../../api/runView.js';
 import type { Principal } from '../../auth/principal.js';
 import { sha256Hex } from '../../domain/hashing.js';
 import type { RunRecord } from '../../domain/run.js';
+import type { TurnExecutorKind } from '../../domain/agentTask.js';
+import { HelixError } from '../../domain/errors.js';
 import { acceptMutation } from './acceptMutation.js';
 import { admitScopes } from './admission.js';
 import type { RunServiceDeps, ServiceResult } from './deps.js';
 import { completeReceipt, reserveKey } from '../idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
+
+/** Who works the run's turns; an agent-task run needs a server that can host agent tasks. */
+const runtimeProviderOf = (deps: RunServiceDeps, kind: TurnExecutorKind): string => {
+  if (kind === 'helix') return deps.executor.provider;
+  if (deps.agentTasks === undefined)
+    throw new HelixError('invalid_request', {
+      issues: [{ path: 'turn_executor', message: 'this server does not host agent tasks' }],
+    });
+  return deps.agentTasks.provider;
+};
 
 /**
  * POST /api/v1/agent-runs: records a bounded objective. It never executes a turn; the run starts
@@ -27,6 +39,7 @@ export const startRun = async (
     schema: StartRunRequestSchema,
   });
   await admitScopes(request.database_scope, principal, deps.config.scopes, deps.policy);
+  const runtimeProvider = runtimeProviderOf(deps, request.turn_executor ?? 'helix');
   const now = deps.clock.now();
   const runId = deps.newId('run');
 
@@ -40,7 +53,7 @@ export const startRun = async (
       accountRef: owner.accountRef,
       objective: request.objective,
       objectiveHash: sha256Hex(request.objective),
-      runtimeProvider: deps.executor.provider,
+      runtimeProvider,
       lifecycle: 'waiting',
       completion: 'needs_more_evidence',
       terminalAuthority: 'not_evaluated',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../../domain/hashing.js';
-import type { Contradiction, PendingQuestion } from '../../domain/run.js';
+import { QUESTION_KINDS, type Contradiction, type PendingQuestion } from '../../domain/run.js';
 import { emptyOutcome, type TurnArtifact, type TurnOutcome } from '../../domain/turn.js';
 import type { ToolSpec } from '../../model/port.js';
 
@@ -45,6 +45,8 @@ export const SubmitResult = z.strictObject({
           .optional(),
         prompt: z.string().trim().min(1).max(1_000),
         answer_hint: z.string().max(200).optional(),
+        kind: z.enum(QUESTION_KINDS).optional().describe('confirmation: the user confirms or declines with feedback.'),
+        skippable: z.boolean().optional().describe('Whether the user may skip this question.'),
       }),
     )
     .max(5)
@@ -115,17 +117,28 @@ const questionsOf = (result: SubmittedResult): PendingQuestion[] => {
     if (seen.has(id)) return [];
     seen.add(id);
     return [
-      { question_id: id, prompt: q.prompt, ...(q.answer_hint !== undefined ? { answer_hint: q.answer_hint } : {}) },
+      {
+        question_id: id,
+        prompt: q.prompt,
+        ...(q.answer_hint !== undefined ? { answer_hint: q.answer_hint } : {}),
+        ...(q.kind !== undefined ? { kind: q.kind } : {}),
+        ...(q.skippable !== undefined ? { skippable: q.skippable } : {}),
+      },
     ];
   });
 };
 
 /**
- * The submitted result as a turn outcome. The supporting refs are passed on exactly as the model
+ * The submitted result as a turn outcome (the model's, or an external agent's: `writer` says whose).
+ * The supporting refs are passed on exactly as the model
  * wrote them: deciding whether they were retrieved and admitted is terminal authority's job
  * (judgeTurn), and filtering here would hide a model citing what it never read.
  */
-export const outcomeFromResult = (result: SubmittedResult, artifacts: readonly TurnArtifact[]): TurnOutcome => {
+export const outcomeFromResult = (
+  result: SubmittedResult,
+  artifacts: readonly TurnArtifact[],
+  writer: string = MODEL_WRITER,
+): TurnOutcome => {
   const retrieved = new Set(artifacts.map((a) => a.ref));
   const questions = questionsOf(result);
   const text = result.text.trim();
@@ -134,7 +147,7 @@ export const outcomeFromResult = (result: SubmittedResult, artifacts: readonly T
       ? [
           {
             ref: `candidate:sha256:${sha256Hex(text).slice(0, 40)}`,
-            writer: MODEL_WRITER,
+            writer,
             text,
             textSha256: sha256Hex(text),
             supportingRefs: [...new Set(result.supporting_refs)],

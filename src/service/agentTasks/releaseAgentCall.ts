@@ -1,0 +1,14 @@
+import { ReleaseAgentCallRequestSchema } from '../../api/agentTaskSchemas.js';
+import { agentUseCase, ownedCallOf } from './liveCall.js';
+
+/** Release the claim (the call stays pending) or abandon the task (the turn fails; no fallback, ATP-38). */
+export const releaseAgentCall = agentUseCase(
+  'agent_task.release',
+  ReleaseAgentCallRequestSchema,
+  async ({ deps, request, owner, calls }) => {
+    const call = await ownedCallOf(deps, calls, owner, request.ownedRef);
+    if (request.abandon) call.abandon();
+    else call.release();
+    return { body: { released: true, abandoned: request.abandon } };
+  },
+);
