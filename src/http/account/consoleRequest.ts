@@ -32,13 +32,14 @@ export const roomPath = (roomId: string): string => `/account/rooms/${encodeURIC
 /**
  * Runs one page handler as the signed-in account; a refusal becomes a page with the error's status
  * (and Retry-After on a rate limit). A form post must come from this origin (src/http/account/
- * sameOrigin.ts). No session is the sign-in page (401); another account's room reads "not found"
- * (RREST-03).
+ * sameOrigin.ts). No session is the sign-in page (401); another account's room or chat reads "not
+ * found" (RREST-03, OBS-08), on the error page of its section.
  */
 export const asAccount =
   <R extends object>(
     context: ConsoleContext,
     handler: (accountId: string, request: FastifyRequest<R>, reply: FastifyReply) => Promise<unknown>,
+    errorPage: (message: string) => string = roomErrorPage,
   ) =>
   async (request: FastifyRequest<R>, reply: FastifyReply): Promise<unknown> => {
     try {
@@ -51,6 +52,6 @@ export const asAccount =
       if (err.details.retry_after_seconds !== undefined)
         reply.header('Retry-After', String(err.details.retry_after_seconds));
       const detail = err.details.issues?.map((i) => `${i.path} ${i.message}`).join('; ');
-      return html(reply, err.status, roomErrorPage(detail === undefined ? err.message : `${err.message} ${detail}`));
+      return html(reply, err.status, errorPage(detail === undefined ? err.message : `${err.message} ${detail}`));
     }
   };

@@ -9,6 +9,7 @@ import { signOut } from '../../service/accounts/signOut.js';
 import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './cookies.js';
 import { usePagePolicy } from '../securityHeaders.js';
 import { accountPage, BINDINGS_SCRIPT, signInPage } from './page.js';
+import { registerChatPages } from './chatPageRoutes.js';
 import { registerRoomPages } from './roomPageRoutes.js';
 import type { ResourceIdentity } from '../resourceIdentity.js';
 
@@ -72,4 +73,6 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
     return clearSessionCookie(reply, secureCookies).redirect('/account', 303);
   });
   if (options.rooms !== undefined) registerRoomPages(app, deps, options.rooms, options.identity);
+  // The chats (D-05) need the room deps' account policy for their observer lane (SLR-11).
+  if (options.rooms !== undefined) registerChatPages(app, deps, options.rooms, options.identity);
 };
