@@ -45,13 +45,16 @@ describe.each(storeFlavours())('chats and the observer lane on $name', (flavour)
     await t.store.read.runs.insert({ ...baseRun(runId), ownerHash: ownershipOf(p, SECRET).ownerHash, ...patch });
     return runId;
   };
-  /** The run's turn ended as the solver left it: `authorized` carries the verified product, else text null. */
+  /**
+   * The run's turn ended: `authorized` is the verified product; otherwise a completed run whose
+   * terminal candidate was not authorized, its text kept to prove the lane checks the authority.
+   */
   const finishRun = async (runId: string, authorized: boolean, text = ANSWER) => {
     const run = (await t.store.read.runs.get(runId))!;
     const latestResult = {
       turn: 1,
       outcome: 'succeeded' as const,
-      text: authorized ? text : null,
+      text: authorized ? text : 'An unverified candidate answer.',
       supporting_evidence_refs: [],
       output_fields: {},
       terminal_candidate_ref: 'cand_1',
@@ -60,7 +63,7 @@ describe.each(storeFlavours())('chats and the observer lane on $name', (flavour)
     };
     const finished: RunRecord = authorized
       ? { ...run, lifecycle: 'completed', completion: 'completed', terminalAuthority: 'authorized', latestResult }
-      : { ...run, lifecycle: 'waiting', terminalAuthority: 'not_authorized', latestResult };
+      : { ...run, lifecycle: 'completed', terminalAuthority: 'not_authorized', latestResult };
     expect(await t.store.read.runs.compareAndSet({ ...finished, version: run.version + 1 }, run.version)).toBe(true);
   };
   const chatOf = async (accountId: string, title = 'Plan') => (await createChat(deps, accountId, title)).chatId;
