@@ -75,6 +75,7 @@ export interface ChatRecord {
 export interface ChatMessageRecord {
   readonly messageId: string;
   readonly chatId: string;
+  readonly accountId: string;
   readonly role: ChatRole;
   readonly content: string;
   readonly createdAt: number;

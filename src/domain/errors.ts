@@ -271,11 +271,11 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     status: 404,
     message: 'The chat claim handle was not found; it may be used or expired. Ask the browser for a new one.',
   },
-  // WD-09: one active chat binding per run; a second claim for the same run never moves it to another chat.
+  // WD-09: one active chat binding per run, never moved to another chat; OBS-16: one observer per chat.
   chat_binding_conflict: {
     status: 409,
     adr: 'lifecycle_conflict',
-    message: 'The run already has an active chat binding; withdraw it before claiming another chat for the run.',
+    message: 'The run or the chat already has an active chat binding; withdraw or disconnect it before claiming again.',
   },
   // OBS-12, WD-06: a disconnected (or expired) observer binding is closed for good; issue a fresh claim (WD-08).
   observer_binding_closed: {

@@ -110,6 +110,7 @@ export interface ChatSessionsTable {
 export interface ChatMessagesTable {
   message_id: string;
   chat_id: string;
+  account_id: string;
   role: string;
   content: string;
   created_at: number | string;

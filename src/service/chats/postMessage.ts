@@ -15,7 +15,7 @@ export const postMessage = async (deps: ChatDeps, accountId: string, chatId: str
   const text = redactCredentialText(parseInput(ChatMessageContentSchema, content));
   const now = deps.now();
   await deps.store.transaction(async (uow) => {
-    await uow.chats.insertMessage({ messageId: newChatMessageId(), chatId, role: 'user', content: text, createdAt: now });
+    await uow.chats.insertMessage({ messageId: newChatMessageId(), chatId, accountId, role: 'user', content: text, createdAt: now });
     await uow.chats.touchChat(chatId, now);
   });
 };

@@ -30,7 +30,14 @@ export const projectTerminalMessage = async (
   const existing = await chats.getMessage(messageId);
   if (existing === undefined) {
     const now = deps.now();
-    const message = { messageId, chatId: binding.chatId, role: 'assistant' as const, content, createdAt: now };
+    const message = {
+      messageId,
+      chatId: binding.chatId,
+      accountId: binding.accountId,
+      role: 'assistant' as const,
+      content,
+      createdAt: now,
+    };
     const appended = await chats.insertMessageIfAbsent(message);
     if (appended) await chats.touchChat(binding.chatId, now);
     return { message_id: messageId, appended };

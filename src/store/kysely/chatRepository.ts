@@ -22,6 +22,7 @@ const chatFromRow = (row: Selectable<ChatSessionsTable>): ChatRecord => ({
 const messageFromRow = (row: Selectable<ChatMessagesTable>): ChatMessageRecord => ({
   messageId: row.message_id,
   chatId: row.chat_id,
+  accountId: row.account_id,
   role: row.role as ChatRole,
   content: row.content,
   createdAt: toMillis(row.created_at),
@@ -47,6 +48,7 @@ const observerFromRow = (row: Selectable<ChatObserverBindingsTable>): ObserverBi
 const messageRow = (m: ChatMessageRecord) => ({
   message_id: m.messageId,
   chat_id: m.chatId,
+  account_id: m.accountId,
   role: m.role,
   content: m.content,
   created_at: m.createdAt,

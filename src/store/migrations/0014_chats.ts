@@ -27,6 +27,8 @@ export const chats: Migration = {
       .createTable('helix_chat_messages')
       .addColumn('message_id', 'varchar(80)', (c) => c.primaryKey())
       .addColumn('chat_id', 'varchar(40)', (c) => c.notNull())
+      // The chat's account again, so subject access finds a message without its chat.
+      .addColumn('account_id', 'varchar(64)', (c) => c.notNull())
       .addColumn('role', 'varchar(20)', (c) => c.notNull())
       .addColumn('content', 'text', (c) => c.notNull())
       .addColumn('created_at', 'bigint', (c) => c.notNull())
