@@ -162,7 +162,8 @@ describe('the console chats and observer lane over HTTP', () => {
     const chatId = await newChat(bob.cookie, 'Busy');
     const ref = `aob_${'0'.repeat(32)}`;
     const answers: number[] = [];
-    for (let i = 0; i < ACCOUNT_LIMIT + 1; i++) answers.push((await as(bob.cookie, 'GET', `${OBSERVER}/${ref}`)).status);
+    for (let i = 0; i < ACCOUNT_LIMIT + 1; i++)
+      answers.push((await as(bob.cookie, 'GET', `${OBSERVER}/${ref}`)).status);
     expect(answers.at(-1)).toBe(429);
     expect(answers.filter((s) => s === 404).length).toBeGreaterThan(0);
     const limited = await as(bob.cookie, 'POST', OBSERVER, { chat_session_id: chatId });

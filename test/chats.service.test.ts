@@ -28,7 +28,12 @@ import { storeFlavours, type TestStore } from './support/stores.js';
 const SECRET = 'chat-test-instance-secret';
 const ALL = 'helix.rooms.read helix.rooms.manage helix.agent_runs.write helix.agent_runs.read';
 const API_KEY = `hlx_${'S'.repeat(32)}`;
-const FLAGS = { answer_authority: false, assistant_answer: false, terminal_eligible: false, raw_content_included: false };
+const FLAGS = {
+  answer_authority: false,
+  assistant_answer: false,
+  terminal_eligible: false,
+  raw_content_included: false,
+};
 const ANSWER = 'SQLite checkpoints copy WAL frames back into the database file.';
 
 describe.each(storeFlavours())('chats and the observer lane on $name', (flavour) => {
@@ -147,7 +152,11 @@ describe.each(storeFlavours())('chats and the observer lane on $name', (flavour)
     for (const messages of bad)
       expect(await refusal(issue('acct_alice', chatId, messages))).toMatchObject({ code: 'invalid_request' });
     // Exactly at the bounds is fine: 6 × 2,000 = 12,000 characters.
-    const atBounds = await issue('acct_alice', chatId, Array.from({ length: 6 }, () => message('x'.repeat(2_000))));
+    const atBounds = await issue(
+      'acct_alice',
+      chatId,
+      Array.from({ length: 6 }, () => message('x'.repeat(2_000))),
+    );
     expect([atBounds.snapshot_message_count, atBounds.snapshot_char_count]).toEqual([6, 12_000]);
   });
 

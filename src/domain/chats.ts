@@ -124,4 +124,3 @@ export const verifiedTerminalText = (run: RunRecord): string | undefined => {
 
 /** OBS-16: one stable id per bound run's terminal message, so a reload or a second tab cannot add a second. */
 export const terminalMessageId = (runChatBindingRef: string): string => `msg_t_${runChatBindingRef.slice(4)}`;
-

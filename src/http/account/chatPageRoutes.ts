@@ -35,13 +35,18 @@ export const registerChatPages = (
 
   app.get(
     '/account/chats',
-    asAccount(context, async (accountId, _r, reply) => html(reply, 200, chatsPage(await listChats(chats, accountId))), chatErrorPage),
+    asAccount(
+      context,
+      async (accountId, _r, reply) => html(reply, 200, chatsPage(await listChats(chats, accountId))),
+      chatErrorPage,
+    ),
   );
   app.post(
     '/account/chats',
     asAccount(
       context,
-      async (accountId, request, reply) => back(reply, (await createChat(chats, accountId, field(request, 'title'))).chatId),
+      async (accountId, request, reply) =>
+        back(reply, (await createChat(chats, accountId, field(request, 'title'))).chatId),
       chatErrorPage,
     ),
   );

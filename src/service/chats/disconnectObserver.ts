@@ -18,7 +18,8 @@ export const disconnectObserver = async (deps: ChatDeps, accountId: string, bind
     if (binding === undefined) return 'not_found' as const;
     if (binding.runChatBindingRef !== null) {
       const chatBinding = await uow.rooms.getChatBinding(binding.runChatBindingRef);
-      if (chatBinding !== undefined) await uow.rooms.revokeChatBinding(chatBinding.ownerHash, chatBinding.bindingRef, now);
+      if (chatBinding !== undefined)
+        await uow.rooms.revokeChatBinding(chatBinding.ownerHash, chatBinding.bindingRef, now);
     }
     return uow.chats.revokeObserverBinding(bindingRef, accountId, now);
   });

@@ -36,7 +36,10 @@ export const loadObserverBinding = async (
  * What the browser sees: `expired` for an unclaimed handle past its expiry, and `revoked` once the
  * agent withdrew the run-chat binding the claim created (RREST-07), even before the browser polls.
  */
-export const observerStatus = async (deps: ChatDeps, binding: ObserverBindingRecord): Promise<ObserverBindingStatus> => {
+export const observerStatus = async (
+  deps: ChatDeps,
+  binding: ObserverBindingRecord,
+): Promise<ObserverBindingStatus> => {
   const status = observerStatusAt(binding, deps.now());
   if (status !== 'active' || binding.runChatBindingRef === null) return status;
   const chatBinding = await deps.store.read.rooms.getChatBinding(binding.runChatBindingRef);

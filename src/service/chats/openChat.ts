@@ -1,4 +1,9 @@
-import { CHAT_PAGE_MESSAGES, type ChatMessageRecord, type ChatRecord, type ObserverBindingRecord } from '../../domain/chats.js';
+import {
+  CHAT_PAGE_MESSAGES,
+  type ChatMessageRecord,
+  type ChatRecord,
+  type ObserverBindingRecord,
+} from '../../domain/chats.js';
 import { hasFeature } from '../../domain/accountPolicy.js';
 import type { ChatDeps } from './deps.js';
 import { loadOwnedChat } from './ownedChat.js';

@@ -10,12 +10,24 @@ import { parseInput } from '../validate.js';
  * write an assistant message; only projectTerminalMessage.ts does). Credential-shaped runs are
  * redacted before storage, as the snapshot is (OBS-10).
  */
-export const postMessage = async (deps: ChatDeps, accountId: string, chatId: string, content: string): Promise<void> => {
+export const postMessage = async (
+  deps: ChatDeps,
+  accountId: string,
+  chatId: string,
+  content: string,
+): Promise<void> => {
   await loadOwnedChat(deps.store.read.chats, chatId, accountId);
   const text = redactCredentialText(parseInput(ChatMessageContentSchema, content));
   const now = deps.now();
   await deps.store.transaction(async (uow) => {
-    await uow.chats.insertMessage({ messageId: newChatMessageId(), chatId, accountId, role: 'user', content: text, createdAt: now });
+    await uow.chats.insertMessage({
+      messageId: newChatMessageId(),
+      chatId,
+      accountId,
+      role: 'user',
+      content: text,
+      createdAt: now,
+    });
     await uow.chats.touchChat(chatId, now);
   });
 };

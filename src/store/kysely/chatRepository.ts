@@ -54,7 +54,9 @@ const messageRow = (m: ChatMessageRecord) => ({
   created_at: m.createdAt,
 });
 
-const chatOps = (db: Kysely<HelixDatabase>): Pick<ChatRepository, 'insertChat' | 'getChat' | 'listChats' | 'renameChat' | 'touchChat' | 'deleteChat'> => ({
+const chatOps = (
+  db: Kysely<HelixDatabase>,
+): Pick<ChatRepository, 'insertChat' | 'getChat' | 'listChats' | 'renameChat' | 'touchChat' | 'deleteChat'> => ({
   async insertChat(c) {
     await db
       .insertInto('helix_chat_sessions')
@@ -120,7 +122,10 @@ const chatOps = (db: Kysely<HelixDatabase>): Pick<ChatRepository, 'insertChat' |
 
 const messageOps = (
   db: Kysely<HelixDatabase>,
-): Pick<ChatRepository, 'insertMessage' | 'insertMessageIfAbsent' | 'getMessage' | 'replaceMessageContent' | 'listMessages'> => ({
+): Pick<
+  ChatRepository,
+  'insertMessage' | 'insertMessageIfAbsent' | 'getMessage' | 'replaceMessageContent' | 'listMessages'
+> => ({
   async insertMessage(m) {
     await db.insertInto('helix_chat_messages').values(messageRow(m)).execute();
   },
