@@ -15,7 +15,14 @@ import { storeFlavours } from './support/stores.js';
 const SCOPES =
   'helix.agent_runs.read helix.agent_runs.write helix.rooms.read helix.rooms.manage helix.data.repository_evidence.read';
 const QUESTION = 'How does the SQLite write-ahead log checkpoint work?';
-const SCREENSHOT = join(import.meta.dirname, '../docs/console/chat.png');
+/**
+ * docs/console/chat.png is this page; `HELIX_DOCS_SCREENSHOTS=1` rewrites it (fonts differ between
+ * machines, so an ordinary run writes to test-results/ and leaves the committed image alone).
+ */
+const SCREENSHOT = join(
+  import.meta.dirname,
+  process.env.HELIX_DOCS_SCREENSHOTS === '1' ? '../docs/console/chat.png' : '../test-results/chat.png',
+);
 
 type ToolResult = { isError?: boolean; structuredContent?: any };
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CHAT_MESSAGE_MAX } from '../../domain/chats.js';
 import type { AccountDeps } from '../../service/accounts/deps.js';
 import { createChat } from '../../service/chats/createChat.js';
@@ -15,6 +15,8 @@ import { asAccount, type ConsoleContext, field, html } from './consoleRequest.js
 
 type Params = { chat_id: string };
 
+/** The account pages' form limit (src/http/account/pageRoutes.ts). */
+const FORM_BODY_LIMIT = 4096;
 /** A message may be 8,000 characters (CHAT_MESSAGE_MAX); form encoding takes up to 12 bytes for one. */
 const MESSAGE_BODY_LIMIT = 12 * CHAT_MESSAGE_MAX + 1024;
 
@@ -62,38 +64,30 @@ export const registerChatPages = (
       chatErrorPage,
     ),
   );
-  app.post<{ Params: Params }>(
-    '/account/chats/:chat_id/rename',
-    asAccount<{ Params: Params }>(
-      context,
-      async (accountId, request, reply) => {
-        await renameChat(chats, accountId, request.params.chat_id, field(request, 'title'));
-        return back(reply, request.params.chat_id);
-      },
-      chatErrorPage,
-    ),
-  );
-  app.post<{ Params: Params }>(
-    '/account/chats/:chat_id/messages',
-    { bodyLimit: MESSAGE_BODY_LIMIT },
-    asAccount<{ Params: Params }>(
-      context,
-      async (accountId, request, reply) => {
-        await postMessage(chats, accountId, request.params.chat_id, field(request, 'content'));
-        return back(reply, request.params.chat_id);
-      },
-      chatErrorPage,
-    ),
-  );
-  app.post<{ Params: Params }>(
-    '/account/chats/:chat_id/delete',
-    asAccount<{ Params: Params }>(
-      context,
-      async (accountId, request, reply) => {
-        await deleteChat(chats, accountId, request.params.chat_id);
-        return reply.redirect('/account/chats', 303);
-      },
-      chatErrorPage,
-    ),
+  /** One form of the chat page: its use case as the account, then `303` to where it leads. */
+  const chatForm = (
+    action: string,
+    act: (accountId: string, chatId: string, request: FastifyRequest) => Promise<void>,
+    next: (chatId: string) => string,
+    bodyLimit = FORM_BODY_LIMIT,
+  ) =>
+    app.post<{ Params: Params }>(
+      `/account/chats/:chat_id/${action}`,
+      { bodyLimit },
+      asAccount<{ Params: Params }>(
+        context,
+        async (accountId, request, reply) => {
+          await act(accountId, request.params.chat_id, request);
+          return reply.redirect(next(request.params.chat_id), 303);
+        },
+        chatErrorPage,
+      ),
+    );
+  chatForm('rename', (a, id, r) => renameChat(chats, a, id, field(r, 'title')), chatPath);
+  chatForm('messages', (a, id, r) => postMessage(chats, a, id, field(r, 'content')), chatPath, MESSAGE_BODY_LIMIT);
+  chatForm(
+    'delete',
+    (a, id) => deleteChat(chats, a, id),
+    () => '/account/chats',
   );
 };
