@@ -174,6 +174,22 @@ describe('the console chats and observer lane over HTTP', () => {
     expect((await as(carol, 'GET', `${OBSERVER}/${ref}`)).status).toBe(404);
   });
 
+  it('OBS-15, ENV-05: HELIX_AGENT_RUN_OBSERVER_IP_RATE_LIMIT counts the lane per address before the session, in its own bucket', async () => {
+    const limited = await startTestHelix(storeFlavours()[0]!, {
+      env: { HELIX_AGENT_RUN_OBSERVER_IP_RATE_LIMIT: '2' },
+    });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++)
+        statuses.push((await consoleFetch(limited.url, undefined, 'GET', `${OBSERVER}/aob_${'1'.repeat(32)}`)).status);
+      expect(statuses).toEqual([401, 401, 429]);
+      // The REST bucket of the same address is untouched.
+      expect((await consoleFetch(limited.url, undefined, 'GET', '/api/v1/agent-runs/run_12345678')).status).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('OBS-15, ENV-05, ENV-06: the observer limits default to 600 per IP and 300 per account; 0 turns one off', () => {
     expect(loadConfig({}).rateLimits).toMatchObject({ observerPerIp: 600, observerPerAccount: 300 });
     const set = loadConfig({
