@@ -354,5 +354,9 @@ describe.each(storeFlavours())('chats and the observer lane on $name', (flavour)
       code: 'observer_binding_closed',
     });
     expect((await openChat(deps, 'acct_alice', chatId)).messages).toEqual([]);
+    // WD-08: the browser connects afresh without disconnecting the binding the agent withdrew.
+    const fresh = await issue('acct_alice', chatId);
+    expect(fresh.binding_status).toBe('pending_claim');
+    expect((await t.store.read.chats.getObserverBinding(issued.binding_ref, 'acct_alice'))?.status).toBe('revoked');
   });
 });
