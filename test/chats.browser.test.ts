@@ -128,10 +128,15 @@ describe.skipIf(!hasChromium())(
       await expect.poll(() => page.locator('#observer-status').textContent()).toBe('The run answered.');
       expect(await assistantMessages(page).allTextContents()).toEqual([answer]);
 
-      // WD-06: disconnect; the lane is closed afterwards.
+      // WD-06: disconnect; the lane is closed afterwards. OBS-16: a second tab of the chat follows.
       const bindingRef = (await page.locator('#observer').getAttribute('data-binding'))!;
+      const tab = await page.context().newPage();
+      await tab.goto(page.url());
+      const tabReloaded = tab.waitForEvent('load');
       await page.getByRole('button', { name: 'Disconnect' }).click();
       await expect.poll(() => page.locator('#observer-status').textContent()).toBe('Disconnected.');
+      await tabReloaded;
+      await expect.poll(() => tab.locator('#observer-status').textContent()).toBe('Disconnected.');
       expect(errors).toEqual([]);
       const afterDisconnect = await page.evaluate(
         async (ref) => (await fetch(`/api/agi/agent-run-observer/bindings/${ref}/events`)).status,
@@ -148,6 +153,12 @@ describe.skipIf(!hasChromium())(
       await expect.poll(() => page.locator('#claim-handle').textContent()).not.toBe(handle);
       const fresh = (await page.locator('#claim-handle').textContent())!;
       expect(fresh).toMatch(/^hlxclm_[A-Za-z0-9_-]{43}$/);
+      // The other tab learns of the new binding, but the handle was shown once, in the tab that asked.
+      await expect
+        .poll(() => tab.locator('#observer-status').textContent())
+        .toBe('Waiting for your agent to claim the handle.');
+      expect(await tab.locator('#claim-handle').textContent()).toBe('');
+      expect(await tab.content()).not.toContain(fresh);
       const reclaimed = await call('helix_room_claim_chat_binding', {
         request: { claim_handle: fresh, run_id: await startRun() },
       });
