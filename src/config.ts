@@ -89,6 +89,9 @@ export interface RateLimits {
   /** The console's source manager and credential claim (`/api/agi/realtime/…`, SRC-10): per IP and per signed-in account. */
   readonly roomSourcesPerIp: number;
   readonly roomSourcesPerAccount: number;
+  /** The console's observer lane (`/api/agi/agent-run-observer/…`, OBS-15): per IP and per signed-in account. */
+  readonly observerPerIp: number;
+  readonly observerPerAccount: number;
   /** The source ingress lane (`/api/room-ingress/…`): per client IP before, per binding after the bearer check. */
   readonly ingressPerIp: number;
   readonly ingressPerBinding: number;
@@ -359,6 +362,8 @@ const rateLimits = (env: Env): RateLimits => ({
   roomsPerPrincipal: integer(env, 'HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT', 300, 0, 1_000_000),
   roomSourcesPerIp: integer(env, 'HELIX_ROOM_SOURCE_BROWSER_IP_RATE_LIMIT', 600, 0, 1_000_000),
   roomSourcesPerAccount: integer(env, 'HELIX_ROOM_SOURCE_BROWSER_ACCOUNT_RATE_LIMIT', 300, 0, 1_000_000),
+  observerPerIp: integer(env, 'HELIX_AGENT_RUN_OBSERVER_IP_RATE_LIMIT', 600, 0, 1_000_000),
+  observerPerAccount: integer(env, 'HELIX_AGENT_RUN_OBSERVER_ACCOUNT_RATE_LIMIT', 300, 0, 1_000_000),
   ingressPerIp: integer(env, 'HELIX_ROOM_INGRESS_IP_RATE_LIMIT', 1_200, 0, 1_000_000),
   ingressPerBinding: integer(env, 'HELIX_ROOM_INGRESS_BINDING_RATE_LIMIT', 600, 0, 1_000_000),
 });

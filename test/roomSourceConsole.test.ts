@@ -14,7 +14,6 @@ import { createLogger } from '../src/logger.js';
 import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
 import { createAccount } from '../src/service/accounts/createAccount.js';
 import type { AccountDeps } from '../src/service/accounts/deps.js';
-import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
 import { acceptInvite } from '../src/service/rooms/acceptInvite.js';
 import { createInvite } from '../src/service/rooms/createInvite.js';
 import { createRoomFor } from '../src/service/rooms/createRoomFor.js';
@@ -22,6 +21,7 @@ import type { RoomDeps } from '../src/service/rooms/deps.js';
 import { authenticateSourceBearer } from '../src/service/roomSources/authenticateSourceBearer.js';
 import { summarizeSubject } from '../src/service/subjects/summarizeSubject.js';
 import { accountDeps } from './support/accounts.js';
+import { type ConsoleReply, consoleFetch, signInCookie } from './support/consoleSession.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
 import { serverRoomDeps } from './support/roomDeps.js';
 import { serverStoreFlavours, storeFlavours } from './support/stores.js';
@@ -43,12 +43,7 @@ const DEFAULTS = {
 const ENV = { HELIX_ACCOUNT_DEFAULT_FEATURES: 'shared_live_room', HELIX_LOG_LEVEL: 'info' };
 const BEARER_SHAPE = /hlxsrc_[A-Za-z0-9_-]{43}/;
 
-interface Reply {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  readonly body: any;
-}
+type Reply = ConsoleReply;
 
 /** One signed-in browser account per name, over a running server. */
 class Console {
@@ -71,11 +66,8 @@ class Console {
   async signIn(name: string, developer: boolean): Promise<string> {
     const { accountId } = await createAccount(this.accounts, { displayName: name });
     if (developer) await changeAccountPolicy(this.accounts, DEFAULTS, accountId, { features: { developer: true } });
-    const res = await fetch(`${this.h.url}/account/sign-in?code=${await issueSignInLink(this.accounts, accountId)}`, {
-      redirect: 'manual',
-    });
     this.ids[name] = accountId;
-    this.cookies[name] = res.headers.get('set-cookie')!.split(';')[0]!;
+    this.cookies[name] = await signInCookie(this.h.url, this.accounts, accountId);
     return accountId;
   }
 
@@ -96,26 +88,7 @@ class Console {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<Reply> {
-    const res = await fetch(`${this.h.url}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        origin: this.origin,
-        'sec-fetch-site': 'same-origin',
-        ...(who === undefined ? {} : { cookie: this.cookies[who]! }),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, body: parsed };
+    return consoleFetch(this.h.url, who === undefined ? undefined : this.cookies[who]!, method, path, body, headers);
   }
 
   /** A source of the room, created by its owner; answers its id and claim handle. */

@@ -390,7 +390,7 @@ describe.each(storeFlavours())('room use cases on $name', (flavour) => {
     });
   });
 
-  it('RREST-06, SLR-10: a chat claim checks scopes, the lock, the strict body and the owned run; no handle exists yet', async () => {
+  it('RREST-06, SLR-10: a chat claim checks scopes, the lock, the strict body and the owned run; an unknown handle is chat_claim_not_found', async () => {
     const handle = `hlxclm_${'A'.repeat(43)}`;
     const run = await ownedRun(alice);
     expect(await refusal(claimChatBinding(deps, alice, { claim_handle: handle, run_id: run }))).toMatchObject({

@@ -16,6 +16,9 @@ import { sha256Hex } from '../src/domain/hashing.js';
 import { ScopeSet } from '../src/domain/scopes.js';
 import { bindRun } from '../src/service/rooms/bindRun.js';
 import { createInvite } from '../src/service/rooms/createInvite.js';
+import { createChat } from '../src/service/chats/createChat.js';
+import { issueObserverBinding } from '../src/service/chats/issueObserverBinding.js';
+import { postMessage } from '../src/service/chats/postMessage.js';
 import { createRoom } from '../src/service/rooms/createRoom.js';
 import type { RoomDeps } from '../src/service/rooms/deps.js';
 import { emptyOutcome, type TurnOutcome } from '../src/domain/turn.js';
@@ -195,6 +198,13 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
       status: 'active',
       createdAt: Date.now(),
       revokedAt: null,
+    });
+    // The console's chats (issue 17): a chat, a message and an observer binding with a snapshot.
+    const chat = await createChat(deps, accountId, `chat of ${accountId}`);
+    await postMessage(deps, accountId, chat.chatId, 'What happened?');
+    await issueObserverBinding(deps, accountId, {
+      chat_session_id: chat.chatId,
+      context: { messages: [{ role: 'user', content: 'What happened?' }] },
     });
     // Room sources (issue 15): a source, its claimed delivery and an admission row.
     const source = await createSource(deps, owner, roomId, idemKey(), {
@@ -400,6 +410,9 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
         room_invites: 1,
         room_run_bindings: 1,
         room_chat_bindings: 1,
+        chats: 1,
+        chat_messages: 1,
+        chat_observer_bindings: 1,
         room_sources: 1,
         room_source_deliveries: 1,
         room_source_admissions: 1,
@@ -414,7 +427,7 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
         environment_controls: 0,
         owner_registrations: 2,
       },
-      total: 43 + events,
+      total: 46 + events,
     });
   });
 

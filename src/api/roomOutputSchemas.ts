@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SNAPSHOT_BOUNDS, SNAPSHOT_REF_PATTERN } from '../domain/chats.js';
 import {
   CONSENT_RECEIPT_REF_PATTERN,
   REVOCATION_STATUSES,
@@ -60,6 +61,18 @@ export const RunBindReceiptSchema = z.looseObject({
   participant_role: z.enum(ROOM_ROLES),
   consent_version: z.number().int(),
   consent_receipt_ref: z.string().regex(CONSENT_RECEIPT_REF_PATTERN),
+  created_at: isoTime.nullable(),
+  ...FalseFlags,
+});
+
+/** RREST-06, OBS-06: the opaque binding ref, an optional snapshot ref and bounded counts; no chat id. */
+export const ChatClaimReceiptSchema = z.looseObject({
+  schema: z.literal(ROOM_RECEIPT_SCHEMAS.chatBindingClaim),
+  binding_ref: z.string().regex(RUN_CHAT_BINDING_REF_PATTERN),
+  binding_status: z.literal('active'),
+  snapshot_ref: z.string().regex(SNAPSHOT_REF_PATTERN).nullable(),
+  snapshot_message_count: z.number().int().min(0).max(SNAPSHOT_BOUNDS.messages),
+  snapshot_char_count: z.number().int().min(0).max(SNAPSHOT_BOUNDS.totalChars),
   created_at: isoTime.nullable(),
   ...FalseFlags,
 });

@@ -69,6 +69,28 @@ export const runBindReceipt = (binding: RunRoomBindingRecord) => ({
 });
 export type RunBindReceipt = ReturnType<typeof runBindReceipt>;
 
+/**
+ * RREST-06, OBS-06: what the agent learns from a claim: the opaque run-chat binding ref, an optional
+ * snapshot ref and bounded counts. Never a chat id, the snapshot text or any chat catalog.
+ */
+export const chatBindingClaimReceipt = (claim: {
+  readonly bindingRef: string;
+  readonly snapshotRef: string | null;
+  readonly snapshotMessages: number;
+  readonly snapshotChars: number;
+  readonly createdAt: number;
+}) => ({
+  schema: ROOM_RECEIPT_SCHEMAS.chatBindingClaim,
+  binding_ref: claim.bindingRef,
+  binding_status: 'active' as const,
+  snapshot_ref: claim.snapshotRef,
+  snapshot_message_count: claim.snapshotMessages,
+  snapshot_char_count: claim.snapshotChars,
+  created_at: iso(claim.createdAt),
+  ...NON_AUTHORITY_FLAGS,
+});
+export type ChatBindingClaimReceipt = ReturnType<typeof chatBindingClaimReceipt>;
+
 /** WD-04: the opaque ref and what happened to it, nothing about the run, room, chat or owner. */
 export const unbindReceipt = (
   kind: 'runUnbind' | 'chatBindingUnbind',

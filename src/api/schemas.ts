@@ -109,7 +109,7 @@ export type CancelRunRequest = z.infer<typeof CancelRunRequestSchema>;
 export const EVENTS_LIMIT = { min: 1, max: 200, default: 50 } as const;
 
 /** A query-string integer: plain decimal digits only (no signs, exponents or blanks). */
-const queryInt = (min: number, max: number) =>
+export const queryInt = (min: number, max: number) =>
   z
     .union([
       z.number(),

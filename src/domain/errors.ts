@@ -66,6 +66,8 @@ export const ERROR_CODES = [
   'room_binding_conflict',
   'command_execution_not_enabled',
   'chat_claim_not_found',
+  'chat_binding_conflict',
+  'observer_binding_closed',
   'environment_adapter_unknown',
   'environment_adapter_disabled',
   'environment_adapter_identity_mismatch',
@@ -274,6 +276,18 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
   chat_claim_not_found: {
     status: 404,
     message: 'The chat claim handle was not found; it may be used or expired. Ask the browser for a new one.',
+  },
+  // WD-09: one active chat binding per run, never moved to another chat; OBS-16: one observer per chat.
+  chat_binding_conflict: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'The run or the chat already has an active chat binding; withdraw or disconnect it before claiming again.',
+  },
+  // OBS-12, WD-06: a disconnected (or expired) observer binding is closed for good; issue a fresh claim (WD-08).
+  observer_binding_closed: {
+    status: 409,
+    adr: 'lifecycle_conflict',
+    message: 'The observer binding is disconnected or expired; issue a new chat claim to observe a run.',
   },
   // The environment adapter registry (ING-04, §22; docs/rooms.md "The adapter registry"). No profile
   // accepts the domain_adapter: a value the caller chose, so 400.

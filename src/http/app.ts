@@ -38,6 +38,7 @@ import { registerOpenApiRoute } from './openapi/route.js';
 import type { ResourceIdentity } from './resourceIdentity.js';
 import { registerBindingRoutes } from './account/bindingRoutes.js';
 import { registerAccountPages } from './account/pageRoutes.js';
+import { registerObserverRoutes } from './account/observerRoutes.js';
 import { registerRoomSourceRoutes } from './account/roomSourceRoutes.js';
 import type { AccountDeps } from '../service/accounts/deps.js';
 import type { RoomDeps } from '../service/rooms/deps.js';
@@ -207,6 +208,8 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
       rooms: options.rooms,
       identity: options.identity,
     });
+  if (options.rooms !== undefined)
+    registerObserverRoutes(app, { accounts: options.accounts.deps, chats: options.rooms, identity: options.identity });
   // Its own encapsulated scope: the only place that parses HTML form posts.
   void app.register(async (scope) =>
     registerAccountPages(scope, {

@@ -4,6 +4,7 @@ import { classifyStoreError } from './failures.js';
 import { accountRepository } from './kysely/accountRepository.js';
 import { apiKeyRepository } from './kysely/apiKeyRepository.js';
 import { bindingRepository } from './kysely/bindingRepository.js';
+import { chatRepository } from './kysely/chatRepository.js';
 import { sessionRepository } from './kysely/sessionRepository.js';
 import { artifactRepository } from './kysely/artifactRepository.js';
 import { eventRepository } from './kysely/eventRepository.js';
@@ -44,6 +45,7 @@ const unitOfWork = (db: Kysely<HelixDatabase>, dialect: StoreDialect): UnitOfWor
   roomIngress: roomIngressRepository(db),
   runtimeApprovals: runtimeApprovalRepository(db),
   embodiment: embodimentRepository(db),
+  chats: chatRepository(db),
 });
 
 const MAX_ATTEMPTS = 5;

@@ -3,6 +3,7 @@ import type { RunRecord } from '../domain/run.js';
 import type { LifecycleStatus } from '../domain/statuses.js';
 import type { TurnArtifact } from '../domain/turn.js';
 import type { SealedSecret } from '../domain/sealedSecret.js';
+import type { ChatRepository } from './chatPort.js';
 import type { RoomRepository } from './roomPort.js';
 import type { EmbodimentRepository } from './embodimentPort.js';
 import type { RoomIngressRepository } from './roomIngressPort.js';
@@ -53,6 +54,8 @@ export interface UnitOfWork {
   readonly runtimeApprovals: RuntimeApprovalLedger;
   /** Subjects, leases, workflows, actions and controls (src/store/embodimentPort.ts). */
   readonly embodiment: EmbodimentRepository;
+  /** The console's chats and the observer lane (src/store/chatPort.ts). */
+  readonly chats: ChatRepository;
 }
 
 export interface RunRepository {

@@ -50,7 +50,8 @@ export interface RoomRepository {
   /** Revokes the member's active bindings in the room (removal, demotion to observer); returns how many. */
   revokeRunBindingsOfMember(roomId: string, accountId: string, at: number): Promise<number>;
 
-  insertChatBinding(binding: RunChatBindingRecord): Promise<void>;
+  /** Inserts an active chat binding unless the run already has one (WD-09): true when this call took the slot. */
+  insertChatBinding(binding: RunChatBindingRecord): Promise<boolean>;
   getChatBinding(bindingRef: string): Promise<RunChatBindingRecord | undefined>;
   revokeChatBinding(ownerHash: string, bindingRef: string, at: number): Promise<RevocationStatus | 'not_found'>;
 }

@@ -92,7 +92,54 @@ export interface MetaTable {
   value: string;
 }
 
-export interface HelixDatabase extends LibraryTables, AccountTables, ModelProviderTables, SubjectTables, RoomTables {
+/** The console's chats and observer bindings (0014_chats, D-05, OBS-01..OBS-17). */
+export interface ChatTables {
+  helix_chat_sessions: ChatSessionsTable;
+  helix_chat_messages: ChatMessagesTable;
+  helix_chat_observer_bindings: ChatObserverBindingsTable;
+}
+
+export interface ChatSessionsTable {
+  chat_id: string;
+  account_id: string;
+  title: string;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+export interface ChatMessagesTable {
+  message_id: string;
+  chat_id: string;
+  account_id: string;
+  role: string;
+  content: string;
+  created_at: number | string;
+}
+
+export interface ChatObserverBindingsTable {
+  binding_ref: string;
+  account_id: string;
+  chat_id: string;
+  claim_hash: string;
+  status: string;
+  expires_at: number | string;
+  snapshot_ref: string | null;
+  snapshot_json: string;
+  snapshot_chars: number;
+  run_id: string | null;
+  run_chat_binding_ref: string | null;
+  created_at: number | string;
+  claimed_at: number | string | null;
+  revoked_at: number | string | null;
+}
+
+export interface HelixDatabase
+  extends LibraryTables,
+    AccountTables,
+    ModelProviderTables,
+    SubjectTables,
+    RoomTables,
+    ChatTables {
   helix_agent_runs: AgentRunsTable;
   helix_agent_run_events: AgentRunEventsTable;
   helix_agent_run_artifacts: AgentRunArtifactsTable;

@@ -32,8 +32,8 @@ export const roomPath = (roomId: string): string => `/account/rooms/${encodeURIC
 /**
  * Runs one page handler as the signed-in account; a refusal becomes a page with the error's status
  * (and Retry-After on a rate limit). A form post must come from this origin (src/http/account/
- * sameOrigin.ts). No session is the sign-in page (401); another account's room or run reads "not
- * found" (RREST-03). Other refusals render as `errorPage` (the room pages' by default).
+ * sameOrigin.ts). No session is the sign-in page (401); another account's room, run or chat reads
+ * "not found" (RREST-03, OBS-08). Other refusals render as `errorPage` (the room pages' by default).
  */
 export const asAccount =
   <R extends object>(

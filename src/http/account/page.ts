@@ -33,7 +33,7 @@ export const accountPage = (displayName: string): string =>
 Revoking one makes its next request fail; revoke provider-side tokens separately if you need to.</p>
 <p id="status" class="muted">Loading…</p>
 <table><thead><tr><th>Binding</th><th>Issuer</th><th>Provider</th><th>Status</th><th>Created</th><th></th></tr></thead><tbody id="bindings"></tbody></table>
-<p><a href="/account/runs">Runs</a> · <a href="/account/rooms">Shared Live Rooms</a></p>
+<p><a href="/account/runs">Runs</a> · <a href="/account/chats">Chats</a> · <a href="/account/rooms">Shared Live Rooms</a></p>
 <form method="post" action="/account/sign-out"><p><button type="submit">Sign out</button></p></form>
 <script src="/account/bindings.js"></script>`,
   );

@@ -9,6 +9,7 @@ import { signOut } from '../../service/accounts/signOut.js';
 import { clearSessionCookie, sessionCookieOf, setSessionCookie } from './cookies.js';
 import { usePagePolicy } from '../securityHeaders.js';
 import { accountPage, BINDINGS_SCRIPT, signInPage } from './page.js';
+import { registerChatPages } from './chatPageRoutes.js';
 import { registerRoomPages } from './roomPageRoutes.js';
 import { registerRunPages } from './runPageRoutes.js';
 import type { RunServiceDeps } from '../../service/runs/deps.js';
@@ -77,4 +78,6 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
   });
   if (options.rooms !== undefined) registerRoomPages(app, deps, options.rooms, options.identity);
   if (options.runs !== undefined) registerRunPages(app, { accounts: deps, identity: options.identity }, options.runs);
+  // The chats (D-05) need the room deps' account policy for their observer lane (SLR-11).
+  if (options.rooms !== undefined) registerChatPages(app, deps, options.rooms, options.identity);
 };

@@ -62,7 +62,7 @@ export const registerSourcePages = (app: FastifyInstance, context: ConsoleContex
   app.post<{ Params: { room_id: string } }>(
     '/account/rooms/:room_id/sources',
     asAccount<{ Params: { room_id: string } }>(context, async (accountId, request, reply) => {
-      enforceAccountLimit(request, accountId);
+      enforceAccountLimit(request, accountId, 'room_sources');
       const roomId = request.params.room_id;
       const created = await createOwnedSource(rooms, accountId, roomId, {
         domain_adapter: field(request, 'domain_adapter'),
@@ -78,7 +78,7 @@ export const registerSourcePages = (app: FastifyInstance, context: ConsoleContex
   app.post<{ Params: SourceParams }>(
     '/account/rooms/:room_id/sources/:source_id/rotate',
     asAccount<{ Params: SourceParams }>(context, async (accountId, request, reply) => {
-      enforceAccountLimit(request, accountId);
+      enforceAccountLimit(request, accountId, 'room_sources');
       const { room_id: roomId, source_id: sourceId } = request.params;
       const rotated = await rotateSource(rooms, accountId, sourceId, roomId);
       const claimLink = claimLinkOf(request, context, rotated.credential_delivery.claim_url);
@@ -88,7 +88,7 @@ export const registerSourcePages = (app: FastifyInstance, context: ConsoleContex
   app.post<{ Params: SourceParams }>(
     '/account/rooms/:room_id/sources/:source_id/revoke',
     asAccount<{ Params: SourceParams }>(context, async (accountId, request, reply) => {
-      enforceAccountLimit(request, accountId);
+      enforceAccountLimit(request, accountId, 'room_sources');
       await revokeSource(rooms, accountId, request.params.source_id, request.params.room_id);
       return reply.redirect(roomPath(request.params.room_id), 303);
     }),

@@ -9,12 +9,16 @@ import { FixedWindowLimiter } from './fixedWindowLimiter.js';
  * The surfaces with separate budgets: a busy MCP client must not starve REST, nor the reverse; the
  * room facade has its own pair of limits (SLR-16: HELIX_ROOM_AGENT_*_RATE_LIMIT), and so has the
  * console's source manager and credential claim (SRC-10: HELIX_ROOM_SOURCE_BROWSER_*_RATE_LIMIT),
- * whose second budget is per signed-in account rather than per credential, and so has the source
+ * whose second budget is per signed-in account rather than per credential, and so has the
+ * console's observer lane (OBS-15: HELIX_AGENT_RUN_OBSERVER_*_RATE_LIMIT), and so has the source
  * ingress lane, whose post-auth key is the binding (HELIX_ROOM_INGRESS_*_RATE_LIMIT).
  */
 export const PRINCIPAL_SURFACES = ['rest', 'mcp', 'rooms', 'ingress'] as const;
 export type PrincipalSurface = (typeof PRINCIPAL_SURFACES)[number];
-export const LIMITED_SURFACES = [...PRINCIPAL_SURFACES, 'room_sources'] as const;
+/** The cookie-authenticated browser surfaces, whose second budget is the signed-in account's. */
+export const ACCOUNT_SURFACES = ['room_sources', 'observer'] as const;
+export type AccountSurface = (typeof ACCOUNT_SURFACES)[number];
+export const LIMITED_SURFACES = [...PRINCIPAL_SURFACES, ...ACCOUNT_SURFACES] as const;
 export type LimitedSurface = (typeof LIMITED_SURFACES)[number];
 
 /** The configured limits are per minute (HELIX_*_RATE_LIMIT). */
@@ -32,6 +36,8 @@ const ROOMS_ROUTE = '/api/v1/rooms';
  * (src/http/account/roomSourcePageRoutes.ts).
  */
 const ROOM_SOURCE_ROUTES = ['/api/agi/realtime/', '/account/rooms/:room_id/sources', '/account/room-sources/'];
+/** The browser observer lane (OBS-01, OBS-11, OBS-12: src/http/account/observerRoutes.ts). */
+const OBSERVER_ROUTE_PREFIX = '/api/agi/agent-run-observer/';
 /**
  * Every route of the source ingress lane (src/http/ingress/ingressRoutes.ts) and of the action lane
  * (src/http/ingress/actionRoutes.ts) starts with one of these: the connector's lanes share a budget.
@@ -42,6 +48,7 @@ const surfaceOf = (route: string | undefined): LimitedSurface => {
   if (route !== undefined && MCP_ROUTES.has(route)) return 'mcp';
   if (route !== undefined && (route === ROOMS_ROUTE || route.startsWith(`${ROOMS_ROUTE}/`))) return 'rooms';
   if (route !== undefined && ROOM_SOURCE_ROUTES.some((prefix) => route.startsWith(prefix))) return 'room_sources';
+  if (route?.startsWith(OBSERVER_ROUTE_PREFIX)) return 'observer';
   if (route !== undefined && INGRESS_ROUTE_PREFIXES.some((prefix) => route.startsWith(prefix))) return 'ingress';
   return 'rest';
 };
@@ -68,8 +75,8 @@ type Limiters<S extends string> = Readonly<Record<S, FixedWindowLimiter | undefi
 export class RateLimitBuckets {
   private readonly perIp: Limiters<LimitedSurface>;
   private readonly perPrincipal: Limiters<PrincipalSurface>;
-  /** SRC-10: the source manager's second budget is the signed-in account's. */
-  private readonly perAccount: FixedWindowLimiter | undefined;
+  /** SRC-10, OBS-15: the browser surfaces' second budget is the signed-in account's. */
+  private readonly perAccount: Limiters<AccountSurface>;
 
   constructor(options: RateLimitOptions) {
     const limiter = (limit: number): FixedWindowLimiter | undefined =>
@@ -87,6 +94,7 @@ export class RateLimitBuckets {
       mcp: limiter(limits.mcpPerIp),
       rooms: limiter(limits.roomsPerIp),
       room_sources: limiter(limits.roomSourcesPerIp),
+      observer: limiter(limits.observerPerIp),
       ingress: limiter(limits.ingressPerIp),
     };
     this.perPrincipal = {
@@ -95,7 +103,10 @@ export class RateLimitBuckets {
       rooms: limiter(limits.roomsPerPrincipal),
       ingress: limiter(limits.ingressPerBinding),
     };
-    this.perAccount = limiter(limits.roomSourcesPerAccount);
+    this.perAccount = {
+      room_sources: limiter(limits.roomSourcesPerAccount),
+      observer: limiter(limits.observerPerAccount),
+    };
   }
 
   /** Pre-auth: counts the request against its surface's per-IP bucket (an onRequest hook). */
@@ -111,9 +122,9 @@ export class RateLimitBuckets {
     check(this.perPrincipal[surface], principalId, request, { bucket: `${surface}_principal`, field: 'principal' });
   }
 
-  /** Post-session: counts the request against the signed-in account's source-manager bucket. */
-  checkAccount(request: FastifyRequest, accountId: string): void {
-    check(this.perAccount, accountId, request, { bucket: 'room_sources_account', field: 'account' });
+  /** Post-session: counts the request against the signed-in account's bucket of that browser surface. */
+  checkAccount(request: FastifyRequest, accountId: string, surface: AccountSurface): void {
+    check(this.perAccount[surface], accountId, request, { bucket: `${surface}_account`, field: 'account' });
   }
 }
 
@@ -175,7 +186,10 @@ export const enforcePrincipalLimit = (
 export const enforceBindingLimit = (request: FastifyRequest, bindingId: string): void =>
   bucketsOf(request).checkPrincipal(request, bindingId, 'ingress');
 
-/** SRC-10: call once the session names the account, on every source-manager and claim request. */
-export const enforceAccountLimit = (request: FastifyRequest, accountId: string): void => {
-  bucketsOf(request).checkAccount(request, accountId);
+/**
+ * SRC-10, OBS-15: call once the session names the account, on every source-manager, claim and
+ * observer request.
+ */
+export const enforceAccountLimit = (request: FastifyRequest, accountId: string, surface: AccountSurface): void => {
+  bucketsOf(request).checkAccount(request, accountId, surface);
 };

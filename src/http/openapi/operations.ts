@@ -19,6 +19,7 @@ import {
   RoomCommandRequestSchema,
 } from '../../api/roomSchemas.js';
 import {
+  ChatClaimReceiptSchema,
   ChatUnbindReceiptSchema,
   RoomCreateReceiptSchema,
   RoomErrorBodySchema,
@@ -314,6 +315,7 @@ export const SCHEMA_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, s
   [RoomInspectReceiptSchema, 'RoomInspectReceipt'],
   [RunBindReceiptSchema, 'RunBindReceipt'],
   [RunUnbindReceiptSchema, 'RunUnbindReceipt'],
+  [ChatClaimReceiptSchema, 'ChatBindingClaimReceipt'],
   [ChatUnbindReceiptSchema, 'ChatBindingUnbindReceipt'],
   [ClaimDeliveryRequestSchema, 'ClaimRoomSourceDeliveryRequest'],
   [SourceRotateReceiptSchema, 'RoomSourceRotateReceipt'],

@@ -5,6 +5,7 @@ import {
   RoomCommandRequestSchema,
 } from '../../api/roomSchemas.js';
 import {
+  ChatClaimReceiptSchema,
   ChatUnbindReceiptSchema,
   RoomCreateReceiptSchema,
   RoomInspectReceiptSchema,
@@ -71,7 +72,12 @@ export const ROOM_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     authentication: 'bearer',
     scope: 'room.claim_chat',
     body: ClaimChatBindingRequestSchema,
-    // The browser lane that issues handles is not built yet: every claim is chat_claim_not_found (404).
+    success: {
+      status: 201,
+      description:
+        'The handle was consumed once for this run (OBS-05): the opaque run-chat `binding_ref`, an optional `snapshot_ref` and bounded counts, never a chat id (OBS-06). An unknown, used, expired or other account’s handle is `chat_claim_not_found` (404); a run already bound to a chat is `chat_binding_conflict` (409).',
+      schema: ChatClaimReceiptSchema,
+    },
     errors: [409],
   },
   'DELETE /api/v1/rooms/chat-bindings/:binding_ref': {
@@ -80,7 +86,12 @@ export const ROOM_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     tag: 'rooms',
     authentication: 'bearer',
     scope: 'room.unbind_chat',
-    success: { status: 200, description: '`revoked`, then `already_revoked`.', schema: ChatUnbindReceiptSchema },
+    success: {
+      status: 200,
+      description:
+        '`revoked`, then `already_revoked` (WD-03). Also after the account policy locks the room feature (WD-05). The browser’s observer lane reads `revoked` at once, and the run can no longer write the chat’s assistant message; a fresh claim from the browser gets a new ref (WD-08).',
+      schema: ChatUnbindReceiptSchema,
+    },
   },
   'GET /api/v1/rooms/:room_id': {
     operationId: 'inspectRoom',

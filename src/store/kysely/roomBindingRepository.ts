@@ -130,7 +130,8 @@ export const roomBindingRepository = (
     return Number(result.numUpdatedRows);
   },
   async insertChatBinding(b) {
-    await db
+    // As for run bindings: the partial unique index on the active run (0014_chats) decides, WD-09.
+    const result = await db
       .insertInto('helix_room_chat_bindings')
       .values({
         binding_ref: b.bindingRef,
@@ -141,7 +142,9 @@ export const roomBindingRepository = (
         created_at: b.createdAt,
         revoked_at: b.revokedAt,
       })
-      .execute();
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return result.numInsertedOrUpdatedRows === 1n;
   },
   async getChatBinding(bindingRef) {
     const row = await db

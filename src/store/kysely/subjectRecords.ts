@@ -252,6 +252,45 @@ export const SUBJECT_TABLES: readonly SubjectTable[] = [
     exported: ['binding_ref', 'run_id', 'chat_session_id', 'status', 'created_at', 'revoked_at'],
     orderBy: ['created_at', 'binding_ref'],
   },
+  // The console's chats (docs/console.md): by account. Claim-handle hashes are never exported.
+  {
+    kind: 'chats',
+    table: 'helix_chat_sessions',
+    column: 'account_id',
+    match: 'account',
+    exported: ['chat_id', 'title', 'created_at', 'updated_at'],
+    orderBy: ['created_at', 'chat_id'],
+  },
+  {
+    kind: 'chat_messages',
+    table: 'helix_chat_messages',
+    column: 'account_id',
+    match: 'account',
+    exported: ['message_id', 'chat_id', 'role', 'content', 'created_at'],
+    orderBy: ['created_at', 'message_id'],
+  },
+  {
+    kind: 'chat_observer_bindings',
+    table: 'helix_chat_observer_bindings',
+    column: 'account_id',
+    match: 'account',
+    exported: [
+      'binding_ref',
+      'chat_id',
+      'status',
+      'expires_at',
+      'snapshot_ref',
+      'snapshot_json',
+      'snapshot_chars',
+      'run_id',
+      'run_chat_binding_ref',
+      'created_at',
+      'claimed_at',
+      'revoked_at',
+    ],
+    json: ['snapshot_json'],
+    orderBy: ['created_at', 'binding_ref'],
+  },
   // Room sources (docs/rooms.md "Sources and credential delivery"): by the source's owner. The
   // bearer, action credential, claim-handle and producer-epoch hashes are never exported.
   {

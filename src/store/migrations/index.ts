@@ -12,6 +12,7 @@ import { roomSources } from './0010_room_sources.js';
 import { roomIngress } from './0011_room_ingress.js';
 import { runtimeApprovals } from './0012_runtime_approvals.js';
 import { embodiment } from './0013_embodiment.js';
+import { chats } from './0014_chats.js';
 import { embodimentWorkflows } from './0015_embodiment_workflows.js';
 import { runList } from './0016_run_list.js';
 
@@ -33,6 +34,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0011_room_ingress': roomIngress,
   '0012_runtime_approvals': runtimeApprovals,
   '0013_embodiment': embodiment,
+  '0014_chats': chats,
   '0015_embodiment_workflows': embodimentWorkflows,
   '0016_run_list': runList,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  ChatClaimReceiptSchema,
   ChatUnbindReceiptSchema,
   RoomCreateReceiptSchema,
   RoomInspectReceiptSchema,
@@ -104,11 +105,11 @@ export const ROOM_TOOLS: readonly ToolDefinition[] = [
     name: CHAT_CLAIM_TOOL,
     title: 'Claim a browser chat binding for a run',
     description:
-      'Consume a one-time chat claim handle (hlxclm_…) issued by a signed-in Helix browser session, for one of your active runs. The handle is admitted only here.',
+      'Consume a one-time chat claim handle (hlxclm_…) issued by a signed-in Helix browser session, for one of your active runs of the same linked account. The handle is admitted only here and works once. The receipt holds only the opaque binding_ref (rcb_…), an optional snapshot_ref and counts; the verified answer of the run later becomes the chat’s one assistant message.',
     operation: 'room.claim_chat',
     mutation: true,
     input: z.strictObject({ request: ClaimChatBindingRequestSchema }),
-    // No success output yet: the browser lane that issues handles is not built, so every claim is refused.
+    output: ChatClaimReceiptSchema,
     call: (s, p, a) => claimChatBinding(roomsOf(s), p, a.request),
   },
   {
