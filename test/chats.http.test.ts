@@ -1,3 +1,9 @@
+import {
+  IssuedObserverBindingSchema,
+  ObserverBindingViewSchema,
+  ObserverDisconnectReceiptSchema,
+  ObserverEventPageSchema,
+} from '../src/api/observerOutputSchemas.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatClaimReceiptSchema } from '../src/api/roomOutputSchemas.js';
 import { loadConfig } from '../src/config.js';
@@ -125,6 +131,8 @@ describe('the console chats and observer lane over HTTP', () => {
     });
     expect(issued.status, issued.text).toBe(201);
     expect(issued.headers.get('cache-control')).toContain('no-store');
+    // The answers match the OpenAPI document's schemas (src/api/observerOutputSchemas.ts).
+    expect(IssuedObserverBindingSchema.parse(issued.body).binding_status).toBe('pending_claim');
     const token = await h.key(SCOPES, 'tenant-a', alice.id);
     const run = await api(h.url, 'POST', '/api/v1/agent-runs', {
       token,
@@ -142,7 +150,9 @@ describe('the console chats and observer lane over HTTP', () => {
 
     const ref = issued.body.binding_ref;
     const view = await as(alice.cookie, 'GET', `${OBSERVER}/${ref}`);
-    expect([view.status, view.body.binding_status]).toEqual([200, 'active']);
+    expect([view.status, ObserverBindingViewSchema.parse(view.body).binding_status]).toEqual([200, 'active']);
+    const progress = await as(alice.cookie, 'GET', `${OBSERVER}/${ref}/events?after_seq=0&limit=100`);
+    expect(ObserverEventPageSchema.parse(progress.body).events.length).toBeGreaterThan(0);
     expect(view.text).not.toContain(issued.body.claim_handle);
     expect(view.text).not.toContain(run.body.run_id);
     const withQuery = await as(alice.cookie, 'DELETE', `${OBSERVER}/${ref}?run_id=${run.body.run_id}`);
@@ -150,7 +160,9 @@ describe('the console chats and observer lane over HTTP', () => {
     const withBody = await as(alice.cookie, 'DELETE', `${OBSERVER}/${ref}`, { account_id: bob.id });
     expect([withBody.status, withBody.body.code]).toEqual([400, 'invalid_request']);
     expect((await as(bob.cookie, 'DELETE', `${OBSERVER}/${ref}`)).status).toBe(404);
-    expect((await as(alice.cookie, 'DELETE', `${OBSERVER}/${ref}`)).body.revocation_status).toBe('revoked');
+    expect(
+      ObserverDisconnectReceiptSchema.parse((await as(alice.cookie, 'DELETE', `${OBSERVER}/${ref}`)).body),
+    ).toMatchObject({ revocation_status: 'revoked' });
     expect((await as(alice.cookie, 'DELETE', `${OBSERVER}/${ref}`)).body.revocation_status).toBe('already_revoked');
     const closed = await as(alice.cookie, 'GET', `${OBSERVER}/${ref}/events?after_seq=0&limit=100`);
     expect([closed.status, closed.body.code]).toEqual([409, 'observer_binding_closed']);

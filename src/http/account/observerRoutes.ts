@@ -21,8 +21,9 @@ type Params = { binding_ref: string };
 
 /**
  * The observer lane as a table; each row calls one use case of src/service/chats/ as the signed-in
- * account. These are console routes (docs/console.md, docs/rooms.md), not part of the OpenAPI
- * document: cookie-authenticated, same-origin, never a bearer surface.
+ * account. Console routes (docs/console.md, docs/rooms.md): cookie-authenticated, same-origin,
+ * never a bearer surface; in the OpenAPI document beside the source manager's browser routes
+ * (src/http/openapi/observerBrowserOperations.ts).
  */
 export const OBSERVER_ROUTES: readonly BrowserRoute<ChatDeps, Params>[] = [
   {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../domain/errors.js';
 import { MCP_ONLY_OPERATIONS, OPERATION_SCOPES, requiredScopesOf, type Operation } from '../../domain/scopes.js';
 import { BINDING_ROUTES } from '../account/bindingRoutes.js';
+import { OBSERVER_ROUTES } from '../account/observerRoutes.js';
 import { ROOM_SOURCE_BROWSER_ROUTES } from '../account/roomSourceRoutes.js';
 import { EVENT_STREAM_PATH } from '../rest/eventStreamRoute.js';
 import { PROVIDER_ROUTES } from '../rest/providerRoutes.js';
@@ -53,6 +54,7 @@ const TABLE_ROUTES: { method: string; url: string }[] = [
   ...ACTION_LANE_ROUTES,
   ...BINDING_ROUTES,
   ...ROOM_SOURCE_BROWSER_ROUTES,
+  ...OBSERVER_ROUTES,
   ...[...PROTECTED_RESOURCE_PATHS, DEVICE_CHECK_METADATA_PATH].map((url) => ({ method: 'GET', url })),
   { method: 'GET', url: '/healthz' },
   { method: 'GET', url: '/openapi.json' },

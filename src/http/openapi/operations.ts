@@ -55,6 +55,13 @@ import {
   ActionResultRequestSchema,
   ControlResultRequestSchema,
 } from '../../api/environmentActionSchemas.js';
+import { ObserverBindingRequestSchema } from '../../api/chatSchemas.js';
+import {
+  IssuedObserverBindingSchema,
+  ObserverBindingViewSchema,
+  ObserverDisconnectReceiptSchema,
+  ObserverEventPageSchema,
+} from '../../api/observerOutputSchemas.js';
 import { ProtectedResourceMetadataSchema } from '../wellKnown.js';
 import { HealthSchema } from '../health.js';
 import { EventPageSchema, EvidenceBundleSchema, RunListViewSchema, RunViewSchema } from '../../api/outputSchemas.js';
@@ -325,6 +332,11 @@ export const SCHEMA_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, s
   [SourceListReceiptSchema, 'RoomSourceListReceipt'],
   [SourceCreateReceiptSchema, 'RoomSourceCreateReceipt'],
   [DeviceCheckReceiptSchema, 'DeviceCheckReceipt'],
+  [ObserverBindingRequestSchema, 'ObserverBindingRequest'],
+  [IssuedObserverBindingSchema, 'IssuedObserverBinding'],
+  [ObserverBindingViewSchema, 'ObserverBinding'],
+  [ObserverEventPageSchema, 'ObserverEventPage'],
+  [ObserverDisconnectReceiptSchema, 'ObserverDisconnectReceipt'],
   [RoomErrorBodySchema, 'RoomErrorBody'],
   [ManifestRequestSchema, 'SourceManifestRequest'],
   [HeartbeatRequestSchema, 'SourceHeartbeatRequest'],

@@ -1,4 +1,5 @@
 import { BINDING_ROUTES } from '../account/bindingRoutes.js';
+import { OBSERVER_ROUTES } from '../account/observerRoutes.js';
 import { ROOM_SOURCE_BROWSER_ROUTES } from '../account/roomSourceRoutes.js';
 import { HEALTH_PATH } from '../health.js';
 import { EVENT_STREAM_PATH } from '../rest/eventStreamRoute.js';
@@ -16,6 +17,7 @@ import {
   type OperationDoc,
 } from './operations.js';
 import { ROOM_OPERATION_DOCS } from './roomOperations.js';
+import { OBSERVER_BROWSER_OPERATION_DOCS } from './observerBrowserOperations.js';
 import { ROOM_SOURCE_BROWSER_OPERATION_DOCS } from './roomSourceBrowserOperations.js';
 import { ACTION_LANE_OPERATION_DOCS, INGRESS_OPERATION_DOCS } from './ingressOperations.js';
 import { INGRESS_ROUTES } from '../ingress/ingressRoutes.js';
@@ -34,6 +36,7 @@ const documented = (method: string, url: string): DocumentedRoute => {
     OPERATION_DOCS[key] ??
     ROOM_OPERATION_DOCS[key] ??
     ROOM_SOURCE_BROWSER_OPERATION_DOCS[key] ??
+    OBSERVER_BROWSER_OPERATION_DOCS[key] ??
     INGRESS_OPERATION_DOCS[key] ??
     ACTION_LANE_OPERATION_DOCS[key];
   // A route added to a table without its contract entry must not ship undocumented.
@@ -57,6 +60,7 @@ export const documentedRoutes = (): readonly DocumentedRoute[] => [
   ...ACTION_LANE_ROUTES.map((r) => documented(r.method, r.url)),
   ...BINDING_ROUTES.map((r) => documented(r.method, r.url)),
   ...ROOM_SOURCE_BROWSER_ROUTES.map((r) => documented(r.method, r.url)),
+  ...OBSERVER_ROUTES.map((r) => documented(r.method, r.url)),
   ...[...PROTECTED_RESOURCE_PATHS, DEVICE_CHECK_METADATA_PATH].map((url) => ({
     method: 'GET',
     url,
