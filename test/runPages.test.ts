@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
 import { accountDeps } from './support/accounts.js';
-import { ASKING, PASSAGE, QUESTION, QUOTED, startConsoleRuns, type ConsoleRuns } from './support/consoleRuns.js';
+import {
+  ASKING,
+  CONFIRMATION,
+  CONFIRMING,
+  PASSAGE,
+  QUESTION,
+  QUOTED,
+  startConsoleRuns,
+  type ConsoleRuns,
+} from './support/consoleRuns.js';
 import { api } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
 
@@ -142,6 +151,42 @@ describe.each(storeFlavours())('the console run pages over HTTP on $name', (flav
     // The same form again replays the first answer rather than continuing twice.
     expect((await answer(runs.asking!, form)).status).toBe(303);
     expect((await inspect(runs.asking!)).version).toBe(after.version);
+  });
+
+  it('ATP-28: a confirmation is answered with Confirm or Decline (and feedback), never a typed value', async () => {
+    const runId = await c.start(c.ownerKey, CONFIRMING);
+    await c.turn(c.ownerKey, runId);
+    const before = await inspect(runId);
+    expect(before.pending_questions).toEqual([CONFIRMATION]);
+    const page = await (await get(`/account/runs/${runId}`, ownerCookie)).text();
+    expect(page).toContain('<button type="submit" name="decision" value="confirm">Confirm</button>');
+    expect(page).toContain('<button type="submit" name="decision" value="decline">Decline</button>');
+    expect(page).not.toContain('<input name="value"');
+    const base = { question_id: CONFIRMATION.question_id, expected_version: String(before.version) };
+    // A typed value is not a confirmation: refused, the run unchanged.
+    const typed = await answer(runId, { ...base, value: 'yes', idempotency_key: 'console-confirm-typed' });
+    expect(typed.status).toBe(400);
+    expect((await inspect(runId)).version).toBe(before.version);
+    // Decline with feedback reaches the run as { is_confirmed: false, feedback }: it does not complete.
+    const declined = await answer(runId, {
+      ...base,
+      decision: 'decline',
+      feedback: 'Only the free sources, please.',
+      idempotency_key: 'console-confirm-decline',
+    });
+    expect(declined.status).toBe(303);
+    expect(await inspect(runId)).toMatchObject({ lifecycle_status: 'waiting', completion_status: 'needs_more_evidence' });
+    // Confirm reaches another such run as { is_confirmed: true }: it completes.
+    const other = await c.start(c.ownerKey, CONFIRMING);
+    await c.turn(c.ownerKey, other);
+    const confirmed = await answer(other, {
+      question_id: CONFIRMATION.question_id,
+      expected_version: String((await inspect(other)).version),
+      decision: 'confirm',
+      idempotency_key: 'console-confirm-yes',
+    });
+    expect(confirmed.status).toBe(303);
+    expect(await inspect(other)).toMatchObject({ pending_questions: [], lifecycle_status: 'completed' });
   });
 
   it('answers only through an active key that owns the run: a revoked key leaves the question to the agent', async () => {

@@ -15,6 +15,14 @@ export const QUESTION = { question_id: 'pick_era', prompt: 'Which era should the
 /** An objective that asks its question first; answering it completes the run. */
 export const ASKING = 'Which era? Find the asking run';
 
+/** ATP-28: an objective that asks a person to confirm first; only `is_confirmed: true` completes it. */
+export const CONFIRMING = 'Search the archive too? Find the confirming run';
+export const CONFIRMATION = {
+  question_id: 'go_ahead',
+  prompt: 'Search the paid archive as well?',
+  kind: 'confirmation' as const,
+};
+
 export const CONTRADICTION = {
   contradiction_id: 'c1',
   description: 'Passage <i>two</i> disagrees on the ring',
@@ -28,6 +36,8 @@ export const CONTRADICTION = {
 const turnFor = async (input: TurnInput): Promise<TurnOutcome> => {
   if (input.objective === ASKING && input.answers.length === 0)
     return emptyOutcome({ questions: [QUESTION], contradictions: [CONTRADICTION] });
+  const confirmed = input.answers.some((a) => (a.value as { is_confirmed?: unknown })?.is_confirmed === true);
+  if (input.objective === CONFIRMING && !confirmed) return emptyOutcome({ questions: [CONFIRMATION] });
   const a = scriptedArtifact(PASSAGE, LIBRARY);
   const b = scriptedArtifact('A second passage about <b>rings</b>.', LIBRARY);
   return emptyOutcome({

@@ -66,14 +66,25 @@ const answerSection = (view: AccountRunView): string => {
 <p id="citations">Cites: ${citations || 'nothing'}</p>`;
 };
 
+/** What the person answers with: a value, a confirmation (ATP-28) or, where allowed, a skip (ATP-27). */
+const answerControls = (q: RunView['pending_questions'][number]): string => {
+  if (q.kind === 'confirmation')
+    return `<p>${escapeHtml(q.prompt)}</p>
+<p><label>Feedback (optional)<br><input name="feedback" maxlength="4000" size="50"></label></p>
+<p><button type="submit" name="decision" value="confirm">Confirm</button> <button type="submit" name="decision" value="decline">Decline</button></p>`;
+  const skip =
+    q.skippable === true ? ' <button type="submit" name="decision" value="skip" formnovalidate>Skip</button>' : '';
+  return `<p><label>${escapeHtml(q.prompt)}<br><input name="value" required maxlength="4000" size="50"></label>
+${q.answer_hint === undefined ? '' : `<span class="muted">(${escapeHtml(q.answer_hint)})</span>`}
+<button type="submit">Answer</button>${skip}</p>`;
+};
+
 const questionForm = (run: RunView, idempotencyKey: string) => (q: RunView['pending_questions'][number]) =>
   `<li><form method="post" action="${runPagePath(run.run_id)}/answers">
 <input type="hidden" name="question_id" value="${escapeHtml(q.question_id)}">
 <input type="hidden" name="expected_version" value="${run.version}">
 <input type="hidden" name="idempotency_key" value="${escapeHtml(idempotencyKey)}">
-<p><label>${escapeHtml(q.prompt)}<br><input name="value" required maxlength="4000" size="50"></label>
-${q.answer_hint === undefined ? '' : `<span class="muted">(${escapeHtml(q.answer_hint)})</span>`}
-<button type="submit">Answer</button></p></form></li>`;
+${answerControls(q)}</form></li>`;
 
 const questionsSection = (run: RunView, idempotencyKey: string): string =>
   run.pending_questions.length === 0

@@ -15,6 +15,19 @@ import { RUN_PAGE_SCRIPT } from './runPageScript.js';
 import { RUNS_PAGE, runErrorPage, runPagePath, runsPage, type RunSearch } from './runPages.js';
 import { requireSameOrigin } from './sameOrigin.js';
 
+/**
+ * The form's answer in Helix's answer shape (src/domain/answers.ts): Confirm/Decline make
+ * `{ is_confirmed, feedback? }` (ATP-28), Skip makes `{ is_skipped: true }` (ATP-27), and
+ * otherwise the typed value is the answer. The run's rules check it like any continue's.
+ */
+const answerValueOf = (request: FastifyRequest): unknown => {
+  const decision = field(request, 'decision');
+  if (decision === 'skip') return { is_skipped: true };
+  if (decision !== 'confirm' && decision !== 'decline') return field(request, 'value');
+  const feedback = field(request, 'feedback').trim();
+  return { is_confirmed: decision === 'confirm', ...(feedback === '' ? {} : { feedback }) };
+};
+
 type Params = { run_id: string };
 type Query = Readonly<Record<string, unknown>>;
 
@@ -81,7 +94,7 @@ export const registerRunPages = (app: FastifyInstance, context: ConsoleContext, 
       async (accountId, request, reply) => {
         await answerPendingQuestion(runs, accountId, request.params.run_id, {
           questionId: field(request, 'question_id'),
-          value: field(request, 'value'),
+          value: answerValueOf(request),
           expectedVersion: expectedVersionOf(request),
           idempotencyKey: field(request, 'idempotency_key'),
         });

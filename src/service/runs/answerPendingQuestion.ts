@@ -9,7 +9,8 @@ import type { RunServiceDeps, ServiceResult } from './deps.js';
 
 export interface ConsoleAnswer {
   readonly questionId: string;
-  readonly value: string;
+  /** The answer value: text, a confirmation `{ is_confirmed, feedback? }` or a skip `{ is_skipped: true }`. */
+  readonly value: unknown;
   readonly expectedVersion: number;
   /** Rendered into the page's form, so submitting the same form twice replays the first answer. */
   readonly idempotencyKey: string;
