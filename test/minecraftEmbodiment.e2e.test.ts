@@ -192,7 +192,13 @@ describe.skipIf(skip)('Minecraft embodiment end to end over MCP (flying-squid, t
     expect(await settle(mine, true)).toMatchObject({ status: 'completed' });
     expect(await game.blockAt(target.x, target.y, target.z)).toBe('air');
     // A two-step workflow: look at the hole, then place dirt in it; one receipt for the exact plan.
-    const placed = await settle([{ kind: 'look_at', target }, { kind: 'place', target, item: 'dirt' }], true);
+    const placed = await settle(
+      [
+        { kind: 'look_at', target },
+        { kind: 'place', target, item: 'dirt' },
+      ],
+      true,
+    );
     expect(placed).toMatchObject({
       status: 'completed',
       actions: [

@@ -175,7 +175,10 @@ describe.each(storeFlavours())('the console run pages over HTTP on $name', (flav
       idempotency_key: 'console-confirm-decline',
     });
     expect(declined.status).toBe(303);
-    expect(await inspect(runId)).toMatchObject({ lifecycle_status: 'waiting', completion_status: 'needs_more_evidence' });
+    expect(await inspect(runId)).toMatchObject({
+      lifecycle_status: 'waiting',
+      completion_status: 'needs_more_evidence',
+    });
     // Confirm reaches another such run as { is_confirmed: true }: it completes.
     const other = await c.start(c.ownerKey, CONFIRMING);
     await c.turn(c.ownerKey, other);
