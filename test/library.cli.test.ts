@@ -43,7 +43,7 @@ describe('helix library and helix ask', () => {
       database,
     ]);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toMatch(/\[1\/2\] added\s+\S*notes\.md \(1 passages\)/);
+    expect(first.stderr).toMatch(/\[1\/2\] added\s+\S*notes\.md \(1 passage\)/);
     expect(first.stderr).toMatch(/\[2\/2\] added\s+\S*thermal\.pdf/);
     expect(first.stdout).toContain('2 added, 0 updated, 0 unchanged, 0 failed');
 
@@ -62,8 +62,8 @@ describe('helix library and helix ask', () => {
     expect(changed.stdout).toContain('0 added, 1 updated');
 
     const listed = await runCli(['library', 'list', '--database', database]);
-    expect(listed.stdout).toMatch(/notes\.md\ttext\/markdown\t1 passages\tBracket notes/);
-    expect(listed.stdout).toMatch(/thermal\.pdf\tapplication\/pdf\t1 passages\tThermal report/);
+    expect(listed.stdout).toMatch(/notes\.md\ttext\/markdown\t1 passage\tBracket notes/);
+    expect(listed.stdout).toMatch(/thermal\.pdf\tapplication\/pdf\t1 passage\tThermal report/);
   });
 
   it('refuses a document over a limit with a line naming the limit and how to raise it, indexes the rest, and exits 1', async () => {

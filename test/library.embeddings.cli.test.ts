@@ -39,9 +39,9 @@ describe('helix library add with HELIX_EMBEDDINGS_*', () => {
 
     const retried = await runCli(['library', 'add', join(dir, 'notes.md'), '--database', database], env);
     expect(retried.code, retried.stderr).toBe(0);
-    expect(retried.stderr).toMatch(/\[1\/1\] embedded\s+\S*notes\.md \(1 passages\)/);
+    expect(retried.stderr).toMatch(/\[1\/1\] embedded\s+\S*notes\.md \(1 passage\)/);
     expect(retried.stdout).toContain('1 unchanged');
-    expect(retried.stdout).toContain('library: 1 passages embedded');
+    expect(retried.stdout).toContain('library: 1 passage embedded');
     expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
