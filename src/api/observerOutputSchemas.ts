@@ -36,7 +36,7 @@ export const ObserverEventPageSchema = z.looseObject({
       seq: z.number().int(),
       kind: z.string(),
       run_version: z.number().int(),
-      data: z.unknown(),
+      data: z.record(z.string(), z.unknown()),
       created_at: z.string().nullable(),
     }),
   ),
