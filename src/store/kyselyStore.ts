@@ -72,6 +72,13 @@ export class KyselyStore implements Store {
     });
     const { error, results } = await migrator.migrateToLatest();
     if (error !== undefined) {
+      const newer = /previously executed migration (\S+) is missing/.exec(String(error))?.[1];
+      // A build older than the database (e.g. a `git pull` without `npm install`, so dist/ is stale).
+      if (newer !== undefined)
+        throw new Error(
+          `the database was migrated by a newer Helix (it has migration ${newer}, which this build does not know): update this installation (npm install rebuilds dist/) or use another database`,
+          { cause: error },
+        );
       const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
       throw new Error(`database migration ${failed} failed: ${String(error)}`, { cause: error });
     }
