@@ -5,9 +5,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionPollResponse } from '../connectors/minecraft/src/actionWire.js';
-import { signApproval } from '../src/cli/approvalHost.js';
 import { setMemberRole } from '../src/service/rooms/setMemberRole.js';
-import { testApprovalHost } from './support/approvalKeys.js';
+import { signDirectApproval, testApprovalHost } from './support/approvalKeys.js';
 import { codeOf, embodimentWorld as world } from './support/embodimentWorld.js';
 import { manualClock, startTestHelix, type TestHelix } from './support/harness.js';
 import { serverStoreFlavours } from './support/stores.js';
@@ -20,7 +19,6 @@ const ENV = {
   HELIX_ENVIRONMENT_ADAPTER_FIXTURES: '1',
 };
 const APPROVALS = testApprovalHost(ISSUER, KEY_ID);
-const { privateKey } = APPROVALS;
 const REGISTRY = APPROVALS.registryJson;
 
 describe.each(serverStoreFlavours())('embodiment over MCP with a scripted connector on $name', (flavour) => {
@@ -30,18 +28,8 @@ describe.each(serverStoreFlavours())('embodiment over MCP with a scripted connec
   const clients: Client[] = [];
   let w: Awaited<ReturnType<typeof world>>;
 
-  const sign = async (action: object, roomId: string, subjectRef: string) =>
-    signApproval(privateKey, {
-      issuer: ISSUER,
-      keyId: KEY_ID,
-      action,
-      roomId,
-      subjectRef,
-      runId: null,
-      turn: null,
-      ttlSeconds: 300,
-      issuedAt: Math.floor(clock.now() / 1000),
-    });
+  const sign = (action: object, roomId: string, subjectRef: string) =>
+    signDirectApproval(APPROVALS, { action, roomId, subjectRef }, clock.now());
 
   beforeAll(async () => {
     h = await startTestHelix(flavour, {

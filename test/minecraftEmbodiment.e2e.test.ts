@@ -7,12 +7,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/auth/apiKeys.js';
-import { signApproval } from '../src/cli/approvalHost.js';
 import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
 import { createAccount } from '../src/service/accounts/createAccount.js';
 import { claimDelivery } from '../src/service/roomSources/claimDelivery.js';
 import { accountDeps } from './support/accounts.js';
-import { testApprovalHost } from './support/approvalKeys.js';
+import { signDirectApproval, testApprovalHost } from './support/approvalKeys.js';
 import { ADMIT_ALL } from './support/boundRoom.js';
 import { api, idemKey } from './support/harness.js';
 import { connectMcp } from './support/mcpClient.js';
@@ -39,7 +38,6 @@ const PLAYER = 'helix_embodied';
 const ISSUER = 'https://approvals.e2e.test';
 const KEY_ID = 'e2e-key';
 const APPROVALS = testApprovalHost(ISSUER, KEY_ID);
-const { privateKey } = APPROVALS;
 const REGISTRY = APPROVALS.registryJson;
 
 type ToolResult = { isError?: boolean; structuredContent?: any };
@@ -66,18 +64,7 @@ describe.skipIf(skip)('Minecraft embodiment end to end over MCP (flying-squid, t
     expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
     return result.structuredContent;
   };
-  const receipt = (action: object) =>
-    signApproval(privateKey, {
-      issuer: ISSUER,
-      keyId: KEY_ID,
-      action,
-      roomId,
-      subjectRef,
-      runId: null,
-      turn: null,
-      ttlSeconds: 300,
-      issuedAt: Math.floor(Date.now() / 1000),
-    });
+  const receipt = (action: object) => signDirectApproval(APPROVALS, { action, roomId, subjectRef }, Date.now());
   /** One typed action, or an array of them as one multi-step workflow; the receipt binds exactly that. */
   const act = async (plan: object, approved = false) =>
     call('helix_minecraft_player_action', {

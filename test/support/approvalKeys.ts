@@ -1,4 +1,5 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { signApproval } from '../../src/cli/approvalHost.js';
 
 /**
  * A test approval host's Ed25519 key pair and the registry entry that trusts it, as an operator
@@ -22,3 +23,19 @@ export const testApprovalHost = (issuer: string, keyId: string): TestApprovalHos
     registryJson: JSON.stringify([{ algorithm: 'ed25519', issuer, keyId, publicKeyPem }]),
   };
 };
+
+/** A receipt from `host` for a direct MCP call (null run and turn), valid 5 minutes from `nowMs`. */
+export const signDirectApproval = (
+  host: TestApprovalHost,
+  target: { readonly action: unknown; readonly roomId: string; readonly subjectRef: string },
+  nowMs: number,
+): Promise<string> =>
+  signApproval(host.privateKey, {
+    issuer: host.issuer,
+    keyId: host.keyId,
+    ...target,
+    runId: null,
+    turn: null,
+    ttlSeconds: 300,
+    issuedAt: Math.floor(nowMs / 1000),
+  });
