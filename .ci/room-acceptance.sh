@@ -34,7 +34,7 @@ room_acceptance_stop() {
 ra_wait_for_url() {
   local url=""
   for _ in $(seq 1 100); do
-    url="$(sed -n 's/^helix listening on \([^ ]*\)$/\1/p' "$RA_TMP/serve.log" | head -n 1)"
+    url="$(sed -n 's/^helix listening on \([^ ]*\).*$/\1/p' "$RA_TMP/serve.log" | head -n 1)"
     if [[ -n "$url" ]]; then
       echo "$url"
       return 0
