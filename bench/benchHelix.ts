@@ -1,7 +1,7 @@
 /**
- * The Helix the bench measures: the real server on 127.0.0.1, silent, default executor, rate limits
- * off, one API key with the run scopes. The server children (serveHelix.ts) run it, and so does the
- * growth phase, in process, once, to record what a real run's rows look like.
+ * An in-process Helix for the growth phase, which starts it once to record what a real run's rows
+ * look like: the real server on 127.0.0.1, silent, default executor, rate limits off, one API key
+ * with the run scopes. The throughput phases measure `helix serve` itself (target.ts).
  */
 import { createApiKey } from '../src/auth/apiKeys.js';
 import { loadConfig } from '../src/config.js';

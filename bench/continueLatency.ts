@@ -24,7 +24,7 @@ export interface ContinueShape {
 export type ContinueLatency = LatencySummary;
 
 /** Drives one target's runs: a new run whenever the budget is spent; returns each turn's latency. */
-const turnDriver = (target: TargetReady, continuesPerRun: number) => {
+export const turnDriver = (target: TargetReady, continuesPerRun: number) => {
   const nextKey = idempotencyKeys('continue');
   let run: RunSnapshot | undefined;
   let left = 0;

@@ -52,19 +52,22 @@ const expectOk = (name: string, status: number, text: string): ToolCallAnswer =>
   return JSON.parse(text) as ToolCallAnswer;
 };
 
-const endpoints = (helix: TargetReady, mcpFloor: TargetReady, runId: string): Record<McpLoad, Endpoint> => ({
-  mcpInspect: {
-    url: `${helix.url}${HELIX_MCP_PATH}`,
-    method: 'POST',
-    headers: mcpHeaders(helix),
-    body: toolCallBody(INSPECT_TOOL, { run_id: runId }),
-    check: (status, text) => {
-      const { result } = expectOk('MCP inspect', status, text);
-      if (result?.isError === true) throw new Error(`MCP inspect: tool error: ${text.slice(0, 300)}`);
-      if (result?.structuredContent?.run_id !== runId)
-        throw new Error(`MCP inspect: not the run's snapshot: ${text.slice(0, 300)}`);
-    },
+/** tools/call helix_run_inspect on Helix's /mcp, checked to answer with the run's snapshot. */
+export const mcpInspectEndpoint = (helix: TargetReady, runId: string): Endpoint => ({
+  url: `${helix.url}${HELIX_MCP_PATH}`,
+  method: 'POST',
+  headers: mcpHeaders(helix),
+  body: toolCallBody(INSPECT_TOOL, { run_id: runId }),
+  check: (status, text) => {
+    const { result } = expectOk('MCP inspect', status, text);
+    if (result?.isError === true) throw new Error(`MCP inspect: tool error: ${text.slice(0, 300)}`);
+    if (result?.structuredContent?.run_id !== runId)
+      throw new Error(`MCP inspect: not the run's snapshot: ${text.slice(0, 300)}`);
   },
+});
+
+const endpoints = (helix: TargetReady, mcpFloor: TargetReady, runId: string): Record<McpLoad, Endpoint> => ({
+  mcpInspect: mcpInspectEndpoint(helix, runId),
   restInspect: {
     url: `${helix.url}${RUNS_PATH}/${encodeURIComponent(runId)}`,
     method: 'GET',
@@ -88,7 +91,7 @@ const endpoints = (helix: TargetReady, mcpFloor: TargetReady, runId: string): Re
   },
 });
 
-const probe = async (endpoint: Endpoint): Promise<void> => {
+export const probe = async (endpoint: Endpoint): Promise<void> => {
   const response = await fetch(endpoint.url, {
     method: endpoint.method,
     headers: endpoint.headers,
@@ -97,7 +100,7 @@ const probe = async (endpoint: Endpoint): Promise<void> => {
   endpoint.check(response.status, await response.text());
 };
 
-const loadOf =
+export const loadOf =
   (endpoint: Endpoint, connections: number): Load =>
   (seconds) =>
     autocannon({

@@ -49,7 +49,7 @@ const probe = async (target: TargetReady, route: ReadRoute, runId: string): Prom
   return Buffer.byteLength(text);
 };
 
-const readLoad = (target: TargetReady, route: ReadRoute, runId: string, connections: number): Load => {
+export const readLoad = (target: TargetReady, route: ReadRoute, runId: string, connections: number): Load => {
   const url = readUrl(target, route, runId);
   return (seconds) =>
     autocannon({
@@ -61,7 +61,8 @@ const readLoad = (target: TargetReady, route: ReadRoute, runId: string, connecti
     });
 };
 
-const preparedRun = async (target: TargetReady): Promise<string> => {
+/** A run with READ_RUN_TURNS turns behind it, so its snapshot and events page have their usual size. */
+export const preparedRun = async (target: TargetReady): Promise<string> => {
   const nextKey = idempotencyKeys('read');
   let run = await startRun(target, nextKey());
   for (let turn = 0; turn < READ_RUN_TURNS; turn++) run = await continueRun(target, run, nextKey());

@@ -30,6 +30,13 @@ export interface HelixConfig {
   readonly turnTimeoutMs: number;
   /** Concurrent turns per process and per owner, and how many may wait for a slot (src/service/runs/turnSlots.ts). */
   readonly turnLimits: TurnLimits;
+  /**
+   * HELIX_CREDENTIAL_CACHE_SECONDS (default 5, 0 turns it off): how long a verified `hlx_` key is
+   * trusted without reading its rows again. Revocation through this server, or any process on a
+   * shared PostgreSQL, takes effect at once; this bounds only a change nobody announced (a CLI
+   * revoking a key in the SQLite file a server has open). src/auth/credentialCache.ts.
+   */
+  readonly credentialCacheTtlMs: number;
   readonly enabledScopes: ReadonlySet<string>;
   readonly bodyLimitBytes: number;
   readonly mcpBodyLimitBytes: number;
@@ -388,6 +395,7 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     port: overrides.port ?? integer(env, 'HELIX_PORT', DEFAULT_PORT, 0, 65_535),
     publicBaseUrl,
     turnTimeoutMs: turnTimeout(env),
+    credentialCacheTtlMs: integer(env, 'HELIX_CREDENTIAL_CACHE_SECONDS', 5, 0, 300) * 1000,
     turnLimits: {
       perProcess: integer(env, 'HELIX_MAX_CONCURRENT_TURNS', 32, 1, 10_000),
       perOwner: integer(env, 'HELIX_MAX_CONCURRENT_TURNS_PER_OWNER', 8, 1, 10_000),

@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
+import { CredentialCache } from './auth/credentialCache.js';
+import { randomIdBase64url } from './domain/identifierEntropy.js';
 import { Authenticator } from './auth/authenticate.js';
 import { loadInstanceSecret } from './auth/instanceSecret.js';
 import { createOAuthVerifier } from './auth/oauthJwt.js';
@@ -62,7 +63,9 @@ export interface RunningHelix {
   close(): Promise<void>;
 }
 
-const newId = (prefix: string): string => `${prefix}_${randomBytes(16).toString('base64url')}`;
+/** Distinct keys a process keeps verified at once (each entry is a few hundred bytes). */
+const CREDENTIAL_CACHE_ENTRIES = 10_000;
+const newId = (prefix: string): string => `${prefix}_${randomIdBase64url(16)}`;
 
 /**
  * The default solver: a run's turn is driven by its owner's model provider, else the operator's
@@ -134,6 +137,8 @@ interface Runtime {
   readonly instanceSecret: string;
   readonly workerId: string;
   readonly onConnectionError: (err: Error) => void;
+  /** Verified `hlx_` keys; cleared on every committed credential change this process hears of. */
+  readonly credentials: CredentialCache;
 }
 
 /** Step 1: open and migrate the store, load the installation secret, register this worker. */
@@ -155,7 +160,13 @@ const openRuntime = async (config: HelixConfig, options: StartOptions): Promise<
     heartbeatAt: startedAt,
     stoppedAt: null,
   });
-  return { logger, clock, store, instanceSecret, workerId, onConnectionError };
+  const credentials = new CredentialCache({
+    ttlMs: config.credentialCacheTtlMs,
+    maxEntries: CREDENTIAL_CACHE_ENTRIES,
+    now: () => clock.now(),
+  });
+  store.onCredentialsChanged(() => credentials.clear());
+  return { logger, clock, store, instanceSecret, workerId, onConnectionError, credentials };
 };
 
 /** Step 2: the run service and what it runs on (sources, signals, turn slots, account policy). */
@@ -165,7 +176,7 @@ const buildRunService = async (config: HelixConfig, options: StartOptions, rt: R
   // Replicas sharing PostgreSQL signal each other through LISTEN/NOTIFY; otherwise signals stay in-process.
   const notifier: RunNotifier =
     options.store === undefined && isPostgresUrl(config.database)
-      ? await PostgresRunNotifier.start(config.database, rt.onConnectionError)
+      ? await PostgresRunNotifier.start(config.database, rt.onConnectionError, () => rt.credentials.clear())
       : new LocalRunNotifier();
   const turns = new ActiveTurns();
   const policies = new AccountPolicies(store, config.accountDefaults);
@@ -212,7 +223,10 @@ const startHeartbeat = ({ store, clock, logger, workerId }: Runtime): NodeJS.Tim
   return heartbeat;
 };
 
-const buildAuthenticator = (config: HelixConfig, { store, instanceSecret, clock }: Runtime): Authenticator =>
+const buildAuthenticator = (
+  config: HelixConfig,
+  { store, instanceSecret, clock, credentials }: Runtime,
+): Authenticator =>
   new Authenticator(
     store,
     {
@@ -232,6 +246,7 @@ const buildAuthenticator = (config: HelixConfig, { store, instanceSecret, clock 
       requireLinkedAccounts: config.production,
     },
     () => clock.now(),
+    credentials,
   );
 
 /** The HTTP facade's options: every surface, each backed by its service. */

@@ -57,6 +57,14 @@ export const createApiKey = async (
 /** The active key record for a presented key, or undefined (unknown, malformed and revoked alike). */
 export const findActiveApiKey = async (store: Store, presented: string): Promise<ApiKeyRecord | undefined> => {
   if (!API_KEY_PATTERN.test(presented)) return undefined;
-  const record = await store.read.apiKeys.findByHash(hashApiKey(presented));
+  return findActiveApiKeyByHash(store, hashApiKey(presented));
+};
+
+/** The active key record with this hash (hashApiKey of a well-formed key), or undefined. */
+export const findActiveApiKeyByHash = async (store: Store, keyHash: string): Promise<ApiKeyRecord | undefined> => {
+  const record = await store.read.apiKeys.findByHash(keyHash);
   return record === undefined || record.revokedAt !== null ? undefined : record;
 };
+
+/** Whether `presented` has the shape of an `hlx_` key (looksLikeApiKey only checks the prefix). */
+export const isWellFormedApiKey = (presented: string): boolean => API_KEY_PATTERN.test(presented);

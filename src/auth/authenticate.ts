@@ -3,7 +3,8 @@ import { subjectHash, tenantHash } from '../domain/identityHashes.js';
 import { HelixError } from '../domain/errors.js';
 import { ScopeSet } from '../domain/scopes.js';
 import type { ApiKeyRecord, Store } from '../store/port.js';
-import { findActiveApiKey, looksLikeApiKey } from './apiKeys.js';
+import { findActiveApiKeyByHash, hashApiKey, isWellFormedApiKey, looksLikeApiKey } from './apiKeys.js';
+import type { CredentialCache } from './credentialCache.js';
 import { verifyLocalJwt, type LocalJwtConfig } from './localJwt.js';
 import type { OAuthVerifier, VerifiedAccessToken } from './oauthJwt.js';
 import type { Principal } from './principal.js';
@@ -62,6 +63,8 @@ export class Authenticator {
     private readonly store: Store,
     private readonly config: AuthConfig,
     private readonly now: () => number,
+    /** Verified `hlx_` keys (credentialCache.ts); OAuth and local JWTs are verified on every request. */
+    private readonly cache?: CredentialCache,
   ) {}
 
   async authenticate(credentials: Credentials): Promise<Principal> {
@@ -81,11 +84,7 @@ export class Authenticator {
   }
 
   private async verify(token: string): Promise<Principal | undefined> {
-    if (looksLikeApiKey(token)) {
-      const key = await findActiveApiKey(this.store, token);
-      if (key === undefined) return undefined;
-      return this.withAccountState(apiKeyPrincipal(key));
-    }
+    if (looksLikeApiKey(token)) return this.verifyApiKey(token);
     const algorithm = headerAlgorithm(token);
     if (algorithm === 'HS256' && this.config.localJwt !== undefined) {
       const principal = await verifyLocalJwt(token, this.config.localJwt, this.now());
@@ -95,6 +94,20 @@ export class Authenticator {
       return this.admitLinked(await this.config.oauth.verify(token, this.now()), this.config.oauth.provider);
     }
     return undefined;
+  }
+
+  /** An active key of an admitted account, from the cache or from the store (and then cached). */
+  private async verifyApiKey(token: string): Promise<Principal | undefined> {
+    if (!isWellFormedApiKey(token)) return undefined;
+    const keyHash = hashApiKey(token);
+    const cached = this.cache?.get(keyHash);
+    if (cached !== undefined) return cached;
+    const generation = this.cache?.begin() ?? 0;
+    const key = await findActiveApiKeyByHash(this.store, keyHash);
+    if (key === undefined) return undefined;
+    const principal = await this.withAccountState(apiKeyPrincipal(key));
+    this.cache?.set(keyHash, principal, generation);
+    return principal;
   }
 
   /**

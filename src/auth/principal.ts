@@ -38,13 +38,23 @@ export type OwnerTuple = Pick<Principal, 'tenantId' | 'issuer' | 'subject' | 'ac
 export const ownerHashOf = (owner: OwnerTuple, instanceSecret: string): string =>
   hmacHex(instanceSecret, canonicalJson(['owner', owner.tenantId, owner.issuer, owner.subject, owner.accountId]));
 
+/**
+ * Four keyed hashes per principal, computed once per principal object: a principal from the
+ * verified-credential cache (credentialCache.ts) is the same object on every request it serves.
+ */
+const ownerships = new WeakMap<Principal, { readonly instanceSecret: string; readonly ownership: Ownership }>();
+
 export const ownershipOf = (principal: Principal, instanceSecret: string): Ownership => {
+  const known = ownerships.get(principal);
+  if (known?.instanceSecret === instanceSecret) return known.ownership;
   const ownerHash = ownerHashOf(principal, instanceSecret);
-  return {
+  const ownership = {
     ownerHash,
     subjectKey: dataSubjectKey(instanceSecret, principal.accountId),
     ownerRef: `owner:sha256:${ownerHash.slice(0, 32)}`,
     tenantRef: tenantRefOf(tenantHash(instanceSecret, principal.tenantId)),
     accountRef: `account:sha256:${hmacHex(instanceSecret, canonicalJson(['account', principal.tenantId, principal.accountId])).slice(0, 32)}`,
   };
+  ownerships.set(principal, { instanceSecret, ownership });
+  return ownership;
 };

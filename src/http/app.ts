@@ -148,7 +148,6 @@ const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void
     // Path only: a query string could carry a misplaced token and is never logged.
     request.log.info(
       {
-        request_id: request.id,
         method: request.method,
         path: request.url.split('?', 1)[0],
         status: reply.statusCode,
@@ -165,10 +164,7 @@ const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void
     if (isApiMutation(request.method, request.url) && !reply.hasHeader('idempotency-replayed'))
       reply.header('Idempotency-Replayed', 'false');
     if (helixError.code === 'internal_error')
-      request.log.error(
-        { request_id: request.id, err: { message: (err as Error).message, stack: (err as Error).stack } },
-        'unhandled error',
-      );
+      request.log.error({ err: { message: (err as Error).message, stack: (err as Error).stack } }, 'unhandled error');
     return sendError(reply, helixError, resourceMetadataUrl(request, options.identity));
   });
 

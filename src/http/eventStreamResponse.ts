@@ -45,10 +45,7 @@ export const eventStreamSender = (app: FastifyInstance): SendEventStream => {
         else raw.write('event: end\ndata: {}\n\n');
       }
     } catch (err) {
-      request.log.warn(
-        { request_id: request.id, err: { message: (err as Error).message } },
-        'event stream ended by an error',
-      );
+      request.log.warn({ err: { message: (err as Error).message } }, 'event stream ended by an error');
     } finally {
       open.delete(closed);
       raw.end();

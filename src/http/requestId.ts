@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomIdHex } from '../domain/identifierEntropy.js';
 import { isCredentialShaped } from '../domain/credentialShape.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,160}$/;
@@ -9,5 +9,5 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,160}$/;
  */
 export const pickRequestId = (header: string | string[] | undefined): string => {
   if (typeof header === 'string' && SAFE_REQUEST_ID.test(header) && !isCredentialShaped(header)) return header;
-  return `req_${randomBytes(12).toString('hex')}`;
+  return `req_${randomIdHex(12)}`;
 };

@@ -1,5 +1,6 @@
 import { Kysely, Migrator, sql, type Dialect } from 'kysely';
 import { HelixError } from '../domain/errors.js';
+import { CREDENTIALS_CHANNEL, type CredentialsChanged } from './credentialChanges.js';
 import { classifyStoreError } from './failures.js';
 import { accountRepository } from './kysely/accountRepository.js';
 import { apiKeyRepository } from './kysely/apiKeyRepository.js';
@@ -26,27 +27,57 @@ import type { Store, UnitOfWork } from './port.js';
 import type { HelixDatabase } from './schema.js';
 import { ATTR, inSpan } from '../telemetry/instruments.js';
 
-const unitOfWork = (db: Kysely<HelixDatabase>, dialect: StoreDialect): UnitOfWork => ({
-  runs: runRepository(db),
-  events: eventRepository(db),
-  artifacts: artifactRepository(db),
-  receipts: receiptRepository(db),
-  apiKeys: apiKeyRepository(db),
-  workers: workerRepository(db),
-  meta: metaRepository(db),
-  library: { ...libraryRepository(db, dialect), ...libraryEmbeddingRepository(db) },
-  accounts: accountRepository(db),
-  bindings: bindingRepository(db),
-  sessions: sessionRepository(db),
-  modelProviders: modelProviderRepository(db),
-  subjects: subjectRepository(db),
-  rooms: roomRepository(db),
-  roomSources: roomSourceRepository(db),
-  roomIngress: roomIngressRepository(db),
-  runtimeApprovals: runtimeApprovalRepository(db),
-  embodiment: embodimentRepository(db),
-  chats: chatRepository(db),
-});
+type Repositories = { readonly [K in keyof UnitOfWork]: () => UnitOfWork[K] };
+
+/**
+ * A unit of work over `db` whose repositories are built on first use: a request touches two or
+ * three of the nineteen, and building the rest per transaction was a measurable share of a start.
+ */
+const unitOfWork = (
+  db: Kysely<HelixDatabase>,
+  dialect: StoreDialect,
+  credentialsChanged: CredentialsChanged,
+): UnitOfWork => {
+  const build: Repositories = {
+    runs: () => runRepository(db),
+    events: () => eventRepository(db),
+    artifacts: () => artifactRepository(db),
+    receipts: () => receiptRepository(db),
+    apiKeys: () => apiKeyRepository(db, credentialsChanged),
+    workers: () => workerRepository(db),
+    meta: () => metaRepository(db),
+    library: () => ({ ...libraryRepository(db, dialect), ...libraryEmbeddingRepository(db) }),
+    accounts: () => accountRepository(db, credentialsChanged),
+    bindings: () => bindingRepository(db),
+    sessions: () => sessionRepository(db),
+    modelProviders: () => modelProviderRepository(db),
+    subjects: () => subjectRepository(db, credentialsChanged),
+    rooms: () => roomRepository(db),
+    roomSources: () => roomSourceRepository(db),
+    roomIngress: () => roomIngressRepository(db),
+    runtimeApprovals: () => runtimeApprovalRepository(db),
+    embodiment: () => embodimentRepository(db),
+    chats: () => chatRepository(db),
+  };
+  const uow = {} as UnitOfWork;
+  for (const name of Object.keys(build) as (keyof UnitOfWork)[]) {
+    Object.defineProperty(uow, name, {
+      enumerable: true,
+      get() {
+        const repository = build[name]();
+        Object.defineProperty(uow, name, { value: repository, enumerable: true });
+        return repository;
+      },
+      configurable: true,
+    });
+  }
+  return uow;
+};
+
+/** Whether a transaction changed a credential; it is announced only once the transaction commits. */
+interface CredentialChangeMark {
+  changed: boolean;
+}
 
 const MAX_ATTEMPTS = 5;
 
@@ -54,13 +85,37 @@ const MAX_ATTEMPTS = 5;
 export class KyselyStore implements Store {
   readonly read: UnitOfWork;
   private readonly db: Kysely<HelixDatabase>;
+  private readonly credentialListeners = new Set<() => void>();
 
   constructor(
     readonly dialect: StoreDialect,
     driverDialect: Dialect,
   ) {
     this.db = new Kysely<HelixDatabase>({ dialect: driverDialect });
-    this.read = unitOfWork(this.db, dialect);
+    // Outside a transaction each statement commits by itself: a change is announced at once.
+    this.read = unitOfWork(this.db, dialect, this.credentialSignal(undefined));
+  }
+
+  onCredentialsChanged(listener: () => void): () => void {
+    this.credentialListeners.add(listener);
+    return () => this.credentialListeners.delete(listener);
+  }
+
+  /**
+   * PostgreSQL: NOTIFY on the statement's own connection, so the notice leaves with the commit
+   * (and never for a rolled-back transaction) and reaches every process on the database. Locally:
+   * the listeners are told after the commit, never before, so no request re-caches the old state.
+   */
+  private credentialSignal(mark: CredentialChangeMark | undefined): CredentialsChanged {
+    return async (db) => {
+      if (this.dialect === 'postgres') await sql`select pg_notify(${CREDENTIALS_CHANNEL}, '')`.execute(db);
+      if (mark === undefined) this.announceCredentialChange();
+      else mark.changed = true;
+    };
+  }
+
+  private announceCredentialChange(): void {
+    for (const listener of this.credentialListeners) listener();
   }
 
   async migrate(): Promise<void> {
@@ -112,15 +167,20 @@ export class KyselyStore implements Store {
   }
 
   private async runOnce<T>(fn: (uow: UnitOfWork) => Promise<T>): Promise<T> {
-    if (this.dialect === 'postgres') {
-      return this.db.transaction().execute((trx) => fn(unitOfWork(trx, this.dialect)));
-    }
+    const mark: CredentialChangeMark = { changed: false };
+    const result = await this.runInTransaction((db) => fn(unitOfWork(db, this.dialect, this.credentialSignal(mark))));
+    if (mark.changed) this.announceCredentialChange();
+    return result;
+  }
+
+  private async runInTransaction<T>(fn: (db: Kysely<HelixDatabase>) => Promise<T>): Promise<T> {
+    if (this.dialect === 'postgres') return this.db.transaction().execute(fn);
     // SQLite: BEGIN IMMEDIATE takes the write lock up front, so a read-then-write transaction never
     // fails to upgrade (SQLITE_BUSY without waiting) when another process wrote in between.
     return this.db.connection().execute(async (conn) => {
       await sql`begin immediate`.execute(conn);
       try {
-        const result = await fn(unitOfWork(conn, this.dialect));
+        const result = await fn(conn);
         await sql`commit`.execute(conn);
         return result;
       } catch (err) {

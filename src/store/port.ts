@@ -20,6 +20,12 @@ export interface Store {
   transaction<T>(fn: (uow: UnitOfWork) => Promise<T>): Promise<T>;
   /** Non-transactional reads (and single-statement writes). */
   readonly read: UnitOfWork;
+  /**
+   * Called after a committed change a verified credential depends on (a key revoked, an account
+   * created or its status changed, a subject erased) made through this store; returns the unsubscribe.
+   * Other processes' changes arrive on PostgreSQL's `helix_credentials` channel instead.
+   */
+  onCredentialsChanged(listener: () => void): () => void;
   migrate(): Promise<void>;
   /**
    * After an erase: SQLite checkpoints and truncates its write-ahead log, so no older page image of

@@ -16,6 +16,7 @@ import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
 import { MCP_PATH, publicOrigin, type ResourceIdentity } from '../resourceIdentity.js';
 import { CODEX_METADATA_PATH, DEVICE_CHECK_METADATA_PATH } from '../wellKnown.js';
+import { answerDirectly, type ToolHandlers } from './directAnswer.js';
 import { envelopeIsAcceptable, INVALID_ENVELOPE } from './preflight.js';
 import type { ToolCallContext, ToolCatalog } from './toolCatalog.js';
 import { HELIX_VERSION } from '../../version.js';
@@ -72,7 +73,10 @@ export interface McpRouteOptions {
   readonly bodyLimitBytes: number;
 }
 
-const instructionsOf = (options: McpRouteOptions): string => {
+/** What the server's presentation depends on: which server, and whether it has the room tools. */
+type Presentation = Pick<McpRouteOptions, 'kind' | 'rooms'>;
+
+const instructionsOf = (options: Presentation): string => {
   if (options.kind === 'device_check') return DEVICE_CHECK_INSTRUCTIONS;
   const rooms = options.rooms === undefined ? '' : ROOM_INSTRUCTIONS;
   const codex = options.kind === 'codex' ? CODEX_INSTRUCTIONS : '';
@@ -85,15 +89,10 @@ const instructionsOf = (options: McpRouteOptions): string => {
  */
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
-/** A fresh SDK server per request (stateless Streamable HTTP in SDK 1.x); the tool table is shared. */
-const serverFor = (options: McpRouteOptions, principal: Principal, context: ToolCallContext): Server => {
-  const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
-    instructions: instructionsOf(options),
-    jsonSchemaValidator: SHARED_VALIDATOR,
-  });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...options.catalog.tools] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) =>
+/** The caller's tool handlers: the shared tool table, called as this principal. */
+const handlersFor = (options: McpRouteOptions, principal: Principal, context: ToolCallContext): ToolHandlers => ({
+  listTools: () => ({ tools: [...options.catalog.tools] }),
+  callTool: (request) =>
     options.catalog.call(
       { runs: options.service, rooms: options.rooms },
       principal,
@@ -101,8 +100,38 @@ const serverFor = (options: McpRouteOptions, principal: Principal, context: Tool
       request.params.arguments,
       context,
     ),
-  );
+});
+
+/** A fresh SDK server per request (stateless Streamable HTTP in SDK 1.x) over the same handlers. */
+const serverFor = (options: Presentation, handlers: ToolHandlers): Server => {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: instructionsOf(options),
+    jsonSchemaValidator: SHARED_VALIDATOR,
+  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => handlers.listTools());
+  server.setRequestHandler(CallToolRequestSchema, async (request) => handlers.callTool(request));
   return server;
+};
+
+/** The SDK's answer to one request: its transport and server, built for this request and closed after it. */
+export const answerWithSdk = async (
+  options: Presentation,
+  handlers: ToolHandlers,
+  path: string,
+  headers: Headers,
+  body: unknown,
+): Promise<Response> => {
+  const server = serverFor(options, handlers);
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }); // no sessionIdGenerator: stateless;
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(new Request(`http://helix${path}`, { method: 'POST', headers }), {
+      parsedBody: body,
+    });
+  } finally {
+    await server.close();
+  }
 };
 
 /** Headers the SDK transport needs; clients that only accept JSON are served JSON rather than a 406. */
@@ -168,31 +197,24 @@ const handleMcp = async (options: McpRouteOptions, request: FastifyRequest, repl
   if (!supportedVersion(request)) return reply.code(400).send(UNSUPPORTED_VERSION);
   const mount = MOUNTS[options.kind ?? 'full'];
   const metadataUrl = `${publicOrigin(request, options.identity)}${mount.metadataPath}`;
-  const server = serverFor(options, principal, {
+  const handlers = handlersFor(options, principal, {
     resourceMetadataUrl: metadataUrl,
     logUnexpected: (err) =>
       request.log.error(
-        { request_id: request.id, err: { message: (err as Error)?.message, stack: (err as Error)?.stack } },
+        { err: { message: (err as Error)?.message, stack: (err as Error)?.stack } },
         'unhandled error in an MCP tool call',
       ),
   });
-  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }); // no sessionIdGenerator: stateless;
-  await server.connect(transport);
-  try {
-    const response = await transport.handleRequest(
-      new Request(`http://helix${mount.path}`, { method: 'POST', headers: transportHeaders(request) }),
-      {
-        parsedBody: request.body,
-      },
-    );
-    const text = await response.text();
-    reply.code(response.status);
-    if (text === '') return reply.send();
-    return reply.type('application/json; charset=utf-8').send(text);
-  } finally {
-    await server.close();
-  }
+  const direct = await answerDirectly(request.body, handlers);
+  if (direct !== undefined) return reply.code(200).type(JSON_TYPE).send(JSON.stringify(direct));
+  const response = await answerWithSdk(options, handlers, mount.path, transportHeaders(request), request.body);
+  const text = await response.text();
+  reply.code(response.status);
+  if (text === '') return reply.send();
+  return reply.type(JSON_TYPE).send(text);
 };
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export const registerMcpRoute = (app: FastifyInstance, options: McpRouteOptions): void => {
   const { path } = MOUNTS[options.kind ?? 'full'];

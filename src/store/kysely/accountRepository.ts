@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { CredentialsChanged } from '../credentialChanges.js';
 import type { AccountRecord, AccountRepository, AccountStatus } from '../port.js';
 import type { AccountsTable, HelixDatabase } from '../schema.js';
 import { toMillis } from './columns.js';
@@ -12,7 +13,10 @@ const fromRow = (row: Selectable<AccountsTable>): AccountRecord => ({
   updatedAt: toMillis(row.updated_at),
 });
 
-export const accountRepository = (db: Kysely<HelixDatabase>): AccountRepository => ({
+export const accountRepository = (
+  db: Kysely<HelixDatabase>,
+  credentialsChanged: CredentialsChanged,
+): AccountRepository => ({
   async insert(a) {
     await db
       .insertInto('helix_accounts')
@@ -25,6 +29,8 @@ export const accountRepository = (db: Kysely<HelixDatabase>): AccountRepository 
         updated_at: a.updatedAt,
       })
       .execute();
+    // A key of this account id was admitted as unlinked until now; it is a Helix account's key from here on.
+    await credentialsChanged(db);
   },
   async get(accountId) {
     const row = await db
@@ -51,6 +57,7 @@ export const accountRepository = (db: Kysely<HelixDatabase>): AccountRepository 
       .set({ status, updated_at: at })
       .where('account_id', '=', accountId)
       .executeTakeFirst();
+    await credentialsChanged(db);
     return Number(result.numUpdatedRows) === 1;
   },
   async getPolicyOverrides(accountId) {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { CredentialsChanged } from '../credentialChanges.js';
 import type { ApiKeyRecord, ApiKeyRepository } from '../port.js';
 import type { ApiKeysTable, HelixDatabase } from '../schema.js';
 import { toMillis, toMillisOrNull } from './columns.js';
@@ -15,7 +16,10 @@ const fromRow = (row: Selectable<ApiKeysTable>): ApiKeyRecord => ({
   revokedAt: toMillisOrNull(row.revoked_at),
 });
 
-export const apiKeyRepository = (db: Kysely<HelixDatabase>): ApiKeyRepository => ({
+export const apiKeyRepository = (
+  db: Kysely<HelixDatabase>,
+  credentialsChanged: CredentialsChanged,
+): ApiKeyRepository => ({
   async insert(key) {
     await db
       .insertInto('helix_api_keys')
@@ -62,6 +66,7 @@ export const apiKeyRepository = (db: Kysely<HelixDatabase>): ApiKeyRepository =>
       .where('key_id', '=', keyId)
       .where('revoked_at', 'is', null)
       .execute();
+    await credentialsChanged(db);
     return true;
   },
 });

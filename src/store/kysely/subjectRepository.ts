@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import type { CredentialsChanged } from '../credentialChanges.js';
 import type { ErasureRecord, SubjectCounts, SubjectRecords, SubjectRepository, SubjectScope } from '../port.js';
 import type { HelixDatabase, SubjectErasuresTable } from '../schema.js';
 import { toMillis } from './columns.js';
@@ -49,7 +50,13 @@ const ownerRegistry = (
     await db
       .insertInto('helix_subject_owners')
       .values({ owner_hash: ownerHash, subject_key: subjectKey, created_at: at })
-      .onConflict((oc) => oc.column('owner_hash').doUpdateSet({ subject_key: (eb) => eb.ref('excluded.subject_key') }))
+      // Every start and continue registers its owner: an unchanged row is left alone (no page written).
+      .onConflict((oc) =>
+        oc
+          .column('owner_hash')
+          .doUpdateSet({ subject_key: (eb) => eb.ref('excluded.subject_key') })
+          .where((eb) => eb('helix_subject_owners.subject_key', '<>', eb.ref('excluded.subject_key'))),
+      )
       .execute();
   },
   async registeredOwners(subjectKey) {
@@ -83,7 +90,10 @@ const ownerRegistry = (
 });
 
 /** Count, export and erase the subject's rows in every table of SUBJECT_TABLES. */
-const subjectRows = (db: Kysely<HelixDatabase>): Part<'count' | 'exportRecords' | 'erase'> => ({
+const subjectRows = (
+  db: Kysely<HelixDatabase>,
+  credentialsChanged: CredentialsChanged,
+): Part<'count' | 'exportRecords' | 'erase'> => ({
   async count(scope) {
     const counts: Record<string, number> = {};
     for (const table of SUBJECT_TABLES) {
@@ -125,6 +135,8 @@ const subjectRows = (db: Kysely<HelixDatabase>): Part<'count' | 'exportRecords' 
         match === undefined ? undefined : await sql`delete from ${sql.table(table.table)} where ${match}`.execute(db);
       counts[table.kind] = Number(result?.numAffectedRows ?? 0n);
     }
+    // The subject's keys are gone (and with them any principal verified from one).
+    await credentialsChanged(db);
     // Reported in the list's order, like count().
     return Object.fromEntries(SUBJECT_TABLES.map((t) => [t.kind, counts[t.kind] ?? 0]));
   },
@@ -167,8 +179,11 @@ const erasureLog = (db: Kysely<HelixDatabase>): Part<'recordErasure' | 'findEras
   },
 });
 
-export const subjectRepository = (db: Kysely<HelixDatabase>): SubjectRepository => ({
+export const subjectRepository = (
+  db: Kysely<HelixDatabase>,
+  credentialsChanged: CredentialsChanged,
+): SubjectRepository => ({
   ...ownerRegistry(db),
-  ...subjectRows(db),
+  ...subjectRows(db, credentialsChanged),
   ...erasureLog(db),
 });
