@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiKey } from '../src/auth/apiKeys.js';
+import { openStore } from '../src/store/openStore.js';
+import type { Store } from '../src/store/port.js';
+import { api, startTestHelix, waitFor, type TestHelix } from './support/harness.js';
+import { storeFlavours } from './support/stores.js';
+
+const RUNS = '/api/v1/agent-runs';
+const sqlite = storeFlavours().find((f) => f.name === 'sqlite')!;
+const SCOPES = ['helix.agent_runs.read', 'helix.agent_runs.write'];
+
+const newKey = async (store: Store, accountId = 'acct-cache') =>
+  createApiKey(store, { tenantId: 't', accountId, scopes: SCOPES }, Date.now());
+
+/** Issue 19: verified `hlx_` keys are cached, and revocation still takes effect. */
+describe('revocation with the verified-credential cache (SQLite)', () => {
+  let h: TestHelix | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it("a key revoked through the server's store is refused on the next request, however long the cache would hold it", async () => {
+    h = await startTestHelix(sqlite, { env: { HELIX_CREDENTIAL_CACHE_SECONDS: '300' } });
+    const { key, record } = await newKey(h.testStore.store);
+    expect((await api(h.url, 'GET', RUNS, { token: key })).status).toBe(200);
+    expect((await api(h.url, 'GET', RUNS, { token: key })).status).toBe(200);
+    expect(await h.testStore.store.read.apiKeys.revoke(record.keyId, Date.now())).toBe(true);
+    const refused = await api(h.url, 'GET', RUNS, { token: key });
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('invalid_token');
+  });
+
+  it("a disabled account's cached key stops working at once, and works again when it is enabled", async () => {
+    h = await startTestHelix(sqlite, { env: { HELIX_CREDENTIAL_CACHE_SECONDS: '300' } });
+    const store = h.testStore.store;
+    const now = Date.now();
+    await store.read.accounts.insert({
+      accountId: 'acct-linked',
+      displayName: 'Linked',
+      status: 'active',
+      passwordHash: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const { key } = await newKey(store, 'acct-linked');
+    expect((await api(h.url, 'GET', RUNS, { token: key })).status).toBe(200);
+    await store.read.accounts.setStatus('acct-linked', 'disabled', Date.now());
+    const refused = await api(h.url, 'GET', RUNS, { token: key });
+    expect([refused.status, refused.body.code]).toEqual([403, 'account_not_linked']);
+    await store.read.accounts.setStatus('acct-linked', 'active', Date.now());
+    expect((await api(h.url, 'GET', RUNS, { token: key })).status).toBe(200);
+  });
+
+  it('a revocation nobody announced (another process on the SQLite file) holds only until the cache time runs out', async () => {
+    h = await startTestHelix(sqlite, { env: { HELIX_CREDENTIAL_CACHE_SECONDS: '2' } });
+    const { key, record } = await newKey(h.testStore.store);
+    expect((await api(h.url, 'GET', RUNS, { token: key })).status).toBe(200);
+    // `helix keys revoke` from a shell: its own connection to the file, no way to tell the server.
+    const cli = await openStore(h.testStore.location!);
+    try {
+      await cli.read.apiKeys.revoke(record.keyId, Date.now());
+    } finally {
+      await cli.close();
+    }
+    const revokedAt = Date.now();
+    // Still admitted from the cache (this is what the bound is for)…
+    expect((await api(h.url, 'GET', RUNS, { token: key })).status).toBe(200);
+    // …and refused once the entry's time is up, never later.
+    await waitFor(async () => (await api(h!.url, 'GET', RUNS, { token: key })).status === 401, 5000);
+    expect(Date.now() - revokedAt).toBeLessThan(2000 + 1000);
+  });
+
+  it('HELIX_CREDENTIAL_CACHE_SECONDS=0 reads the key on every request: an unannounced revocation holds at once', async () => {
+    h = await startTestHelix(sqlite, { env: { HELIX_CREDENTIAL_CACHE_SECONDS: '0' } });
+    const { key, record } = await newKey(h.testStore.store);
+    expect((await api(h.url, 'GET', RUNS, { token: key })).status).toBe(200);
+    const cli = await openStore(h.testStore.location!);
+    try {
+      await cli.read.apiKeys.revoke(record.keyId, Date.now());
+    } finally {
+      await cli.close();
+    }
+    expect((await api(h.url, 'GET', RUNS, { token: key })).status).toBe(401);
+  });
+});
