@@ -21,6 +21,7 @@ import { idempotencyKeys, startRun } from './apiClient.js';
 import { turnDriver } from './continueLatency.js';
 import { summarizeProfile, type Cost, type CpuProfile, type ProfileSummary } from './cpuProfile.js';
 import { loadOf, mcpInspectEndpoint, probe } from './mcpThroughput.js';
+import { processCpuMs } from './processCpu.js';
 import { preparedRun, readLoad } from './readThroughput.js';
 import { startLoad } from './startThroughput.js';
 import { markdownTable } from './tables.js';
@@ -76,14 +77,6 @@ const parseOptions = (args: readonly string[]): Options => {
   return { label, paths, seconds };
 };
 
-/** The process's user + system CPU time so far, in ms (Linux /proc; clock ticks are 100 Hz there). */
-const cpuMs = async (pid: number): Promise<number> => {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-
 /** Drives `load` once (or the continue loop) for `seconds`; resolves to the successful requests. */
 const drive = async (path: ProfilePath, target: Target, seconds: number): Promise<number> => {
   const autocannonLoad = async (load: Load): Promise<number> => {
@@ -117,9 +110,9 @@ const profilePath = async (path: ProfilePath, seconds: number): Promise<PathProf
     let requests: number;
     let cpu: number;
     try {
-      const before = await cpuMs(target.pid);
+      const before = await processCpuMs(target.pid);
       requests = await drive(path, target, seconds);
-      cpu = (await cpuMs(target.pid)) - before;
+      cpu = (await processCpuMs(target.pid)) - before;
     } finally {
       await target.stop();
     }

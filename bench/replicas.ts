@@ -9,7 +9,9 @@
  * On a machine with few cores, PostgreSQL, both replicas and the load generator share them; the
  * figure says what a second replica buys on this machine, not on one with a core per process.
  */
+import { cpus } from 'node:os';
 import { createScratchDatabase, unusableAdminUrl } from './postgresDatabase.js';
+import { ownCpuMs, postgresCpuMs, processCpuMs } from './processCpu.js';
 import { startLoad } from './startThroughput.js';
 import { launchTarget, type Target } from './target.js';
 import { measureAlternating, type Load, type LoadShape, type Throughput } from './throughputRounds.js';
@@ -17,16 +19,57 @@ import { measureAlternating, type Load, type LoadShape, type Throughput } from '
 export const REPLICA_LOADS = ['one', 'two'] as const;
 export type ReplicaLoad = (typeof REPLICA_LOADS)[number];
 
+/** CPU milliseconds per successful start, by who spent them, over every round of one load (warm-up included). */
+export interface CpuPerStart {
+  readonly helix: number;
+  readonly postgres: number;
+  readonly loadGenerator: number;
+}
+
 export type Replicas =
   | {
       readonly kind: 'measured';
       readonly postgresVersion: string;
       readonly load: LoadShape;
       readonly throughput: Readonly<Record<ReplicaLoad, Throughput>>;
+      readonly cpuPerStart: Readonly<Record<ReplicaLoad, CpuPerStart>>;
+      /** Cores on this machine: with the CPU per start, the throughput the machine can hold at most. */
+      readonly cores: number;
     }
   | { readonly kind: 'skipped'; readonly reason: string };
 
 export const REPLICAS_URL_VARIABLE = 'HELIX_BENCH_POSTGRES_URL';
+
+interface CpuTotals {
+  helix: number;
+  postgres: number;
+  loadGenerator: number;
+  starts: number;
+}
+
+/** `load`, with the CPU every party spent during it, and its successes, added to `totals`. */
+const metered =
+  (load: Load, replicas: readonly Target[], totals: CpuTotals): Load =>
+  async (seconds) => {
+    const sample = async () => ({
+      helix: (await Promise.all(replicas.map((r) => processCpuMs(r.pid)))).reduce((a, b) => a + b, 0),
+      postgres: await postgresCpuMs(),
+      loadGenerator: ownCpuMs(),
+    });
+    const before = await sample();
+    const result = await load(seconds);
+    const after = await sample();
+    totals.helix += after.helix - before.helix;
+    totals.postgres += after.postgres - before.postgres;
+    totals.loadGenerator += after.loadGenerator - before.loadGenerator;
+    totals.starts += result['2xx'];
+    return result;
+  };
+
+const perStart = (t: CpuTotals): CpuPerStart => {
+  const n = Math.max(1, t.starts);
+  return { helix: t.helix / n, postgres: t.postgres / n, loadGenerator: t.loadGenerator / n };
+};
 
 /** Two loads at once, read as one: successes and failures summed over the longer of the two durations. */
 const together =
@@ -58,12 +101,26 @@ export const measureReplicas = async (
     const [a, b] = started as [Target, Target];
     progress(`  replicas up: ${a.url} and ${b.url}`);
     const half = Math.max(1, Math.floor(load.connections / 2));
+    const cpu: Record<ReplicaLoad, CpuTotals> = {
+      one: { helix: 0, postgres: 0, loadGenerator: 0, starts: 0 },
+      two: { helix: 0, postgres: 0, loadGenerator: 0, starts: 0 },
+    };
     const throughput = await measureAlternating(
       REPLICA_LOADS,
-      { one: startLoad(a, load.connections), two: together(startLoad(a, half), startLoad(b, load.connections - half)) },
+      {
+        one: metered(startLoad(a, load.connections), [a, b], cpu.one),
+        two: metered(together(startLoad(a, half), startLoad(b, load.connections - half)), [a, b], cpu.two),
+      },
       load,
     );
-    return { kind: 'measured', postgresVersion: database.serverVersion, load, throughput };
+    return {
+      kind: 'measured',
+      postgresVersion: database.serverVersion,
+      load,
+      throughput,
+      cpuPerStart: { one: perStart(cpu.one), two: perStart(cpu.two) },
+      cores: cpus().length,
+    };
   } finally {
     await Promise.all(started.map((t) => t.stop()));
     await database.drop();

@@ -141,8 +141,6 @@ const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void
     assertHostAndOrigin(request, options.hostPolicy);
   });
   registerHardening(app, options.hardening);
-  // Parses Cookie into request.cookies (the browser account surface reads the session from it).
-  void app.register(fastifyCookie);
 
   app.addHook('onResponse', async (request, reply) => {
     // Path only: a query string could carry a misplaced token and is never logged.
@@ -184,6 +182,40 @@ const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void
   });
 };
 
+/**
+ * The browser surfaces (bindings, room sources, the observer lane, the account and console pages),
+ * the only ones that read or set cookies, in one scope with the cookie parser: an API or MCP request
+ * does not pay for parsing a Cookie header nobody reads.
+ */
+const registerBrowserSurfaces = (app: FastifyInstance, options: AppOptions): void => {
+  void app.register(async (browser) => {
+    // Parses Cookie into request.cookies (the session is read from it) and serialises reply.setCookie.
+    await browser.register(fastifyCookie);
+    registerBindingRoutes(browser, options.accounts.deps);
+    if (options.rooms !== undefined)
+      registerRoomSourceRoutes(browser, {
+        accounts: options.accounts.deps,
+        rooms: options.rooms,
+        identity: options.identity,
+      });
+    if (options.rooms !== undefined)
+      registerObserverRoutes(browser, {
+        accounts: options.accounts.deps,
+        chats: options.rooms,
+        identity: options.identity,
+      });
+    // Its own encapsulated scope: the only place that parses HTML form posts.
+    await browser.register(async (scope) =>
+      registerAccountPages(scope, {
+        ...options.accounts,
+        identity: options.identity,
+        runs: options.service.deps,
+        ...(options.rooms === undefined ? {} : { rooms: options.rooms }),
+      }),
+    );
+  });
+};
+
 /** The surfaces: health, the contract, discovery, REST, the browser account pages and MCP. */
 const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
   registerHealth(app);
@@ -197,24 +229,7 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
     registerRoomRoutes(app, options.rooms, options.authenticator, options.roomBodyLimitBytes);
   if (options.rooms !== undefined) registerIngressRoutes(app, options.rooms, options.roomIngressBodyLimitBytes);
   if (options.rooms !== undefined) registerActionLaneRoutes(app, options.rooms, options.roomIngressBodyLimitBytes);
-  registerBindingRoutes(app, options.accounts.deps);
-  if (options.rooms !== undefined)
-    registerRoomSourceRoutes(app, {
-      accounts: options.accounts.deps,
-      rooms: options.rooms,
-      identity: options.identity,
-    });
-  if (options.rooms !== undefined)
-    registerObserverRoutes(app, { accounts: options.accounts.deps, chats: options.rooms, identity: options.identity });
-  // Its own encapsulated scope: the only place that parses HTML form posts.
-  void app.register(async (scope) =>
-    registerAccountPages(scope, {
-      ...options.accounts,
-      identity: options.identity,
-      runs: options.service.deps,
-      ...(options.rooms === undefined ? {} : { rooms: options.rooms }),
-    }),
-  );
+  registerBrowserSurfaces(app, options);
   registerMcpRoute(app, {
     service: options.service,
     authenticator: options.authenticator,
