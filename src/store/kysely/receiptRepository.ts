@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { compiledOnce } from './compiledOnce.js';
 import type { ReceiptKey, ReceiptRecord, ReceiptRepository, ReceiptState } from '../port.js';
 import type { HelixDatabase, IdempotencyReceiptsTable } from '../schema.js';
 import { toMillis, toMillisOrNull } from './columns.js';
@@ -18,6 +19,47 @@ const fromRow = (row: Selectable<IdempotencyReceiptsTable>): ReceiptRecord => ({
   expiresAt: toMillis(row.expires_at),
 });
 
+type ReceiptRow = Selectable<IdempotencyReceiptsTable>;
+
+// Every mutation reserves, then completes, a receipt: compiled once (compiledOnce.ts).
+const selectReceipt = compiledOnce((db, ownerHash: string, operation: string, keyHash: string) =>
+  db
+    .selectFrom('helix_idempotency_receipts')
+    .selectAll()
+    .where('owner_hash', '=', ownerHash)
+    .where('operation', '=', operation)
+    .where('key_hash', '=', keyHash),
+);
+const insertReceipt = compiledOnce((db, row: Insertable<IdempotencyReceiptsTable>) =>
+  db
+    .insertInto('helix_idempotency_receipts')
+    .values(row)
+    .onConflict((oc) => oc.columns(['owner_hash', 'operation', 'key_hash']).doNothing()),
+);
+const completeReceipt = compiledOnce(
+  (
+    db,
+    statusCode: number,
+    responseBody: string,
+    runId: string | null,
+    ownerHash: string,
+    operation: string,
+    keyHash: string,
+  ) =>
+    db
+      .updateTable('helix_idempotency_receipts')
+      .set({
+        state: 'completed',
+        status_code: statusCode,
+        response_body: responseBody,
+        run_id: runId,
+        lease_expires_at: null,
+      })
+      .where('owner_hash', '=', ownerHash)
+      .where('operation', '=', operation)
+      .where('key_hash', '=', keyHash),
+);
+
 export const receiptRepository = (db: Kysely<HelixDatabase>): ReceiptRepository => {
   const byKey = (key: ReceiptKey) =>
     db
@@ -28,46 +70,28 @@ export const receiptRepository = (db: Kysely<HelixDatabase>): ReceiptRepository 
 
   return {
     async get(key) {
-      const row = await db
-        .selectFrom('helix_idempotency_receipts')
-        .selectAll()
-        .where('owner_hash', '=', key.ownerHash)
-        .where('operation', '=', key.operation)
-        .where('key_hash', '=', key.keyHash)
-        .executeTakeFirst();
+      const [row] = (await selectReceipt<ReceiptRow>(db, key.ownerHash, key.operation, key.keyHash)).rows;
       return row === undefined ? undefined : fromRow(row);
     },
     async insert(r) {
-      const result = await db
-        .insertInto('helix_idempotency_receipts')
-        .values({
-          owner_hash: r.ownerHash,
-          operation: r.operation,
-          key_hash: r.keyHash,
-          fingerprint: r.fingerprint,
-          run_id: r.runId,
-          state: r.state,
-          status_code: r.statusCode,
-          response_body: r.responseBody,
-          lease_expires_at: r.leaseExpiresAt,
-          worker_id: r.workerId,
-          created_at: r.createdAt,
-          expires_at: r.expiresAt,
-        })
-        .onConflict((oc) => oc.columns(['owner_hash', 'operation', 'key_hash']).doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+      const result = await insertReceipt(db, {
+        owner_hash: r.ownerHash,
+        operation: r.operation,
+        key_hash: r.keyHash,
+        fingerprint: r.fingerprint,
+        run_id: r.runId,
+        state: r.state,
+        status_code: r.statusCode,
+        response_body: r.responseBody,
+        lease_expires_at: r.leaseExpiresAt,
+        worker_id: r.workerId,
+        created_at: r.createdAt,
+        expires_at: r.expiresAt,
+      });
+      return Number(result.numAffectedRows ?? 0n) === 1;
     },
     async complete(key, statusCode, responseBody, runId) {
-      await byKey(key)
-        .set({
-          state: 'completed',
-          status_code: statusCode,
-          response_body: responseBody,
-          run_id: runId,
-          lease_expires_at: null,
-        })
-        .execute();
+      await completeReceipt(db, statusCode, responseBody, runId, key.ownerHash, key.operation, key.keyHash);
     },
     async markOutcomeUnknown(key) {
       await byKey(key)

@@ -1,3 +1,4 @@
+import { compiledOnce } from './compiledOnce.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { RunRecord } from '../../domain/run.js';
 import type { CompletionStatus, LifecycleStatus, TerminalAuthorityStatus } from '../../domain/statuses.js';
@@ -99,23 +100,28 @@ const fromRow = (row: Selectable<AgentRunsTable>): RunRecord => {
   };
 };
 
+// The statements every start, continue and read runs, compiled once (compiledOnce.ts).
+const insertRun = compiledOnce((db, row: AgentRunsTable) => db.insertInto('helix_agent_runs').values(row));
+const selectRun = compiledOnce((db, runId: string) =>
+  db.selectFrom('helix_agent_runs').selectAll().where('run_id', '=', runId),
+);
+const updateRunAt = compiledOnce(
+  (db, columns: Omit<AgentRunsTable, 'run_id'>, runId: string, expectedVersion: number) =>
+    db.updateTable('helix_agent_runs').set(columns).where('run_id', '=', runId).where('version', '=', expectedVersion),
+);
+
 export const runRepository = (db: Kysely<HelixDatabase>): RunRepository => ({
   async insert(run) {
-    await db.insertInto('helix_agent_runs').values(toRow(run)).execute();
+    await insertRun(db, toRow(run));
   },
   async get(runId) {
-    const row = await db.selectFrom('helix_agent_runs').selectAll().where('run_id', '=', runId).executeTakeFirst();
+    const [row] = (await selectRun<Selectable<AgentRunsTable>>(db, runId)).rows;
     return row === undefined ? undefined : fromRow(row);
   },
   async compareAndSet(next, expectedVersion) {
     const { run_id: runId, ...columns } = toRow(next);
-    const result = await db
-      .updateTable('helix_agent_runs')
-      .set(columns)
-      .where('run_id', '=', runId)
-      .where('version', '=', expectedVersion)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const result = await updateRunAt(db, columns, runId, expectedVersion);
+    return Number(result.numAffectedRows ?? 0n) === 1;
   },
   async listWithActiveTurn() {
     const rows = await db.selectFrom('helix_agent_runs').selectAll().where('turn_id', 'is not', null).execute();

@@ -3,6 +3,7 @@ import type { CredentialsChanged } from '../credentialChanges.js';
 import type { ErasureRecord, SubjectCounts, SubjectRecords, SubjectRepository, SubjectScope } from '../port.js';
 import type { HelixDatabase, SubjectErasuresTable } from '../schema.js';
 import { toMillis } from './columns.js';
+import { compiledOnce } from './compiledOnce.js';
 import { SUBJECT_TABLES, type SubjectTable } from './subjectRecords.js';
 
 /**
@@ -42,22 +43,28 @@ const erasureFromRow = (row: Selectable<SubjectErasuresTable>): ErasureRecord =>
 
 type Part<K extends keyof SubjectRepository> = Pick<SubjectRepository, K>;
 
+/**
+ * Every start and continue registers its owner: compiled once (compiledOnce.ts), and an unchanged
+ * row is left alone (no page written).
+ */
+const upsertOwner = compiledOnce((db, ownerHash: string, subjectKey: string, at: number) =>
+  db
+    .insertInto('helix_subject_owners')
+    .values({ owner_hash: ownerHash, subject_key: subjectKey, created_at: at })
+    .onConflict((oc) =>
+      oc
+        .column('owner_hash')
+        .doUpdateSet({ subject_key: (eb) => eb.ref('excluded.subject_key') })
+        .where((eb) => eb('helix_subject_owners.subject_key', '<>', eb.ref('excluded.subject_key'))),
+    ),
+);
+
 /** Which owner hashes belong to a subject, and whether any of them has a turn in progress. */
 const ownerRegistry = (
   db: Kysely<HelixDatabase>,
 ): Part<'registerOwner' | 'registeredOwners' | 'releaseOwners' | 'countTurnsInProgress'> => ({
   async registerOwner(ownerHash, subjectKey, at) {
-    await db
-      .insertInto('helix_subject_owners')
-      .values({ owner_hash: ownerHash, subject_key: subjectKey, created_at: at })
-      // Every start and continue registers its owner: an unchanged row is left alone (no page written).
-      .onConflict((oc) =>
-        oc
-          .column('owner_hash')
-          .doUpdateSet({ subject_key: (eb) => eb.ref('excluded.subject_key') })
-          .where((eb) => eb('helix_subject_owners.subject_key', '<>', eb.ref('excluded.subject_key'))),
-      )
-      .execute();
+    await upsertOwner(db, ownerHash, subjectKey, at);
   },
   async registeredOwners(subjectKey) {
     const rows = await db
