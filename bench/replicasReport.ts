@@ -29,7 +29,7 @@ export const replicasLines = (r: Replicas): string[] => {
     cpuLine('2 replicas', r.cpuPerStart.two, two.rps, r.cores),
     `replicas projection: a replica is one Node thread, so one replica with a core of its own holds about ${(1000 / helix).toFixed(0)} starts/s ` +
       `(${helix.toFixed(2)} ms of Helix CPU each) and each PostgreSQL core about ${(1000 / postgres).toFixed(0)} (${postgres.toFixed(2)} ms each): ` +
-      'on a host with a core per replica and enough for PostgreSQL, starts scale with replicas until PostgreSQL\'s cores, its commit rate or the disk is the limit',
+      "on a host with a core per replica and enough for PostgreSQL, starts scale with replicas until PostgreSQL's cores, its commit rate or the disk is the limit",
   ];
 };
 
