@@ -210,6 +210,20 @@ export const goalLines = (f: BenchFigures): string[] => {
       `goal: continue overhead p50 <= ${GOALS.continueOverheadP50MaxMs} ms: ${metMark(overhead <= GOALS.continueOverheadP50MaxMs)} (${overhead.toFixed(2)} ms)`,
     );
   }
+  for (const [route, reads, min] of [
+    ['inspect', f.inspect, GOALS.inspectRatioMin],
+    ['events', f.events, GOALS.eventsRatioMin],
+  ] as const) {
+    if (reads === undefined) continue;
+    const ratio = reads.helix.rps / reads.floor.rps;
+    lines.push(`goal: ${route} throughput >= ${min}x floor: ${metMark(ratio >= min)} (${ratio.toFixed(2)}x)`);
+  }
+  if (f.replicas?.kind === 'measured') {
+    const ratio = f.replicas.throughput.two.rps / f.replicas.throughput.one.rps;
+    lines.push(
+      `goal: two replicas >= ${GOALS.replicasRatioMin}x one: ${metMark(ratio >= GOALS.replicasRatioMin)} (${ratio.toFixed(2)}x; CPU per start and the machine's ceiling in the replicas lines)`,
+    );
+  }
   if (f.mcp !== undefined) {
     const ratio = f.mcp.mcpInspect.rps / f.mcp.restInspect.rps;
     lines.push(

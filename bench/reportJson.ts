@@ -44,6 +44,8 @@ const continueFields = (c: NonNullable<BenchFigures['continueTurn']>) => {
   };
 };
 
+const READ_GOALS = { inspect: GOALS.inspectRatioMin, events: GOALS.eventsRatioMin } as const;
+
 /** `inspect_rps`, `events_floor_rps`, …: one read route beside its floor. */
 const readFields = (name: 'inspect' | 'events', reads: Readonly<Record<ReadTarget, ReadThroughput>>) => ({
   [`${name}_rps`]: round(reads.helix.rps, 1),
@@ -55,6 +57,8 @@ const readFields = (name: 'inspect' | 'events', reads: Readonly<Record<ReadTarge
   [`${name}_floor_response_bytes`]: reads.floor.responseBytes,
   [`${name}_non2xx`]: reads.helix.non2xx,
   [`${name}_floor_non2xx`]: reads.floor.non2xx,
+  [`goal_${name}_ratio_min`]: READ_GOALS[name],
+  [`goal_${name}_met`]: reads.helix.rps / reads.floor.rps >= READ_GOALS[name],
 });
 
 const mcpFields = (m: McpThroughput, load: LoadShape) => {
