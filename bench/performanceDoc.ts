@@ -32,7 +32,10 @@ const minutes = (seconds: number): string => `${Math.floor(seconds / 60)} min ${
 
 const METHOD = [
   'Every HTTP server runs in its own child process on 127.0.0.1, on a fresh SQLite file (WAL, `synchronous=FULL`), ' +
-    'with the four rate limits off; the load generator runs in the bench process. Helix runs with its default executor.',
+    'with the four rate limits off; the load generator runs in the bench process. Helix runs as users run it: `helix serve` ' +
+    'from the built `dist/` (`npm run bench` builds it first) under plain Node, its key made with `helix keys create`, its ' +
+    'default executor, and its request log at the default level (`info`, one JSON line per request) going to a drained pipe. ' +
+    'The floors are bench code run through tsx and log nothing.',
   "The floor (`bench/floorApp.ts`) is a bare Fastify server over Helix's own schema and pragmas that commits the same " +
     'transactions and runs the same reads as Helix, as raw prepared better-sqlite3 statements: a constant bearer instead of ' +
     'an API-key lookup, no validation, no domain model, no query builder, and answers of the same shape and size. ' +
@@ -60,7 +63,7 @@ const SOAK_METHOD =
   'A paced mix of real requests (not as fast as possible), with new runs started and continued as the store grows. ' +
   "The server's VmRSS (from /proc/<pid>/status) is sampled at a fixed interval; the first third of the soak is start-up and " +
   `JIT warm-up, and RSS "levels off" when the last third's mean is less than ${GOALS.soakRssGrowthMax * 100}% above the middle third's. ` +
-  "The child runs Helix's TypeScript through tsx, as every bench server does, so its RSS includes the loader. " +
+  'The child is `helix serve` from `dist/`, as in the throughput phases. ' +
   '`npm run soak [-- --minutes N]` runs the same code for up to an hour, sampling every 10 s.';
 
 export const renderPerformanceDoc = (f: BenchFigures): string => {
@@ -90,7 +93,6 @@ export const renderPerformanceDoc = (f: BenchFigures): string => {
     '## Goals',
     '',
     ...bullets(goalLines(f).map((line) => line.replace(/^goal: /, ''))),
-    '- inspect and events have no numeric goal of their own; they are reported beside their floor below.',
     ...section(bullets(warningLines(f))),
     '',
     '## Helix beside its floors',
@@ -98,6 +100,11 @@ export const renderPerformanceDoc = (f: BenchFigures): string => {
     markdownTable(serverRows(f)),
     '',
     ...bullets(roundLines(f)),
+    '',
+    '## Where the time goes',
+    '',
+    'CPU profiles of each hot path, before and after the changes issue 19 made, and what each change bought: ' +
+      '[performance-profiles.md](performance-profiles.md) (`npm run bench:profile [-- --label <name>]`).',
     '',
     '## Method',
     '',

@@ -32,9 +32,9 @@ export interface HelixConfig {
   readonly turnLimits: TurnLimits;
   /**
    * HELIX_CREDENTIAL_CACHE_SECONDS (default 5, 0 turns it off): how long a verified `hlx_` key is
-   * trusted without reading its rows again. Revocation through this server, or any process on a
-   * shared PostgreSQL, takes effect at once; this bounds only a change nobody announced (a CLI
-   * revoking a key in the SQLite file a server has open). src/auth/credentialCache.ts.
+   * trusted without reading its rows again. Revocation takes effect at once (through this server,
+   * any process on a shared PostgreSQL, or another process's commit to the SQLite file); this
+   * bounds only a change missed while a PostgreSQL listening connection was down. src/auth/credentialCache.ts.
    */
   readonly credentialCacheTtlMs: number;
   readonly enabledScopes: ReadonlySet<string>;

@@ -100,6 +100,8 @@ export class Authenticator {
   private async verifyApiKey(token: string): Promise<Principal | undefined> {
     if (!isWellFormedApiKey(token)) return undefined;
     const keyHash = hashApiKey(token);
+    // One cheap read: another process (the CLI) may have revoked a key in this SQLite file.
+    if (this.cache?.enabled === true) this.cache.noteWritesElsewhere(await this.store.writesElsewhere());
     const cached = this.cache?.get(keyHash);
     if (cached !== undefined) return cached;
     const generation = this.cache?.begin() ?? 0;

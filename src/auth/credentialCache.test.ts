@@ -43,6 +43,16 @@ describe('the verified-credential cache (issue 19)', () => {
     expect(cache.get('h2')?.accountId).toBe('b');
   });
 
+  it('forgets everything when another process wrote to the database, and not before', () => {
+    const cache = cacheAt({ now: 0 });
+    cache.noteWritesElsewhere(7);
+    cache.set('h1', principal('a'), cache.begin());
+    cache.noteWritesElsewhere(7);
+    expect(cache.get('h1')?.accountId).toBe('a');
+    cache.noteWritesElsewhere(8);
+    expect(cache.get('h1')).toBeUndefined();
+  });
+
   it('holds at most maxEntries, dropping the oldest', () => {
     const cache = cacheAt({ now: 0 }, 5000, 2);
     for (const name of ['a', 'b', 'c']) cache.set(name, principal(name), cache.begin());

@@ -17,13 +17,15 @@ interface Entry {
  * Verified `hlx_` keys, by the key's hash (never the key), so a request does not read its key and
  * account rows again. Revocation still takes effect: `clear()` runs on every committed credential
  * change (this process's, through Store.onCredentialsChanged; other processes', through
- * PostgreSQL's `helix_credentials` channel), and every entry expires after `ttlMs` whatever
- * happens, which bounds a change nobody announced (a CLI revoking a key in a SQLite file the
- * server has open). A verification that began before a clear is never stored after it.
+ * PostgreSQL's `helix_credentials` channel, or on SQLite through any other connection's commit,
+ * which `noteWritesElsewhere` sees), and every entry expires after `ttlMs` whatever happens, which
+ * bounds a change the listening connection missed while it was down. A verification that began
+ * before a clear is never stored after it.
  */
 export class CredentialCache {
   private readonly entries = new Map<string, Entry>();
   private generation = 0;
+  private writesElsewhere: number | undefined;
 
   constructor(private readonly options: CredentialCacheOptions) {}
 
@@ -53,6 +55,15 @@ export class CredentialCache {
       if (oldest.done !== true) this.entries.delete(oldest.value);
     }
     this.entries.set(keyHash, { principal, expiresAt: this.options.now() + this.options.ttlMs });
+  }
+
+  /**
+   * The store's mark of other processes' writes (Store.writesElsewhere): when it moved, something
+   * another process committed may have been a revocation, so every entry goes.
+   */
+  noteWritesElsewhere(mark: number): void {
+    if (this.writesElsewhere !== undefined && mark !== this.writesElsewhere) this.clear();
+    this.writesElsewhere = mark;
   }
 
   clear(): void {

@@ -1,4 +1,4 @@
-import { Kysely, Migrator, sql, type Dialect } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, sql, type Dialect } from 'kysely';
 import { HelixError } from '../domain/errors.js';
 import { CREDENTIALS_CHANNEL, type CredentialsChanged } from './credentialChanges.js';
 import { classifyStoreError } from './failures.js';
@@ -81,6 +81,9 @@ interface CredentialChangeMark {
 
 const MAX_ATTEMPTS = 5;
 
+/** SQLite: changes when another connection commits to the file (the server's own writes leave it alone). */
+const DATA_VERSION = CompiledQuery.raw('pragma data_version');
+
 /** One implementation of the storage port for both dialects; only transaction start differs. */
 export class KyselyStore implements Store {
   readonly read: UnitOfWork;
@@ -112,6 +115,12 @@ export class KyselyStore implements Store {
       if (mark === undefined) this.announceCredentialChange();
       else mark.changed = true;
     };
+  }
+
+  async writesElsewhere(): Promise<number> {
+    if (this.dialect === 'postgres') return 0;
+    const { rows } = await this.db.executeQuery<{ data_version: number }>(DATA_VERSION);
+    return Number(rows[0]?.data_version ?? 0);
   }
 
   private announceCredentialChange(): void {

@@ -26,6 +26,12 @@ export interface Store {
    * Other processes' changes arrive on PostgreSQL's `helix_credentials` channel instead.
    */
   onCredentialsChanged(listener: () => void): () => void;
+  /**
+   * A number that changes whenever another connection has committed to the database since the
+   * last call: SQLite's `data_version` (another process on the file, such as the CLI revoking a
+   * key). Constant on PostgreSQL, where other processes announce credential changes over NOTIFY.
+   */
+  writesElsewhere(): Promise<number>;
   migrate(): Promise<void>;
   /**
    * After an erase: SQLite checkpoints and truncates its write-ahead log, so no older page image of
