@@ -50,7 +50,7 @@ const BENCH_SCOPES = 'helix.agent_runs.read helix.agent_runs.write';
  * reach, because the bench drives thousands of requests per second from one address with one key,
  * which those limits exist to refuse. Everything else is the default a user gets.
  */
-const HELIX_BENCH_ENV: Readonly<Record<string, string>> = {
+export const HELIX_BENCH_ENV: Readonly<Record<string, string>> = {
   HELIX_AGENT_IP_RATE_LIMIT: '0',
   HELIX_MCP_IP_RATE_LIMIT: '0',
   HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream, Logger } from 'pino';
 import { CredentialCache } from './auth/credentialCache.js';
-import { randomIdBase64url } from './domain/identifierEntropy.js';
+import { newId } from './service/newId.js';
 import { Authenticator } from './auth/authenticate.js';
 import { loadInstanceSecret } from './auth/instanceSecret.js';
 import { createOAuthVerifier } from './auth/oauthJwt.js';
@@ -65,7 +65,6 @@ export interface RunningHelix {
 
 /** Distinct keys a process keeps verified at once (each entry is a few hundred bytes). */
 const CREDENTIAL_CACHE_ENTRIES = 10_000;
-const newId = (prefix: string): string => `${prefix}_${randomIdBase64url(16)}`;
 
 /**
  * The default solver: a run's turn is driven by its owner's model provider, else the operator's

@@ -12,6 +12,16 @@ const SCOPES = ['helix.agent_runs.read', 'helix.agent_runs.write'];
 const newKey = async (store: Store, accountId = 'acct-cache') =>
   createApiKey(store, { tenantId: 't', accountId, scopes: SCOPES }, Date.now());
 
+/** `helix keys revoke` from a shell: its own connection to the file, nothing said to the server. */
+const revokeFromAnotherProcess = async (location: string, keyId: string): Promise<void> => {
+  const cli = await openStore(location);
+  try {
+    await cli.read.apiKeys.revoke(keyId, Date.now());
+  } finally {
+    await cli.close();
+  }
+};
+
 /** Issue 19: verified `hlx_` keys are cached, and revocation still takes effect. */
 describe('revocation with the verified-credential cache (SQLite)', () => {
   let h: TestHelix | undefined;
@@ -57,13 +67,7 @@ describe('revocation with the verified-credential cache (SQLite)', () => {
     const { key, record } = await newKey(h.testStore.store);
     const other = await newKey(h.testStore.store, 'acct-other');
     for (const token of [key, key, other.key]) expect((await api(h.url, 'GET', RUNS, { token })).status).toBe(200);
-    // A shell's `helix keys revoke`: its own connection to the file, nothing said to the server.
-    const cli = await openStore(h.testStore.location!);
-    try {
-      await cli.read.apiKeys.revoke(record.keyId, Date.now());
-    } finally {
-      await cli.close();
-    }
+    await revokeFromAnotherProcess(h.testStore.location!, record.keyId);
     expect((await api(h.url, 'GET', RUNS, { token: key })).status).toBe(401);
     // The other key was dropped from the cache with it, and is verified again from the store.
     expect((await api(h.url, 'GET', RUNS, { token: other.key })).status).toBe(200);
@@ -73,12 +77,7 @@ describe('revocation with the verified-credential cache (SQLite)', () => {
     h = await startTestHelix(sqlite, { env: { HELIX_CREDENTIAL_CACHE_SECONDS: '0' } });
     const { key, record } = await newKey(h.testStore.store);
     expect((await api(h.url, 'GET', RUNS, { token: key })).status).toBe(200);
-    const cli = await openStore(h.testStore.location!);
-    try {
-      await cli.read.apiKeys.revoke(record.keyId, Date.now());
-    } finally {
-      await cli.close();
-    }
+    await revokeFromAnotherProcess(h.testStore.location!, record.keyId);
     expect((await api(h.url, 'GET', RUNS, { token: key })).status).toBe(401);
   });
 });

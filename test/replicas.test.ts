@@ -7,14 +7,38 @@ import { storeFlavours, type TestStore } from './support/stores.js';
 const RUNS = '/api/v1/agent-runs';
 const postgres = storeFlavours().find((f) => f.name === 'postgres');
 
+/** A fresh database on the real PostgreSQL and two replica processes serving it, for one describe block. */
+const twoReplicas = (env: Record<string, string>) => {
+  const replicas = {} as { store: TestStore; a: ServerProcess; b: ServerProcess };
+  beforeAll(async () => {
+    replicas.store = await postgres!.create();
+    const location = replicas.store.location!;
+    [replicas.a, replicas.b] = await Promise.all([
+      startServerProcess(location, env),
+      startServerProcess(location, env),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await replicas.a?.kill('SIGTERM');
+    await replicas.b?.kill('SIGTERM');
+    await replicas.store?.dispose();
+  });
+  return replicas;
+};
+
 // Several replicas need a database server they can share: the real PostgreSQL that .ci/run starts.
 describe.skipIf(postgres === undefined)('two replicas on one PostgreSQL', () => {
+  const replicas = twoReplicas({
+    HELIX_TEST_TURN_MS: '300',
+    HELIX_AGENT_IP_RATE_LIMIT: '0',
+    HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',
+  });
   let store: TestStore;
   let a: ServerProcess;
   let b: ServerProcess;
   let token: string;
   beforeAll(async () => {
-    store = await postgres!.create();
+    ({ store, a, b } = replicas);
     token = (
       await createApiKey(
         store.store,
@@ -22,13 +46,6 @@ describe.skipIf(postgres === undefined)('two replicas on one PostgreSQL', () => 
         Date.now(),
       )
     ).key;
-    const env = { HELIX_TEST_TURN_MS: '300', HELIX_AGENT_IP_RATE_LIMIT: '0', HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0' };
-    [a, b] = await Promise.all([startServerProcess(store.location!, env), startServerProcess(store.location!, env)]);
-  }, 60_000);
-  afterAll(async () => {
-    await a?.kill('SIGTERM');
-    await b?.kill('SIGTERM');
-    await store?.dispose();
   });
 
   it('100 concurrent continues split across both replicas with one expected_version: exactly one turn', async () => {
@@ -111,18 +128,12 @@ describe.skipIf(postgres === undefined)('two replicas on one PostgreSQL', () => 
 // Issue 19: each replica caches verified keys for up to HELIX_CREDENTIAL_CACHE_SECONDS (here 300 s,
 // so only an invalidation can explain a refusal); a revocation must still reach both at once.
 describe.skipIf(postgres === undefined)('revocation across two replicas with verified-credential caches', () => {
+  const replicas = twoReplicas({ HELIX_CREDENTIAL_CACHE_SECONDS: '300', HELIX_AGENT_IP_RATE_LIMIT: '0' });
   let store: TestStore;
   let a: ServerProcess;
   let b: ServerProcess;
-  beforeAll(async () => {
-    store = await postgres!.create();
-    const env = { HELIX_CREDENTIAL_CACHE_SECONDS: '300', HELIX_AGENT_IP_RATE_LIMIT: '0' };
-    [a, b] = await Promise.all([startServerProcess(store.location!, env), startServerProcess(store.location!, env)]);
-  }, 60_000);
-  afterAll(async () => {
-    await a?.kill('SIGTERM');
-    await b?.kill('SIGTERM');
-    await store?.dispose();
+  beforeAll(() => {
+    ({ store, a, b } = replicas);
   });
 
   const statusOn = async (url: string, token: string) => (await api(url, 'GET', RUNS, { token })).status;
