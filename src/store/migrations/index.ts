@@ -15,6 +15,7 @@ import { embodiment } from './0013_embodiment.js';
 import { chats } from './0014_chats.js';
 import { embodimentWorkflows } from './0015_embodiment_workflows.js';
 import { runList } from './0016_run_list.js';
+import { dropRunOwnerIndex } from './0017_drop_run_owner_index.js';
 
 export type { StoreDialect } from './dialect.js';
 import type { StoreDialect } from './dialect.js';
@@ -37,6 +38,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0014_chats': chats,
   '0015_embodiment_workflows': embodimentWorkflows,
   '0016_run_list': runList,
+  '0017_drop_run_owner_index': dropRunOwnerIndex,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({
