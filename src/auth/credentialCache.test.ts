@@ -1,3 +1,4 @@
+import { loadConfig } from '../config.js';
 import { describe, expect, it } from 'vitest';
 import { ScopeSet } from '../domain/scopes.js';
 import { CredentialCache } from './credentialCache.js';
@@ -65,5 +66,20 @@ describe('the verified-credential cache (issue 19)', () => {
     const cache = cacheAt({ now: 0 }, 0);
     cache.set('h1', principal('a'), cache.begin());
     expect(cache.get('h1')).toBeUndefined();
+  });
+});
+
+describe('HELIX_CREDENTIAL_CACHE_SECONDS (issue 19)', () => {
+  it('defaults to 5 s, accepts 0 (off) to 300, and refuses anything else naming the variable', () => {
+    expect(loadConfig({}).credentialCacheTtlMs).toBe(5000);
+    expect(loadConfig({ HELIX_CREDENTIAL_CACHE_SECONDS: '0' }).credentialCacheTtlMs).toBe(0);
+    expect(loadConfig({ HELIX_CREDENTIAL_CACHE_SECONDS: '300' }).credentialCacheTtlMs).toBe(300_000);
+    for (const bad of ['301', '-1', '2.5', '5s', 'forever'])
+      expect(() => loadConfig({ HELIX_CREDENTIAL_CACHE_SECONDS: bad })).toThrow(
+        expect.objectContaining({
+          name: expect.any(String),
+          message: expect.stringContaining('HELIX_CREDENTIAL_CACHE_SECONDS'),
+        }),
+      );
   });
 });
