@@ -4,9 +4,10 @@
  * whether they were met. A run with `--only` never writes it, so the document always describes one
  * complete run. The sections reuse the terminal report's rows and lines (report.ts), as Markdown.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { GOALS } from './goals.js';
 import { growthLines, growthRows } from './growthReport.js';
+import { profileSummaryTable } from './profileSummary.js';
 import { replicasLines } from './replicasReport.js';
 import {
   describeShapes,
@@ -25,6 +26,7 @@ import type { GrowthShape } from './storeGrowth.js';
 import { markdownTable } from './tables.js';
 
 export const PERFORMANCE_DOC = new URL('../docs/performance.md', import.meta.url);
+const PROFILES_DOC = new URL('../docs/performance-profiles.md', import.meta.url);
 
 const bullets = (lines: readonly string[]): string[] => lines.map((line) => `- ${line.trim()}`);
 const section = (lines: readonly string[]): string[] => (lines.length > 0 ? ['', ...lines] : []);
@@ -66,7 +68,7 @@ const SOAK_METHOD =
   'The child is `helix serve` from `dist/`, as in the throughput phases. ' +
   '`npm run soak [-- --minutes N]` runs the same code for up to an hour, sampling every 10 s.';
 
-export const renderPerformanceDoc = (f: BenchFigures): string => {
+export const renderPerformanceDoc = (f: BenchFigures, profiles?: string): string => {
   const lines = [
     '# Performance',
     '',
@@ -104,7 +106,10 @@ export const renderPerformanceDoc = (f: BenchFigures): string => {
     '## Where the time goes',
     '',
     'CPU profiles of each hot path, before and after the changes issue 19 made, and what each change bought: ' +
-      '[performance-profiles.md](performance-profiles.md) (`npm run bench:profile [-- --label <name>]`).',
+      '[performance-profiles.md](performance-profiles.md) (`npm run bench:profile [-- --label <name>]`). Its headline ' +
+      '(server CPU per request over the load, and the five largest self-time costs as shares of busy time):',
+    '',
+    profiles ?? 'No profile has been recorded yet: run `npm run bench:profile`.',
     '',
     '## Method',
     '',
@@ -151,6 +156,7 @@ export const renderPerformanceDoc = (f: BenchFigures): string => {
 };
 
 export const writePerformanceDoc = async (f: BenchFigures): Promise<string> => {
-  await writeFile(PERFORMANCE_DOC, renderPerformanceDoc(f));
+  const profiles = await readFile(PROFILES_DOC, 'utf8').then(profileSummaryTable, () => undefined);
+  await writeFile(PERFORMANCE_DOC, renderPerformanceDoc(f, profiles));
   return PERFORMANCE_DOC.pathname;
 };
