@@ -18,6 +18,7 @@ import { registerMcpRoute } from './mcp/mcpRoute.js';
 import { ToolCatalog } from './mcp/toolCatalog.js';
 import { DEVICE_CHECK_TOOL } from './mcp/tools/deviceCheckTool.js';
 import { EMBODIMENT_TOOLS } from './mcp/tools/embodimentTools.js';
+import { registerRequestLog } from './requestLog.js';
 import { registerRequestTracing } from './requestTracing.js';
 import { registerSecurityHeaders } from './securityHeaders.js';
 import { ROOM_TOOLS } from './mcp/tools/roomTools.js';
@@ -142,19 +143,7 @@ const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void
   });
   registerHardening(app, options.hardening);
 
-  app.addHook('onResponse', async (request, reply) => {
-    // Path only: a query string could carry a misplaced token and is never logged.
-    request.log.info(
-      {
-        method: request.method,
-        path: request.url.split('?', 1)[0],
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-        principal: request.principalId,
-      },
-      'request',
-    );
-  });
+  registerRequestLog(app, options.logger);
 
   app.setErrorHandler((err, request, reply) => {
     const helixError = toHelixError(err);
