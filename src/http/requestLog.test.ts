@@ -9,8 +9,11 @@ describe('the request line', () => {
   it('carries exactly its fixed fields, once each, while everything else a request logs stays redacted', async () => {
     const written: string[] = [];
     const logger = createLogger('info', { write: (line: string) => written.push(line) });
-    const app = Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }),
-      genReqId: () => 'req_1' });
+    const app = Fastify({
+      loggerInstance: logger,
+      logController: new LogController({ disableRequestLogging: true }),
+      genReqId: () => 'req_1',
+    });
     registerRequestLog(app, logger);
     app.get('/echo', async (request) => {
       request.principalId = 'key_abc';
@@ -25,7 +28,13 @@ describe('the request line', () => {
     const line = entries.find((e) => e.msg === 'request');
     expect(line).toBeDefined();
     expect(Object.keys(line ?? {})).toEqual(FIELDS);
-    expect(line).toMatchObject({ request_id: 'req_1', method: 'GET', path: '/echo', status: 200, principal: 'key_abc' });
+    expect(line).toMatchObject({
+      request_id: 'req_1',
+      method: 'GET',
+      path: '/echo',
+      status: 200,
+      principal: 'key_abc',
+    });
     const inside = entries.find((e) => e.msg === 'inside');
     expect(inside).toMatchObject({ token: '[redacted]', headers: { authorization: '[redacted]' } });
     expect(written.join('')).not.toContain('hlx_secret');
