@@ -14,6 +14,7 @@ import {
 } from './hardening/registerHardening.js';
 import { answerClientError } from './hardening/clientErrors.js';
 import { assertHostAndOrigin, type HostPolicy } from './hostPolicy.js';
+import { settle } from './hookCallback.js';
 import { registerMcpRoute } from './mcp/mcpRoute.js';
 import { ToolCatalog } from './mcp/toolCatalog.js';
 import { DEVICE_CHECK_TOOL } from './mcp/tools/deviceCheckTool.js';
@@ -135,11 +136,12 @@ const registerCommonHandling = (app: FastifyInstance, options: AppOptions): void
     }
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks, here and in registerHardening: an async hook costs a promise and its ticks on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     reply.header('Cache-Control', 'no-store');
     reply.header('Pragma', 'no-cache');
-    assertHostAndOrigin(request, options.hostPolicy);
+    settle(done, () => assertHostAndOrigin(request, options.hostPolicy));
   });
   registerHardening(app, options.hardening);
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { HelixConfig, HttpLimits, RateLimits } from '../../config.js';
 import { decorateRateLimits, RateLimitBuckets } from './rateLimits.js';
 import { assertHttps } from './requireHttps.js';
+import { settle } from '../hookCallback.js';
 import { capConnectionsPerAddress } from './connectionCap.js';
 import { trustFunction } from '../../config/trustProxy.js';
 
@@ -46,8 +47,10 @@ export const registerHardening = (app: FastifyInstance, options: HardeningOption
   const buckets = new RateLimitBuckets({ limits: options.rateLimits, now: options.now ?? (() => performance.now()) });
   decorateRateLimits(app, buckets);
   capConnectionsPerAddress(app.server, options.httpLimits.maxConnectionsPerIp, fastifyTrustProxy(options.trustProxy));
-  app.addHook('onRequest', async (request) => {
-    buckets.checkClient(request);
-    if (options.requireHttps) assertHttps(request);
-  });
+  app.addHook('onRequest', (request, _reply, done) =>
+    settle(done, () => {
+      buckets.checkClient(request);
+      if (options.requireHttps) assertHttps(request);
+    }),
+  );
 };
