@@ -63,10 +63,21 @@ const toRow = (run: RunRecord): AgentRunsTable => {
   };
 };
 
+// Each state field by name, not `...state`: a spread followed by the columns built the record
+// through V8's slow path, about 25 µs per run read against 2 for the JSON.parse (issue 19).
 const fromRow = (row: Selectable<AgentRunsTable>): RunRecord => {
   const state = JSON.parse(row.state) as RunState;
   return {
-    ...state,
+    contract: state.contract,
+    constraints: state.constraints,
+    databaseScope: state.databaseScope,
+    budget: state.budget,
+    unresolvedRequirements: state.unresolvedRequirements,
+    contradictions: state.contradictions,
+    pendingQuestions: state.pendingQuestions,
+    answers: state.answers,
+    evidenceRefs: state.evidenceRefs,
+    supportedClaims: state.supportedClaims,
     // A result stored before the writer was recorded reads as written by no known executor.
     latestResult:
       state.latestResult === null ? null : { ...state.latestResult, writer: state.latestResult.writer ?? null },
