@@ -1,4 +1,4 @@
-import Fastify, { LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
 import { registerRequestLog } from './requestLog.js';
@@ -8,7 +8,7 @@ const FIELDS = ['level', 'time', 'service', 'request_id', 'method', 'path', 'sta
 describe('the request line', () => {
   it('carries exactly its fixed fields, once each, while everything else a request logs stays redacted', async () => {
     const written: string[] = [];
-    const logger = createLogger('info', { write: (line: string) => written.push(line) });
+    const logger: FastifyBaseLogger = createLogger('info', { write: (line: string) => written.push(line) });
     const app = Fastify({
       loggerInstance: logger,
       logController: new LogController({ disableRequestLogging: true }),

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { ModelProviderRecord, ModelProviderRepository } from '../port.js';
 import type { HelixDatabase, ModelProvidersTable } from '../schema.js';
 import { toMillis } from './columns.js';
+import { compiledOnce } from './compiledOnce.js';
 
 const fromRow = (row: Selectable<ModelProvidersTable>): ModelProviderRecord => ({
   providerId: row.provider_id,
@@ -18,15 +19,19 @@ const fromRow = (row: Selectable<ModelProvidersTable>): ModelProviderRecord => (
   createdAt: toMillis(row.created_at),
 });
 
+// Newest first; equal instants fall back to the id so the order is total and the same on both dialects.
+const ownedNewestFirst = (db: Kysely<HelixDatabase>, ownerHash: string) =>
+  db
+    .selectFrom('helix_model_providers')
+    .selectAll()
+    .where('owner_hash', '=', ownerHash)
+    .orderBy('created_at', 'desc')
+    .orderBy('provider_id', 'desc');
+
+// Every turn of the default executor asks for the owner's newest registration: compiled once (compiledOnce.ts).
+const selectNewest = compiledOnce((db, ownerHash: string) => ownedNewestFirst(db, ownerHash).limit(1));
+
 export const modelProviderRepository = (db: Kysely<HelixDatabase>): ModelProviderRepository => {
-  // Newest first; equal instants fall back to the id so the order is total and the same on both dialects.
-  const ownedNewestFirst = (ownerHash: string) =>
-    db
-      .selectFrom('helix_model_providers')
-      .selectAll()
-      .where('owner_hash', '=', ownerHash)
-      .orderBy('created_at', 'desc')
-      .orderBy('provider_id', 'desc');
 
   return {
     async insert(provider) {
@@ -49,7 +54,7 @@ export const modelProviderRepository = (db: Kysely<HelixDatabase>): ModelProvide
         .execute();
     },
     async listByOwner(ownerHash) {
-      return (await ownedNewestFirst(ownerHash).execute()).map(fromRow);
+      return (await ownedNewestFirst(db, ownerHash).execute()).map(fromRow);
     },
     async getForOwner(ownerHash, providerId) {
       const row = await db
@@ -69,7 +74,7 @@ export const modelProviderRepository = (db: Kysely<HelixDatabase>): ModelProvide
       return result.numDeletedRows > 0n;
     },
     async newestForOwner(ownerHash) {
-      const row = await ownedNewestFirst(ownerHash).limit(1).executeTakeFirst();
+      const [row] = (await selectNewest<Selectable<ModelProvidersTable>>(db, ownerHash)).rows;
       return row === undefined ? undefined : fromRow(row);
     },
   };
