@@ -32,7 +32,6 @@ const ownedNewestFirst = (db: Kysely<HelixDatabase>, ownerHash: string) =>
 const selectNewest = compiledOnce((db, ownerHash: string) => ownedNewestFirst(db, ownerHash).limit(1));
 
 export const modelProviderRepository = (db: Kysely<HelixDatabase>): ModelProviderRepository => {
-
   return {
     async insert(provider) {
       await db
