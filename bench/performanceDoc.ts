@@ -37,6 +37,8 @@ const METHOD = [
     'with the four rate limits off; the load generator runs in the bench process. Helix runs as users run it: `helix serve` ' +
     'from the built `dist/` (`npm run bench` builds it first) under plain Node, its key made with `helix keys create`, its ' +
     'default executor, and its request log at the default level (`info`, one JSON line per request) going to a drained pipe. ' +
+    'The continue phase alone runs the same built server with a turn executor that does nothing (`bench/serveHelixNoopTurns.ts`), ' +
+    'as issue 19 states that goal, since the floor does nothing between its claim and its finalize either. ' +
     'The floors are bench code run through tsx and log nothing.',
   "The floor (`bench/floorApp.ts`) is a bare Fastify server over Helix's own schema and pragmas that commits the same " +
     'transactions and runs the same reads as Helix, as raw prepared better-sqlite3 statements: a constant bearer instead of ' +

@@ -80,7 +80,7 @@ export const describeShapes = (f: BenchFigures): string[] => {
     lines.push(`start: POST /api/v1/agent-runs, a fresh Idempotency-Key each; ${autocannonShape}`);
   if (f.continueTurn !== undefined) {
     lines.push(
-      `continue: POST …/{id}/continue, 1 client, ${f.continueShape.warmupContinues} warm-up + ${f.continueShape.measuredContinues} measured turns per target, alternating`,
+      `continue: POST …/{id}/continue, Helix with a no-op turn executor, 1 client, ${f.continueShape.warmupContinues} warm-up + ${f.continueShape.measuredContinues} measured turns per target, alternating`,
     );
   }
   const readRun = 'one run per server, started and continued 10 times beforehand (41 events)';

@@ -4,7 +4,7 @@
  * store's size; one replica vs two on PostgreSQL; memory over a short soak.
  *
  * 1. start: start-run throughput (autocannon, concurrent connections), Helix and floor in alternating rounds;
- * 2. continue: continue latency p50/p99 (one sequential client, default no-op executor), alternating turns;
+ * 2. continue: continue latency p50/p99 (one sequential client; Helix with a no-op turn executor), alternating turns;
  * 3. inspect: GET /api/v1/agent-runs/{id} throughput, Helix and floor in alternating rounds;
  * 4. events: GET /api/v1/agent-runs/{id}/events?after_seq=0&limit=50 throughput, likewise;
  * 5. mcp: tools/call helix_run_inspect throughput, beside REST inspect on the same server and a bare
@@ -36,7 +36,7 @@ import { measureSearchQuality } from './searchQuality.js';
 import { measureSoak, type SoakShape } from './soak.js';
 import { measureStartThroughput } from './startThroughput.js';
 import { measureStoreGrowth, type GrowthShape } from './storeGrowth.js';
-import { launchTarget, type Target, type TargetKind } from './target.js';
+import { launchTarget, type LaunchOptions, type Target, type TargetKind } from './target.js';
 import type { LoadShape } from './throughputRounds.js';
 
 // About 5 s of measured load per target after a 1 s warm-up; rounds of 2 s keep autocannon's
@@ -107,11 +107,12 @@ const parsePhases = (args: readonly string[]): Phase[] => {
 const withTargets = async <K extends TargetKind, T>(
   kinds: readonly K[],
   measure: (targets: Record<K, Target>) => Promise<T>,
+  options: Partial<Record<K, LaunchOptions>> = {},
 ): Promise<T> => {
   const started: Target[] = [];
   try {
     // One after the other: two servers starting at once on two cores would slow each other's start-up only.
-    for (const kind of kinds) started.push(await launchTarget(kind));
+    for (const kind of kinds) started.push(await launchTarget(kind, options[kind]));
     const byKind = Object.fromEntries(started.map((t) => [t.kind, t])) as Record<K, Target>;
     return await measure(byKind);
   } finally {
@@ -135,7 +136,10 @@ const main = async (phases: readonly Phase[]): Promise<void> => {
   }
   if (phases.includes('continue')) {
     progress(`measuring continue latency, helix and floor (${CONTINUE.measuredContinues} alternating turns each)…`);
-    const continueTurn = await withTargets(['helix', 'floor'], (targets) => measureContinueLatency(targets, CONTINUE));
+    // Issue 19's goal is stated with a no-op executor: the floor does nothing between claim and finalize either.
+    const continueTurn = await withTargets(['helix', 'floor'], (targets) => measureContinueLatency(targets, CONTINUE), {
+      helix: { noopTurns: true },
+    });
     progress(
       `  helix p50 ${continueTurn.helix.p50Ms.toFixed(2)} ms, floor p50 ${continueTurn.floor.p50Ms.toFixed(2)} ms`,
     );

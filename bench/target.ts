@@ -31,6 +31,8 @@ export interface LaunchOptions {
   readonly databaseUrl?: string;
   /** Extra Node flags for the server process, e.g. `--cpu-prof` (bench/profile.ts). */
   readonly nodeFlags?: readonly string[];
+  /** Helix only: serve with a turn executor that does nothing (serveHelixNoopTurns.ts), for the continue phase. */
+  readonly noopTurns?: boolean;
 }
 
 const FLOOR_ENTRY_POINTS: Record<Exclude<TargetKind, 'helix'>, string> = {
@@ -39,6 +41,7 @@ const FLOOR_ENTRY_POINTS: Record<Exclude<TargetKind, 'helix'>, string> = {
 };
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const HELIX_BIN = fileURLToPath(new URL('../bin/helix.js', import.meta.url));
+const HELIX_NOOP_TURNS = fileURLToPath(new URL('./serveHelixNoopTurns.ts', import.meta.url));
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -91,9 +94,11 @@ const createBenchKey = (env: NodeJS.ProcessEnv): Promise<string> =>
 const spawnServer = (kind: TargetKind, database: string, options: LaunchOptions): ChildProcess => {
   const flags = options.nodeFlags ?? [];
   const args =
-    kind === 'helix'
-      ? [...flags, HELIX_BIN, 'serve', '--host', LOOPBACK, '--port', '0']
-      : [...flags, '--import', 'tsx', FLOOR_ENTRY_POINTS[kind], database];
+    kind !== 'helix'
+      ? [...flags, '--import', 'tsx', FLOOR_ENTRY_POINTS[kind], database]
+      : options.noopTurns === true
+        ? [...flags, '--import', 'tsx', HELIX_NOOP_TURNS]
+        : [...flags, HELIX_BIN, 'serve', '--host', LOOPBACK, '--port', '0'];
   return spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: childEnv(kind, database),
@@ -105,6 +110,7 @@ const spawnServer = (kind: TargetKind, database: string, options: LaunchOptions)
 /** Starts a target and resolves once it listens; the caller must `stop()` it. */
 export const launchTarget = async (kind: TargetKind, options: LaunchOptions = {}): Promise<Target> => {
   if (options.databaseUrl !== undefined && kind !== 'helix') throw new Error(`a ${kind} target serves SQLite only`);
+  if (options.noopTurns === true && kind !== 'helix') throw new Error(`a ${kind} target has no turn executor`);
   const dir = await mkdtemp(join(tmpdir(), `helix-bench-${kind}-`));
   const cleanUp = () => rm(dir, { recursive: true, force: true });
   const database = options.databaseUrl ?? join(dir, 'bench.db');
