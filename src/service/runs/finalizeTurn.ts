@@ -40,10 +40,10 @@ export const finalizeTurn = traced(
           await completeReceipt(uow, idem, error.status, errorBody(error), claimed.runId);
         return { kind: 'discarded', error };
       };
-      const run = await uow.runs.get(claimed.runId);
-      if (run === undefined || run.version !== claimed.version || run.activeTurn?.turnId !== claimed.activeTurn?.turnId)
-        return discard(run);
-
+      // The claimed record is the row as the claim committed it. Every change to a run moves its
+      // version, so the compare-and-set on that version below is the check a re-read would make:
+      // the row is read again only when the set loses (a cancel, a recovery), to say which.
+      const run = claimed;
       const verdict = judgeTurn(run, outcome, {
         turn: run.stepsUsed,
         admittedCapabilities: admission.admittedCapabilities,
