@@ -1,8 +1,14 @@
-import { createHash, createHmac } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
-export const sha256Hex = (input: string | Uint8Array): string => createHash('sha256').update(input).digest('hex');
+// crypto.hash (Node 20.12+) digests in one call, without a Hash object per digest: a request
+// hashes its API key, its Idempotency-Key and its fingerprint. Older Node 20 releases lack it.
+const oneShot = typeof crypto.hash === 'function' ? crypto.hash : undefined;
 
-export const hmacHex = (key: string, input: string): string => createHmac('sha256', key).update(input).digest('hex');
+export const sha256Hex = (input: string | Uint8Array): string =>
+  oneShot !== undefined ? oneShot('sha256', input, 'hex') : crypto.createHash('sha256').update(input).digest('hex');
+
+export const hmacHex = (key: string, input: string): string =>
+  crypto.createHmac('sha256', key).update(input).digest('hex');
 
 /**
  * Canonical JSON: object keys sorted at every depth, so two requests that differ only in key

@@ -9,7 +9,7 @@ import {
   type Span,
 } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ATTR, recordErrorResponse, startSpan } from '../telemetry/instruments.js';
+import { ATTR, recordErrorResponse, startSpan, tracingEnabled } from '../telemetry/instruments.js';
 import { MCP_PATH } from './resourceIdentity.js';
 
 /** The server span of each request in flight, as the context its route handler runs in. */
@@ -33,6 +33,8 @@ export const registerRequestTracing = (app: FastifyInstance): void => {
     };
   });
   app.addHook('onRequest', (request, _reply, done) => {
+    // No SDK registered: no span, and the handler runs without a context (see tracingEnabled).
+    if (!tracingEnabled()) return done();
     const route = request.routeOptions.url;
     const span = startSpan(
       route === undefined ? request.method : `${request.method} ${route}`,

@@ -1,5 +1,7 @@
 import {
+  INVALID_SPAN_CONTEXT,
   metrics,
+  ProxyTracerProvider,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -59,6 +61,8 @@ export type Transport = (typeof TRANSPORTS)[number];
 const TURN_SECONDS_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 900];
 
 interface Instruments {
+  /** Whether a tracer provider (an SDK) is registered; without one every span is a no-op. */
+  readonly tracing: boolean;
   readonly tracer: Tracer;
   readonly errorResponses: Counter;
   readonly turnDuration: Histogram;
@@ -67,7 +71,11 @@ interface Instruments {
 
 const bind = (): Instruments => {
   const meter = metrics.getMeter('helix', HELIX_VERSION);
+  const provider = trace.getTracerProvider();
   return {
+    // The global provider is a proxy that delegates to whatever an SDK registers; with no delegate, spans do nothing.
+    tracing:
+      !(provider instanceof ProxyTracerProvider) || provider.getDelegateTracer('helix', HELIX_VERSION) !== undefined,
     tracer: trace.getTracer('helix', HELIX_VERSION),
     errorResponses: meter.createCounter(METRIC.errorResponses, {
       unit: '{response}',
@@ -104,6 +112,17 @@ export const errorType = (err: unknown): string => {
   return err instanceof Error && SAFE_CODE.test(err.name) ? err.name : 'unknown';
 };
 
+/**
+ * Whether spans are recorded anywhere. Without a registered SDK the span machinery (a context per
+ * span, attribute objects, the request's context around its handler) is skipped outright: issue
+ * 19's profiles showed it as a few per cent of every request for spans nobody receives. Like the
+ * instruments, this is read again by bindInstruments when an SDK is (un)registered.
+ */
+export const tracingEnabled = (): boolean => current.tracing;
+
+/** What `fn` gets as its span when nothing is recorded: the API's own non-recording span. */
+const UNRECORDED = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
 /** Runs `fn` in a child span of the active one; a throw marks the span failed with its `error.type`. */
 export const inSpan = <T>(
   name: string,
@@ -111,17 +130,19 @@ export const inSpan = <T>(
   fn: (span: Span) => Promise<T>,
   kind: SpanKind = SpanKind.INTERNAL,
 ): Promise<T> =>
-  current.tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
-    try {
-      return await fn(span);
-    } catch (err) {
-      span.setAttribute(ATTR.errorType, errorType(err));
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  !current.tracing
+    ? fn(UNRECORDED)
+    : current.tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
+        try {
+          return await fn(span);
+        } catch (err) {
+          span.setAttribute(ATTR.errorType, errorType(err));
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          throw err;
+        } finally {
+          span.end();
+        }
+      });
 
 /** `fn` with every call in its own span: wraps a use-case step without re-indenting it. */
 export const traced =
