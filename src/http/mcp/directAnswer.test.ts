@@ -16,6 +16,20 @@ const handlers: ToolHandlers = {
     const answer = request.params.arguments?.answer;
     if (answer === 'error') return { isError: true, content: [{ type: 'text', text: '{"error":"run_not_found"}' }] };
     if (answer === 'malformed') return { content: 'not a list' } as unknown as CallToolResult;
+    // Near the edge of the catalog's own shape: each of these takes the schema's path, not the fast one.
+    if (answer === 'extra block key')
+      return { content: [{ type: 'text', text: 'x', stray: 1 }] } as unknown as CallToolResult;
+    if (answer === 'extra result key') return { content: [], stray: true } as unknown as CallToolResult;
+    if (answer === 'array structured content')
+      return { content: [], structuredContent: [1, 2] } as unknown as CallToolResult;
+    if (answer === 'bad progress token')
+      return { content: [], _meta: { progressToken: { not: 'a token' } } } as unknown as CallToolResult;
+    if (answer === 'replayed')
+      return {
+        content: [{ type: 'text', text: '{"run_id":"run_1"}' }],
+        structuredContent: { run_id: 'run_1', nested: { list: [1, null, 'two'] } },
+        _meta: { 'helix/idempotency_replayed': true },
+      };
     return {
       content: [{ type: 'text', text: '{"run_id":"run_1"}' }],
       structuredContent: { run_id: 'run_1', version: 3 },
@@ -45,6 +59,11 @@ describe('MCP tools/call and tools/list answered without a per-request SDK serve
     ['a call with a string id', call('a-7', { run_id: 'run_1' })],
     ['a tool error', call(3, { answer: 'error' })],
     ['a result the SDK schema refuses', call(4, { answer: 'malformed' })],
+    ['a text block with a key the schema strips', call(5, { answer: 'extra block key' })],
+    ['a result with a key of its own', call(6, { answer: 'extra result key' })],
+    ['structured content that is an array', call(7, { answer: 'array structured content' })],
+    ['a _meta the schema types and refuses', call(8, { answer: 'bad progress token' })],
+    ['a replayed call with nested structured content', call(9, { answer: 'replayed' })],
   ])('answers %s exactly as the SDK server does', async (_name, body) => {
     const direct = await answerDirectly(body, handlers);
     expect(direct).toBeDefined();

@@ -4,6 +4,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  RELATED_TASK_META_KEY,
   type CallToolRequest,
   type CallToolResult,
   type ListToolsResult,
@@ -52,10 +53,40 @@ export const answerDirectly = async (body: unknown, handlers: ToolHandlers): Pro
     // The catalog answers every failure as a tool result; this is only a net, and it says nothing of the cause.
     return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: 'Internal error' } };
   }
+  if (passesUnchanged(result)) return { jsonrpc: '2.0', id, result };
   const checked = CallToolResultSchema.safeParse(result);
   if (!checked.success) {
     const refused = new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${checked.error.message}`);
     return { jsonrpc: '2.0', id, error: { code: refused.code, message: refused.message } };
   }
   return { jsonrpc: '2.0', id, result: checked.data };
+};
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const RESULT_KEYS: ReadonlySet<string> = new Set(['content', 'structuredContent', 'isError', '_meta']);
+
+/** A text block exactly: `type` and `text`, nothing the schema would check further or strip. */
+const isTextBlock = (block: unknown): boolean =>
+  isPlainObject(block) && block.type === 'text' && typeof block.text === 'string' && Object.keys(block).length === 2;
+
+/**
+ * The shape of every result the catalog builds (toolResult.ts): text blocks only, structured
+ * content that is an object, an optional isError flag, and _meta without the two keys the schema
+ * types. CallToolResultSchema accepts such a result and returns it unchanged, so it is answered as
+ * it is; any other result (an image block, an extra key the schema would strip, a malformed one)
+ * still goes through the schema. Checking a run view of thirty fields with the schema cost a
+ * tenth of an MCP inspect (issue 19).
+ */
+const passesUnchanged = (result: CallToolResult): boolean => {
+  for (const key of Object.keys(result)) if (!RESULT_KEYS.has(key)) return false;
+  const { content, structuredContent, isError, _meta } = result as Record<string, unknown>;
+  return (
+    Array.isArray(content) &&
+    content.every(isTextBlock) &&
+    (structuredContent === undefined || isPlainObject(structuredContent)) &&
+    (isError === undefined || typeof isError === 'boolean') &&
+    (_meta === undefined || (isPlainObject(_meta) && !('progressToken' in _meta) && !(RELATED_TASK_META_KEY in _meta)))
+  );
 };
