@@ -14,7 +14,7 @@
  * 8. growth: store.read.runs.get / events.list latency at 10k, 100k and (within budget) 1M runs, in process;
  * 9. replicas: start-run throughput on one vs two Helix replicas sharing one PostgreSQL database
  *    (only with HELIX_BENCH_POSTGRES_URL; otherwise reported as skipped);
- * 10. soak: a minute of mixed load at a fixed rate while the server's RSS is sampled (`npm run soak` is the long one).
+ * 10. soak: 150 s of mixed load at a fixed rate while the server's RSS is sampled (`npm run soak` is the long one).
  *
  * The floor (floorApp.ts) commits the same SQLite transactions and runs the same reads behind a bare
  * Fastify server, so the distance between the two is what Helix's own code costs. Each server phase
@@ -71,7 +71,10 @@ const GROWTH: GrowthShape = {
 // PostgreSQL and two replicas take longer to reach a steady rate than one SQLite server: a longer warm-up.
 const REPLICAS_LOAD: LoadShape = { ...LOAD, warmupSeconds: 3 };
 // A minute sampled every 5 s gives four samples in each of the thirds the verdict compares.
-const SOAK: SoakShape = { seconds: 60, sampleSeconds: 5, requestsPerSecond: 200, maxInFlight: 16 };
+// Long enough for the heap's first major collection at this rate: since issue 19 cut what a request
+// allocates, RSS climbs for about 80 s before V8 first collects the old space, then stays flat, so
+// a one-minute soak saw only the climb (a three-minute one: +110 MB by 80 s, then flat at 162 MB).
+const SOAK: SoakShape = { seconds: 150, sampleSeconds: 5, requestsPerSecond: 200, maxInFlight: 16 };
 
 const USAGE = `usage: npm run bench [-- --only <phases>]   (phases: comma-separated, from ${PHASES.join(', ')}; default all)`;
 
