@@ -16,6 +16,7 @@ import { counted } from '../src/cli/counted.js';
 import { createLogger } from '../src/logger.js';
 import { startHelix } from '../src/server.js';
 import { createAccount } from '../src/service/accounts/createAccount.js';
+import { isSupportedDocument } from '../src/sources/library/extract/detect.js';
 import { ingestPaths } from '../src/sources/library/ingest.js';
 import { openStore } from '../src/store/openStore.js';
 
@@ -42,9 +43,11 @@ say(`demo: embedded store ${database}`);
 const store = await openStore(database);
 say('demo: indexing docs/ into the research library …');
 // The user-facing docs say what Helix does; docs/spec/ is the contract as received, rooms and all.
-const userDocs = readdirSync('docs')
-  .filter((name) => name !== 'spec')
-  .map((name) => join('docs', name));
+// A file named here is indexed or reported failed, so only the kinds the library reads are named
+// (docs/openapi.json is the contract as JSON; docs/api.md says the same in prose).
+const userDocs = readdirSync('docs', { withFileTypes: true })
+  .filter((entry) => entry.name !== 'spec' && (entry.isDirectory() || isSupportedDocument(entry.name)))
+  .map((entry) => join('docs', entry.name));
 const report = await ingestPaths(store, userDocs, Date.now, (p) =>
   say(
     `  [${p.index}/${p.total}] ${p.outcome} ${p.path}${p.outcome === 'failed' ? `: ${p.reason}` : ` (${counted(p.passages, 'passage')})`}`,

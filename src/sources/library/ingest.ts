@@ -5,7 +5,7 @@ import { sha256Hex } from '../../domain/hashing.js';
 import type { LibraryDocumentRecord, LibraryPassageRecord, Store } from '../../store/port.js';
 import { BOILERPLATE_MIN_DOCUMENTS, BoilerplateCounter, withoutBoilerplate } from './boilerplate.js';
 import { extractDocument, type ExtractedDocument } from './extract/index.js';
-import { detectMediaType } from './extract/detect.js';
+import { isSupportedDocument } from './extract/detect.js';
 import {
   DEFAULT_DOCUMENT_LIMITS,
   DocumentLimitError,
@@ -48,15 +48,6 @@ export interface IngestReport {
   readonly embeddingError?: string;
 }
 
-const isSupported = (file: string): boolean => {
-  try {
-    detectMediaType(file);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** Expands directories into the supported files under them (hidden and build folders skipped). */
 const collectFiles = async (paths: readonly string[]): Promise<{ files: string[]; missing: string[] }> => {
   const files: string[] = [];
@@ -66,7 +57,7 @@ const collectFiles = async (paths: readonly string[]): Promise<{ files: string[]
       if (entry.name.startsWith('.') || SKIPPED_DIRECTORIES.has(entry.name)) continue;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile() && isSupported(entry.name)) files.push(full);
+      else if (entry.isFile() && isSupportedDocument(entry.name)) files.push(full);
     }
   };
   for (const path of paths) {

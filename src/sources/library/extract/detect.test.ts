@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectMediaType } from './detect.js';
+import { detectMediaType, isSupportedDocument } from './detect.js';
 import { UnsupportedDocumentError } from './types.js';
 
 describe('detectMediaType', () => {
@@ -26,6 +26,11 @@ describe('detectMediaType', () => {
 
   it.each(['page.mdx', 'data.json', 'archive.pdf.zip'])('refuses %s', (fileName) => {
     expect(() => detectMediaType(fileName)).toThrow(UnsupportedDocumentError);
+  });
+
+  it('isSupportedDocument says in advance whether a name is read or refused', () => {
+    for (const name of ['notes.md', 'README.MD', 'paper.pdf', 'page.htm']) expect(isSupportedDocument(name)).toBe(true);
+    for (const name of ['openapi.json', 'page.mdx', '.env', 'Makefile']) expect(isSupportedDocument(name)).toBe(false);
   });
 
   it('refuses a name without an extension, and does not mistake a hidden file or folder for one', () => {

@@ -18,6 +18,10 @@ const extensionOf = (fileName: string): string => {
   return dot <= 0 ? '' : base.slice(dot).toLowerCase();
 };
 
+/** Whether the library can index a file of this name (its extension is one it extracts). */
+export const isSupportedDocument = (fileName: string): boolean =>
+  Object.hasOwn(MEDIA_TYPE_BY_EXTENSION, extensionOf(fileName));
+
 /** The format is chosen by extension only: content sniffing would let a renamed file change meaning silently. */
 export const detectMediaType = (fileName: string): MediaType => {
   const extension = extensionOf(fileName);
