@@ -113,10 +113,10 @@ export class RateLimitBuckets {
   checkClient(request: FastifyRequest): void {
     const route = request.routeOptions.url;
     if (isUnlimitedRoute(route)) return;
-    const limiter = this.perIp[surfaceOf(route)];
+    const surface = surfaceOf(route);
     // Off (0): no key to compute; resolving request.ip through the proxy rules is not free.
-    if (limiter === undefined) return;
-    check(limiter, clientKeyOf(request.ip), request, { bucket: `${surfaceOf(route)}_ip`, field: 'client' });
+    if (this.perIp[surface] === undefined) return;
+    check(this.perIp[surface], clientKeyOf(request.ip), request, { bucket: `${surface}_ip`, field: 'client' });
   }
 
   /** Post-auth: counts the request against the verified credential's bucket (a source's: its binding id). */

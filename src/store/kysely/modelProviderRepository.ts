@@ -31,50 +31,48 @@ const ownedNewestFirst = (db: Kysely<HelixDatabase>, ownerHash: string) =>
 // Every turn of the default executor asks for the owner's newest registration: compiled once (compiledOnce.ts).
 const selectNewest = compiledOnce((db, ownerHash: string) => ownedNewestFirst(db, ownerHash).limit(1));
 
-export const modelProviderRepository = (db: Kysely<HelixDatabase>): ModelProviderRepository => {
-  return {
-    async insert(provider) {
-      await db
-        .insertInto('helix_model_providers')
-        .values({
-          provider_id: provider.providerId,
-          owner_hash: provider.ownerHash,
-          kind: provider.kind,
-          base_url: provider.baseUrl,
-          model: provider.model,
-          reasoning_effort: provider.reasoningEffort,
-          label: provider.label,
-          secret_ciphertext: provider.secret?.ciphertext ?? null,
-          secret_iv: provider.secret?.iv ?? null,
-          secret_tag: provider.secret?.tag ?? null,
-          secret_key_id: provider.secret?.keyId ?? null,
-          created_at: provider.createdAt,
-        })
-        .execute();
-    },
-    async listByOwner(ownerHash) {
-      return (await ownedNewestFirst(db, ownerHash).execute()).map(fromRow);
-    },
-    async getForOwner(ownerHash, providerId) {
-      const row = await db
-        .selectFrom('helix_model_providers')
-        .selectAll()
-        .where('owner_hash', '=', ownerHash)
-        .where('provider_id', '=', providerId)
-        .executeTakeFirst();
-      return row === undefined ? undefined : fromRow(row);
-    },
-    async deleteForOwner(ownerHash, providerId) {
-      const result = await db
-        .deleteFrom('helix_model_providers')
-        .where('owner_hash', '=', ownerHash)
-        .where('provider_id', '=', providerId)
-        .executeTakeFirst();
-      return result.numDeletedRows > 0n;
-    },
-    async newestForOwner(ownerHash) {
-      const [row] = (await selectNewest<Selectable<ModelProvidersTable>>(db, ownerHash)).rows;
-      return row === undefined ? undefined : fromRow(row);
-    },
-  };
-};
+export const modelProviderRepository = (db: Kysely<HelixDatabase>): ModelProviderRepository => ({
+  async insert(provider) {
+    await db
+      .insertInto('helix_model_providers')
+      .values({
+        provider_id: provider.providerId,
+        owner_hash: provider.ownerHash,
+        kind: provider.kind,
+        base_url: provider.baseUrl,
+        model: provider.model,
+        reasoning_effort: provider.reasoningEffort,
+        label: provider.label,
+        secret_ciphertext: provider.secret?.ciphertext ?? null,
+        secret_iv: provider.secret?.iv ?? null,
+        secret_tag: provider.secret?.tag ?? null,
+        secret_key_id: provider.secret?.keyId ?? null,
+        created_at: provider.createdAt,
+      })
+      .execute();
+  },
+  async listByOwner(ownerHash) {
+    return (await ownedNewestFirst(db, ownerHash).execute()).map(fromRow);
+  },
+  async getForOwner(ownerHash, providerId) {
+    const row = await db
+      .selectFrom('helix_model_providers')
+      .selectAll()
+      .where('owner_hash', '=', ownerHash)
+      .where('provider_id', '=', providerId)
+      .executeTakeFirst();
+    return row === undefined ? undefined : fromRow(row);
+  },
+  async deleteForOwner(ownerHash, providerId) {
+    const result = await db
+      .deleteFrom('helix_model_providers')
+      .where('owner_hash', '=', ownerHash)
+      .where('provider_id', '=', providerId)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  },
+  async newestForOwner(ownerHash) {
+    const [row] = (await selectNewest<Selectable<ModelProvidersTable>>(db, ownerHash)).rows;
+    return row === undefined ? undefined : fromRow(row);
+  },
+});
