@@ -19,6 +19,7 @@ import { registerMcpRoute } from './mcp/mcpRoute.js';
 import { ToolCatalog } from './mcp/toolCatalog.js';
 import { DEVICE_CHECK_TOOL } from './mcp/tools/deviceCheckTool.js';
 import { EMBODIMENT_TOOLS } from './mcp/tools/embodimentTools.js';
+import { recordRouteTable } from './routeTable.js';
 import { registerRequestLog } from './requestLog.js';
 import { registerRequestTracing } from './requestTracing.js';
 import { registerSecurityHeaders } from './securityHeaders.js';
@@ -253,6 +254,7 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
 /** Builds the Fastify app: hardening hooks, the REST routes, health. No I/O until `listen`. */
 export const buildApp = (options: AppOptions): FastifyInstance => {
   const app = createFastify(options);
+  recordRouteTable(app);
   registerCommonHandling(app, options);
   registerSurfaces(app, options);
   return app;

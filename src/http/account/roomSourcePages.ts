@@ -107,7 +107,9 @@ async function claim() {
   if (!res.ok) {
     statusLine.textContent = res.status === 404
       ? 'This credential delivery was not found: it is already claimed or expired. For a new one, rotate the source on its room page.'
-      : 'The claim was refused (' + res.status + '): ' + (data.message || 'unknown error');
+      : data.code === 'feature_not_enabled' && typeof data.feature === 'string'
+        ? 'The claim was refused: your account does not have the "' + data.feature + '" feature. Ask the operator to turn it on (helix accounts policy set --feature ' + data.feature + '=on), then open this link again.'
+        : 'The claim was refused (' + res.status + '): ' + (data.message || 'unknown error');
     return;
   }
   const p = data.plugin_config;
