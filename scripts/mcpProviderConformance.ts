@@ -27,7 +27,11 @@ import {
 import { providerChecks } from './providerConformance/providerChecks.js';
 
 const runChecks = async (config: ProbeConfig): Promise<Check[]> => {
-  const ctx: ProbeContext = { target: config.target, fetch: guardedFetch(config.target, config.timeoutMs) };
+  const ctx: ProbeContext = {
+    target: config.target,
+    fetch: guardedFetch(config.target, config.timeoutMs),
+    ...(config.accessToken === undefined ? {} : { accessToken: config.accessToken }),
+  };
   const checks = [...(await discoveryChecks(ctx)), ...(await deviceCheckDiscoveryChecks(ctx))];
   const tokenSetting = SETTINGS.accessToken.join(' or ');
   checks.push(

@@ -16,7 +16,11 @@ import { healthCheck } from './productionSmoke/healthCheck.js';
 import { runLifecycleChecks } from './productionSmoke/runLifecycleChecks.js';
 
 const runChecks = async (config: SmokeConfig): Promise<Check[]> => {
-  const ctx: ProbeContext = { target: config.target, fetch: guardedFetch(config.target, config.timeoutMs) };
+  const ctx: ProbeContext = {
+    target: config.target,
+    fetch: guardedFetch(config.target, config.timeoutMs),
+    ...(config.accessToken === undefined ? {} : { accessToken: config.accessToken }),
+  };
   return [
     await healthCheck(ctx),
     ...(await protectedResourceMetadataChecks(ctx)),

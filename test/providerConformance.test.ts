@@ -124,6 +124,73 @@ describe('mcp:provider-conformance against a real Helix', () => {
   });
 });
 
+describe('mcp:provider-conformance: the metadata resource is the audience tokens are checked against', () => {
+  /** A target whose two metadata documents name `resource(url)`; everything else is absent. */
+  const metadataStub = (resource: (url: string) => string) => {
+    let url = '';
+    const stub = startStub((req, res) => {
+      if (req.url?.startsWith('/.well-known/oauth-protected-resource')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            resource: resource(url),
+            authorization_servers: ['https://login.example.com'],
+            scopes_supported: ['helix.agent_runs.read', 'helix.agent_runs.write', 'helix.rooms.read'],
+            bearer_methods_supported: ['header'],
+          }),
+        );
+        return;
+      }
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    });
+    return stub.then((s) => {
+      url = s.url;
+      return s;
+    });
+  };
+  /** An unsigned JWT-shaped token: the probe reads its `aud`, the target would verify it. */
+  const jwtFor = (aud: string | string[]) =>
+    ['{"alg":"RS256","typ":"JWT"}', JSON.stringify({ aud, sub: 'probe' }), 'sig']
+      .map((part, i) => (i < 2 ? Buffer.from(part).toString('base64url') : part))
+      .join('.');
+
+  it('a bare-origin resource fails without a token: the canonical resource is <origin>/mcp', async () => {
+    const stub = await metadataStub((url) => url);
+    try {
+      const run = await runProbe({ CASIMIRBOT_MCP_PUBLIC_BASE_URL: stub.url, ...LOOPBACK_OPT_IN });
+      expect(run.status('discovery.protected_resource_metadata')).toBe('failed');
+      expect(run.report!.checks.find((c) => c.id === 'discovery.protected_resource_metadata')?.detail).toContain(
+        `is not the canonical MCP resource ${stub.url}/mcp`,
+      );
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it("with a JWT, the resource must be the token's audience: the canonical URL passes only when aud names it", async () => {
+    const stub = await metadataStub((url) => `${url}/mcp`);
+    try {
+      const elsewhere = await runProbe({
+        CASIMIRBOT_MCP_PUBLIC_BASE_URL: stub.url,
+        ...LOOPBACK_OPT_IN,
+        CASIMIRBOT_MCP_ACCESS_TOKEN: jwtFor('https://api.example.com/'),
+      });
+      expect(elsewhere.status('discovery.protected_resource_metadata_mcp')).toBe('failed');
+      expect(
+        elsewhere.report!.checks.find((c) => c.id === 'discovery.protected_resource_metadata_mcp')?.detail,
+      ).toContain('is not the token audience https://api.example.com/');
+      const matching = await runProbe({
+        CASIMIRBOT_MCP_PUBLIC_BASE_URL: stub.url,
+        ...LOOPBACK_OPT_IN,
+        CASIMIRBOT_MCP_ACCESS_TOKEN: jwtFor(['https://other.example.com', `${stub.url}/mcp`]),
+      });
+      expect(matching.status('discovery.protected_resource_metadata')).toBe('passed');
+      expect(matching.status('discovery.protected_resource_metadata_mcp')).toBe('passed');
+    } finally {
+      await stub.close();
+    }
+  });
+});
+
 describe('mcp:provider-conformance against a failing target', () => {
   it('reports failed checks and exits 1; a redirect is refused, not followed', async () => {
     const stub = await startStub((req, res) => {

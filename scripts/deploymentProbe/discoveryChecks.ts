@@ -1,5 +1,6 @@
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { describeFailure, readBoundedText, type ProbeContext } from './guardedFetch.js';
+import { expectedResource, type ExpectedResource } from './expectedResource.js';
 import { check, type Check } from './report.js';
 
 /** The run scopes the contract requires every Helix deployment to advertise. */
@@ -33,12 +34,8 @@ export const agentAccessManifestCheck = (): Check =>
     'Helix does not serve an Agent Access manifest; the check applies to CasimirBot only',
   );
 
-/**
- * The resource a client requests tokens for. A Helix deployment names its public origin; the
- * contract's canonical MCP resource `<origin>/mcp` (RFC 9728 §3.3 for the /mcp document) is also
- * accepted. Anything else would send clients to mint tokens for another audience.
- */
-const resourceProblem = (resource: unknown, target: string): string | undefined => {
+/** The resource a client requests tokens for must be the audience the deployment accepts (expectedResource.ts). */
+const resourceProblem = (resource: unknown, target: string, expected: ExpectedResource): string | undefined => {
   if (typeof resource !== 'string') return 'resource is missing or not a string';
   let url: URL;
   try {
@@ -48,18 +45,18 @@ const resourceProblem = (resource: unknown, target: string): string | undefined 
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && target.startsWith('http:')))
     return `resource ${resource} is not https`;
-  if (url.href !== `${target}/` && url.href !== `${target}/mcp`)
-    return `resource ${resource} is neither ${target} nor ${target}/mcp`;
+  if (!expected.values.includes(resource))
+    return `resource ${resource} is not the ${expected.source} ${expected.values.join(' or ')}: clients following this metadata would mint tokens the deployment refuses`;
   return undefined;
 };
 
 const metadataProblems = (
   document: Record<string, unknown>,
-  target: string,
+  ctx: ProbeContext,
   requiredScopes: readonly string[],
 ): string[] => {
   const problems: string[] = [];
-  const resource = resourceProblem(document.resource, target);
+  const resource = resourceProblem(document.resource, ctx.target, expectedResource(ctx.target, ctx.accessToken));
   if (resource !== undefined) problems.push(resource);
   const scopes = document.scopes_supported;
   if (!isStringArray(scopes)) problems.push('scopes_supported is not an array of strings');
@@ -123,7 +120,7 @@ export const protectedResourceMetadataCheck = async (
   if (document === null || typeof document !== 'object' || Array.isArray(document))
     return notRead(`GET ${path} answered JSON that is not an object`);
   const fields = document as Record<string, unknown>;
-  const problems = metadataProblems(fields, ctx.target, requiredScopes);
+  const problems = metadataProblems(fields, ctx, requiredScopes);
   const scopes = requiredScopes === REQUIRED_SCOPES ? 'run scopes' : `the ${requiredScopes.length} required scopes`;
   const main =
     problems.length === 0

@@ -14,6 +14,8 @@ export type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>
 export interface ProbeContext {
   readonly target: string;
   readonly fetch: Fetch;
+  /** The probe's access token, when it has one: its audience is what metadata must name (expectedResource.ts). */
+  readonly accessToken?: string;
 }
 
 export const guardedFetch =

@@ -18,7 +18,7 @@ const CHALLENGE_METADATA_PATHS = ['/.well-known/oauth-protected-resource', ROOMS
 export const readOnlyChecks = async (ctx: ProbeContext, token: string | undefined): Promise<Check[]> => {
   const checks = [
     ...(await protectedResourceMetadataCheck(
-      ctx,
+      token === undefined ? ctx : { ...ctx, accessToken: token },
       'rooms.protected_resource_metadata',
       ROOMS_METADATA_PATH,
       ROOM_DOCUMENT_SCOPES,

@@ -161,7 +161,7 @@ export const startRoomFacadeFixture = async (options: {
   const answerFor = async (req: IncomingMessage, path: string, body: string): Promise<Answer> => {
     if (req.method === 'GET' && path === ROOMS_METADATA) {
       const document = {
-        resource: `${origin}/`,
+        resource: `${origin}/mcp`,
         authorization_servers: [],
         scopes_supported: [...OAUTH_SCOPES],
         bearer_methods_supported: ['header'],
