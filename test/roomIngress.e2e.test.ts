@@ -297,7 +297,11 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
       expect([c.label, stranger.status, stranger.body?.code]).toEqual([c.label, 401, 'invalid_token']);
     }
     // With its own bearer the same bodies get the body rules' answers.
-    const own = await api(h.url, 'POST', url, { token: a.bearer, rawBody: 'hello', headers: { 'content-type': 'text/plain' } });
+    const own = await api(h.url, 'POST', url, {
+      token: a.bearer,
+      rawBody: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(own.status).toBe(415);
     expect((await api(h.url, 'POST', url, { token: a.bearer, rawBody: oversize })).status).toBe(413);
     expect((await api(h.url, 'POST', url, { token: a.bearer, rawBody: '{"schema":' })).status).toBe(400);

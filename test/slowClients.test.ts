@@ -85,7 +85,9 @@ describe('slow and greedy clients', () => {
       `POST /api/v1/agent-runs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nIdempotency-Key: trickle-0002\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{`,
     );
     const headersUnfinished = await rawConnection(h.url);
-    headersUnfinished.socket.write('POST /api/v1/agent-runs HTTP/1.1\r\nHost: 127.0.0.1\r\nIdempotency-Key: slow-0003\r\n');
+    headersUnfinished.socket.write(
+      'POST /api/v1/agent-runs HTTP/1.1\r\nHost: 127.0.0.1\r\nIdempotency-Key: slow-0003\r\n',
+    );
     const oversized = await rawConnection(h.url);
     oversized.socket.write(
       `POST /api/v1/agent-runs HTTP/1.1\r\nHost: 127.0.0.1\r\nIdempotency-Key: big-00004\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`,
