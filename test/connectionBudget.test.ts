@@ -19,7 +19,12 @@ const slowSocket = async (url: string, localAddress: string) => {
   const socket: Socket = connect({ host: hostname, port: Number(port), localAddress });
   socket.on('error', () => undefined);
   let closed = false;
-  const whenClosed = new Promise<void>((resolve) => socket.once('close', () => resolve((closed = true) && undefined)));
+  const whenClosed = new Promise<void>((resolve) =>
+    socket.once('close', () => {
+      closed = true;
+      resolve();
+    }),
+  );
   await Promise.race([new Promise((resolve) => socket.once('connect', resolve)), whenClosed]);
   socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
   return { socket, whenClosed, closed: () => closed };

@@ -21,7 +21,7 @@ export const budgetConnections = (server: Server, max: number): void => {
   // Insertion order is connection age; the value is the last response the connection carried.
   const open = new Map<Socket, ServerResponse | undefined>();
   const isBeingAnswered = (res: ServerResponse | undefined): boolean =>
-    res !== undefined && res.req.complete && !res.writableFinished;
+    res?.req.complete === true && !res.writableFinished;
   const displaceOldest = (): boolean => {
     for (const [socket, res] of open) {
       if (isBeingAnswered(res)) continue;
