@@ -83,6 +83,8 @@ export interface HttpLimits {
   readonly requestTimeoutMs: number;
   /** 0 turns the cap off; trusted proxies are never capped. */
   readonly maxConnectionsPerIp: number;
+  /** HELIX_HTTP_MAX_CONNECTIONS: all open connections together; undefined derives it from the descriptor limit at start. */
+  readonly maxConnections: number | undefined;
 }
 
 export interface RateLimits {
@@ -344,9 +346,10 @@ const trustProxy = (env: Env): HelixConfig['trustProxy'] => {
 };
 
 /**
- * Slow-client limits: a request's headers and its whole body must arrive within these times, and
- * one client address may hold only so many open connections, so trickled bodies or idle sockets
- * cannot use up the process's file descriptors. Responses (event streams, long polls) are not limited.
+ * Slow-client limits: a request's headers and its whole body must arrive within these times, one
+ * client address may hold only so many open connections, and all of them together stay within a
+ * budget below the descriptor limit, so trickled bodies or idle sockets cannot use up the process's
+ * file descriptors. Responses (event streams, long polls) are not limited.
  */
 const httpLimits = (env: Env): HttpLimits => {
   const headersTimeoutMs = integer(env, 'HELIX_HTTP_HEADERS_TIMEOUT_MS', 10_000, 1_000, 120_000);
@@ -357,6 +360,10 @@ const httpLimits = (env: Env): HttpLimits => {
     headersTimeoutMs,
     requestTimeoutMs,
     maxConnectionsPerIp: integer(env, 'HELIX_HTTP_MAX_CONNECTIONS_PER_IP', 256, 0, 1_000_000),
+    maxConnections:
+      value(env, 'HELIX_HTTP_MAX_CONNECTIONS') === undefined
+        ? undefined
+        : integer(env, 'HELIX_HTTP_MAX_CONNECTIONS', 0, 1, 1_000_000),
   };
 };
 

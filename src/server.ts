@@ -7,6 +7,7 @@ import { Authenticator } from './auth/authenticate.js';
 import { loadInstanceSecret } from './auth/instanceSecret.js';
 import { createOAuthVerifier } from './auth/oauthJwt.js';
 import { ConfigError, type HelixConfig } from './config.js';
+import { connectionBudgetFor, descriptorHeadroom, openFileLimit } from './http/hardening/descriptorLimit.js';
 import { buildApp, type AppOptions } from './http/app.js';
 import { createLogger } from './logger.js';
 import { embeddingsClient } from './model/embeddings/embeddingsClient.js';
@@ -254,6 +255,7 @@ const appOptions = (
   rt: Runtime,
   run: Awaited<ReturnType<typeof buildRunService>>,
   resolveHost: HostResolver,
+  maxConnections: number,
 ): AppOptions => {
   const { store, instanceSecret, clock } = rt;
   return {
@@ -295,9 +297,25 @@ const appOptions = (
       rateLimits: config.rateLimits,
       trustProxy: config.trustProxy,
       httpLimits: config.httpLimits,
+      maxConnections,
       requireHttps: config.production,
     },
   };
+};
+
+/**
+ * HELIX_HTTP_MAX_CONNECTIONS, or else a budget that leaves headroom below this process's descriptor
+ * limit (src/http/hardening/descriptorLimit.ts). A budget above that headroom is allowed, with a warning.
+ */
+const connectionBudget = async (config: HelixConfig, logger: Logger): Promise<number> => {
+  const limit = await openFileLimit();
+  const max = config.httpLimits.maxConnections ?? connectionBudgetFor(limit);
+  if (max > limit - descriptorHeadroom(limit))
+    logger.warn(
+      { max_connections: max, open_file_limit: limit },
+      'too few file descriptors for the connection budget: raise ulimit -n or lower HELIX_HTTP_MAX_CONNECTIONS, or a connection flood may starve /healthz',
+    );
+  return max;
 };
 
 const listeningUrl = (app: FastifyInstance, config: HelixConfig): string => {
@@ -320,7 +338,8 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
   if (recovered > 0) rt.logger.warn({ recovered }, 'recovered interrupted turns');
   const heartbeat = startHeartbeat(rt);
   const stopTelemetry = await startTelemetry(config.telemetry, (message) => rt.logger.warn(message), options.telemetry);
-  const app = buildApp(appOptions(config, rt, run, resolveHost));
+  const maxConnections = await connectionBudget(config, rt.logger);
+  const app = buildApp(appOptions(config, rt, run, resolveHost, maxConnections));
   await app.listen({ host: config.host, port: config.port }).catch(async (err: unknown) => {
     await stopTelemetry();
     throw err;
@@ -332,6 +351,7 @@ export const startHelix = async (config: HelixConfig, options: StartOptions = {}
       database: describeLocation(config.database),
       dialect: rt.store.dialect,
       worker_id: rt.workerId,
+      max_connections: maxConnections,
       // APR-03, D-06: whether approval-gated mutations can be verified, and against which keys.
       runtime_approvals: approvalBootstrapStatus(config.runtimeApprovalKeys),
     },

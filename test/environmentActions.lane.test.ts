@@ -10,7 +10,7 @@ import { claimDelivery } from '../src/service/roomSources/claimDelivery.js';
 import { revokeSource } from '../src/service/roomSources/revokeSource.js';
 import { rotateSource } from '../src/service/roomSources/rotateSource.js';
 import type { Store } from '../src/store/port.js';
-import { manualClock, startTestHelix, type TestHelix } from './support/harness.js';
+import { api, manualClock, startTestHelix, type TestHelix } from './support/harness.js';
 import { envelope, heartbeatBody, manifestBody, newEpoch } from './support/ingressBodies.js';
 import { actionPost, type ClaimedSource, ingressPost, sourceOwner } from './support/ingressSources.js';
 import { serverStoreFlavours } from './support/stores.js';
@@ -95,6 +95,21 @@ describe.each(serverStoreFlavours())('the action credential and the action lane 
     expect(cross.body.code).toBe('invalid_token');
     const none = await actionPost(h, a.source.id, '', 'actions/pending', pollBody(a.epoch, clock.now()));
     expect(none.status).toBe(401);
+  });
+
+  // Issue 27, item 15: the action credential is checked before the content type, size and JSON.
+  it('SRC-07, M-02: without a valid action credential, a bad content type or malformed JSON is still 401', async () => {
+    const a = await admitted();
+    const url = `/api/room-actions/v1/bindings/${a.source.id}/actions/pending`;
+    for (const [rawBody, headers] of [
+      ['hello', { 'content-type': 'text/plain' }],
+      ['{"schema":', {}],
+    ] as const) {
+      const none = await api(h.url, 'POST', url, { rawBody, headers });
+      expect([none.status, none.body?.code]).toEqual([401, 'unauthorized']);
+      const bearer = await api(h.url, 'POST', url, { token: a.source.bearer, rawBody, headers });
+      expect([bearer.status, bearer.body?.code]).toEqual([401, 'invalid_token']);
+    }
   });
 
   it('SRC-06, M-02: rotation and revocation drop the action credential with the bearer', async () => {

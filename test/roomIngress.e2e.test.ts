@@ -277,6 +277,36 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
     expect(await store.read.roomSources.getCurrentAdmission(b.id)).toBeUndefined();
   });
 
+  // Issue 27, item 15: the bearer is checked before the content type, the size and the JSON, so a
+  // caller without this binding's bearer learns nothing of the lane's body rules (SRC-07).
+  it('SRC-07: without a valid bearer, a bad content type, an oversize body or malformed JSON is still 401', async () => {
+    const a = await newSource();
+    const b = await newSource();
+    const url = `${INGRESS}/${a.id}/manifest`;
+    const oversize = JSON.stringify({ padding: 'x'.repeat(200 * 1024) });
+    const cases = [
+      { label: 'bad content type', rawBody: 'hello', headers: { 'content-type': 'text/plain' } },
+      { label: 'oversize body', rawBody: oversize, headers: {} },
+      { label: 'malformed JSON', rawBody: '{"schema":', headers: {} },
+    ];
+    for (const c of cases) {
+      const none = await api(h.url, 'POST', url, { rawBody: c.rawBody, headers: c.headers });
+      expect([c.label, none.status, none.body?.code]).toEqual([c.label, 401, 'unauthorized']);
+      expect(none.headers.get('idempotency-replayed')).toBe('false');
+      const stranger = await api(h.url, 'POST', url, { token: b.bearer, rawBody: c.rawBody, headers: c.headers });
+      expect([c.label, stranger.status, stranger.body?.code]).toEqual([c.label, 401, 'invalid_token']);
+    }
+    // With its own bearer the same bodies get the body rules' answers.
+    const own = await api(h.url, 'POST', url, {
+      token: a.bearer,
+      rawBody: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(own.status).toBe(415);
+    expect((await api(h.url, 'POST', url, { token: a.bearer, rawBody: oversize })).status).toBe(413);
+    expect((await api(h.url, 'POST', url, { token: a.bearer, rawBody: '{"schema":' })).status).toBe(400);
+  });
+
   it('ING-04 (fixture-adapter test): a second adapter’s manifest on a binding is environment_adapter_identity_mismatch, both ways', async () => {
     const minecraft = await newSource();
     const fixture = await newSource(FIXTURE);

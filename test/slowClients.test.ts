@@ -76,6 +76,30 @@ describe('slow and greedy clients', () => {
     expect(c.received()).toContain('"code":"request_header_too_large"');
   });
 
+  // Issue 27, item 16 (SLR-04: mutation responses carry Idempotency-Replayed): a mutation cut off
+  // by the parser was not replayed either, and says so like every other refused mutation.
+  it('a mutation answered 408 or 431 by the parser says Idempotency-Replayed: false', async () => {
+    const token = await h.key();
+    const trickled = await rawConnection(h.url);
+    trickled.socket.write(
+      `POST /api/v1/agent-runs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nIdempotency-Key: trickle-0002\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{`,
+    );
+    const headersUnfinished = await rawConnection(h.url);
+    headersUnfinished.socket.write(
+      'POST /api/v1/agent-runs HTTP/1.1\r\nHost: 127.0.0.1\r\nIdempotency-Key: slow-0003\r\n',
+    );
+    const oversized = await rawConnection(h.url);
+    oversized.socket.write(
+      `POST /api/v1/agent-runs HTTP/1.1\r\nHost: 127.0.0.1\r\nIdempotency-Key: big-00004\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    for (const c of [trickled, headersUnfinished, oversized]) expect(await closedWithin(c, 8_000)).toBe('closed');
+    expect(trickled.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(headersUnfinished.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(oversized.received()).toMatch(/^HTTP\/1\.1 431 /);
+    for (const c of [trickled, headersUnfinished, oversized])
+      expect(c.received()).toMatch(/\r\nidempotency-replayed: false\r\n/i);
+  });
+
   it('malformed HTTP gets a 400 in the error vocabulary', async () => {
     const c = await rawConnection(h.url);
     c.socket.write('NOT HTTP AT ALL\r\n\r\n');

@@ -1,7 +1,6 @@
 import { CompiledQuery, Kysely, Migrator, sql, type Dialect } from 'kysely';
-import { HelixError } from '../domain/errors.js';
 import { CREDENTIALS_CHANNEL, type CredentialsChanged } from './credentialChanges.js';
-import { classifyStoreError } from './failures.js';
+import { classifyStoreError, reportingUnavailable, storeUnavailable } from './failures.js';
 import { accountRepository } from './kysely/accountRepository.js';
 import { apiKeyRepository } from './kysely/apiKeyRepository.js';
 import { bindingRepository } from './kysely/bindingRepository.js';
@@ -37,6 +36,7 @@ const unitOfWork = (
   db: Kysely<HelixDatabase>,
   dialect: StoreDialect,
   credentialsChanged: CredentialsChanged,
+  outsideTransaction = false,
 ): UnitOfWork => {
   const build: Repositories = {
     runs: () => runRepository(db),
@@ -64,7 +64,8 @@ const unitOfWork = (
     Object.defineProperty(uow, name, {
       enumerable: true,
       get() {
-        const repository = build[name]();
+        // A transaction classifies its own failures (and retries the transient ones): see withRetries.
+        const repository = outsideTransaction ? reportingUnavailable(build[name]()) : build[name]();
         Object.defineProperty(uow, name, { value: repository, enumerable: true });
         return repository;
       },
@@ -96,7 +97,7 @@ export class KyselyStore implements Store {
   ) {
     this.db = new Kysely<HelixDatabase>({ dialect: driverDialect });
     // Outside a transaction each statement commits by itself: a change is announced at once.
-    this.read = unitOfWork(this.db, dialect, this.credentialSignal(undefined));
+    this.read = unitOfWork(this.db, dialect, this.credentialSignal(undefined), true);
   }
 
   onCredentialsChanged(listener: () => void): () => void {
@@ -167,9 +168,7 @@ export class KyselyStore implements Store {
           await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
           continue;
         }
-        if (failure === 'transient' || failure === 'unavailable') {
-          throw new HelixError('store_unavailable', { retry_after_seconds: 1 }, undefined);
-        }
+        if (failure === 'transient' || failure === 'unavailable') throw storeUnavailable();
         throw err;
       }
     }

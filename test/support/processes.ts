@@ -11,18 +11,38 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
+export interface SpawnOptions {
+  /** `ulimit -n` for the child (soft and hard, so Node cannot raise it): its file descriptor budget. */
+  readonly openFileLimit?: number;
+}
+
 /** Spawns `node --import tsx <script>` from the project root with the given environment. */
-export const spawnTs = (script: string, args: readonly string[], env: Record<string, string>): ChildProcess =>
-  spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+export const spawnTs = (
+  script: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  options: SpawnOptions = {},
+): ChildProcess => {
+  const node = [process.execPath, '--import', 'tsx', script, ...args];
+  const [command, ...commandArgs] =
+    options.openFileLimit === undefined
+      ? node
+      : ['/bin/sh', '-c', 'ulimit -n "$0" && exec "$@"', String(options.openFileLimit), ...node];
+  return spawn(command!, commandArgs, {
     cwd: ROOT,
     env: { ...process.env, HELIX_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+};
 
 /** Starts the scripted test server (scripted executor) and waits for the line announcing its URL. */
-export const startServerProcess = (database: string, env: Record<string, string> = {}): Promise<ServerProcess> =>
+export const startServerProcess = (
+  database: string,
+  env: Record<string, string> = {},
+  options: SpawnOptions = {},
+): Promise<ServerProcess> =>
   announcedServer(
-    spawnTs('test/support/serveScripted.ts', [], { HELIX_DATABASE_URL: database, ...env }),
+    spawnTs('test/support/serveScripted.ts', [], { HELIX_DATABASE_URL: database, ...env }, options),
     (line) => (JSON.parse(line) as { url: string }).url,
   );
 

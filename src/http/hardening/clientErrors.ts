@@ -9,6 +9,10 @@ import { pickRequestId } from '../requestId.js';
  * HELIX_HTTP_REQUEST_TIMEOUT_MS, oversized headers, malformed HTTP) are answered like every other
  * error: the error vocabulary, a request id, no-store. Then the connection is closed, since the
  * parser's state is unknown. Nothing of the request is echoed.
+ *
+ * Every such answer says `Idempotency-Replayed: false` (SLR-04: mutation responses carry it). The
+ * parser often cannot name the method (headers cut off or too large), and whatever the request was,
+ * nothing was replayed: the header is true of every answer given here.
  */
 export const answerClientError = (err: Error & { code?: string }, socket: Socket): void => {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
@@ -29,6 +33,7 @@ export const answerClientError = (err: Error & { code?: string }, socket: Socket
         'Cache-Control: no-store',
         'Pragma: no-cache',
         `X-Request-Id: ${pickRequestId(undefined)}`,
+        'Idempotency-Replayed: false',
         'Connection: close',
         '',
         body,

@@ -5,6 +5,7 @@ import { decorateRateLimits, RateLimitBuckets } from './rateLimits.js';
 import { assertHttps } from './requireHttps.js';
 import { settle } from '../hookCallback.js';
 import { capConnectionsPerAddress } from './connectionCap.js';
+import { budgetConnections } from './connectionBudget.js';
 import { trustFunction } from '../../config/trustProxy.js';
 
 export interface HardeningOptions {
@@ -13,6 +14,8 @@ export interface HardeningOptions {
   readonly trustProxy: HelixConfig['trustProxy'];
   /** Header/body timeouts and the per-address connection cap (applied in buildApp and here). */
   readonly httpLimits: HttpLimits;
+  /** All open connections together (HELIX_HTTP_MAX_CONNECTIONS, or derived from the descriptor limit at start). */
+  readonly maxConnections: number;
   /** Production: refuse anything that did not arrive over HTTPS. */
   readonly requireHttps: boolean;
   /** Monotonic milliseconds for the rate windows; tests inject one. */
@@ -47,6 +50,8 @@ export const registerHardening = (app: FastifyInstance, options: HardeningOption
   const buckets = new RateLimitBuckets({ limits: options.rateLimits, now: options.now ?? (() => performance.now()) });
   decorateRateLimits(app, buckets);
   capConnectionsPerAddress(app.server, options.httpLimits.maxConnectionsPerIp, fastifyTrustProxy(options.trustProxy));
+  // After the per-address cap, so a connection it refused displaces nobody.
+  budgetConnections(app.server, options.maxConnections);
   app.addHook('onRequest', (request, _reply, done) =>
     settle(done, () => {
       buckets.checkClient(request);

@@ -63,9 +63,11 @@ export type LaneAuthentication = (
 ) => Promise<RoomSourceRecord>;
 
 /**
- * Each row calls one use case for the binding whose lane credential was checked first (so a
- * stranger learns nothing about the body rules), under the lane's body limit and the per-binding
- * rate limit. POST answers say whether they are a retry's stored answer.
+ * Each row calls one use case for the binding whose lane credential was checked first, under the
+ * lane's body limit and the per-binding rate limit. The check is an onRequest hook, so it runs
+ * before Fastify reads the body: a stranger's bad content type, oversize body or broken JSON is
+ * `401` like any other request of theirs, never a 415/413/400 that teaches them the body rules
+ * (SRC-07). POST answers say whether they are a retry's stored answer.
  */
 export const registerLaneRoutes = (
   app: FastifyInstance,
@@ -74,16 +76,22 @@ export const registerLaneRoutes = (
   routes: readonly LaneRoute[],
   authenticate: LaneAuthentication,
 ): void => {
+  const sources = new WeakMap<FastifyRequest, RoomSourceRecord>();
   for (const route of routes) {
     app.route<{ Params: Params }>({
       method: route.method,
       url: route.url,
       bodyLimit: bodyLimitBytes,
-      handler: async (request, reply) => {
+      onRequest: async (request, reply) => {
         if (route.method === 'POST') reply.header('Idempotency-Replayed', 'false');
         const source = await authenticate(deps, request.params.binding_id, laneBearerOf(request));
         request.principalId = source.sourceId;
         enforceBindingLimit(request, source.sourceId);
+        sources.set(request, source);
+      },
+      handler: async (request, reply) => {
+        const source = sources.get(request);
+        if (source === undefined) throw new HelixError('internal_error');
         const result = await route.handler(deps, source, request.body);
         if (route.method === 'POST') reply.header('Idempotency-Replayed', result.replayed ? 'true' : 'false');
         return reply.code(result.status).send(result.body);
