@@ -32,13 +32,17 @@ describe.skipIf(!hasChromium())('the account page in a real browser', () => {
     await h?.close();
   });
 
-  it('signs in with a one-time link, lists the bindings, and revokes one with its button', async () => {
+  it('signs in with a one-time link and its confirmation button, lists the bindings, and revokes one with its button', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
     await page.goto(
       `${h.url}/account/sign-in?code=${await issueSignInLink(await accountDeps(h.testStore.store), accountId)}`,
     );
+    // OBS-18: opening the link only asks; the same-origin button post signs in.
+    expect(await page.locator('h1').textContent()).toBe('Sign in as Alice <script>?');
+    expect(await page.context().cookies()).toEqual([]);
+    await page.getByRole('button', { name: 'Sign in as Alice <script>' }).click();
     await expect.poll(() => page.url()).toBe(`${h.url}/account`);
     await expect.poll(async () => page.locator('#bindings tr').count()).toBe(2);
     expect(await page.locator('h1').textContent()).toBe('Agent bindings of Alice <script>');

@@ -70,4 +70,29 @@ export const sessionRepository = (db: Kysely<HelixDatabase>): SessionRepository 
       .executeTakeFirstOrThrow();
     return row.account_id;
   },
+  async findOneTime(tokenHash, purpose, at) {
+    const row = await db
+      .selectFrom('helix_one_time_tokens')
+      .select('account_id')
+      .where('token_hash', '=', tokenHash)
+      .where('purpose', '=', purpose)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', at)
+      .executeTakeFirst();
+    return row?.account_id;
+  },
+  async revokeAllForAccount(accountId, at) {
+    await db
+      .updateTable('helix_sessions')
+      .set({ revoked_at: at })
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    await db
+      .updateTable('helix_one_time_tokens')
+      .set({ consumed_at: at })
+      .where('account_id', '=', accountId)
+      .where('consumed_at', 'is', null)
+      .execute();
+  },
 });
