@@ -34,7 +34,8 @@ const sameOriginForm =
     try {
       requireSameOrigin(request, identity);
     } catch (err) {
-      if (isHelixError(err) && err.code === 'forbidden_origin') return html(reply, err.status, refusedFormPage(err.message));
+      if (isHelixError(err) && err.code === 'forbidden_origin')
+        return html(reply, err.status, refusedFormPage(err.message));
       throw err;
     }
     return handler(request, reply);
@@ -68,7 +69,9 @@ export const registerSignInRoutes = (app: FastifyInstance, options: SignInOption
       }
       const credentials = { accountId: field(request, 'account'), password: field(request, 'password') };
       const session = await signInWithPassword(deps, credentials, previous);
-      return session === undefined ? html(reply, 401, signInPage('Wrong account id or password.')) : signedIn(reply, session);
+      return session === undefined
+        ? html(reply, 401, signInPage('Wrong account id or password.'))
+        : signedIn(reply, session);
     }),
   );
 

@@ -3,7 +3,7 @@ import type { SessionRepository } from '../port.js';
 import type { HelixDatabase } from '../schema.js';
 import { toMillis, toMillisOrNull } from './columns.js';
 
-export const sessionRepository = (db: Kysely<HelixDatabase>): SessionRepository => ({
+const sessionOps = (db: Kysely<HelixDatabase>): Pick<SessionRepository, 'insert' | 'get' | 'revoke'> => ({
   async insert(s) {
     await db
       .insertInto('helix_sessions')
@@ -39,6 +39,11 @@ export const sessionRepository = (db: Kysely<HelixDatabase>): SessionRepository 
       .where('revoked_at', 'is', null)
       .execute();
   },
+});
+
+const oneTimeOps = (
+  db: Kysely<HelixDatabase>,
+): Pick<SessionRepository, 'issueOneTime' | 'consumeOneTime' | 'findOneTime'> => ({
   async issueOneTime(tokenHash, purpose, accountId, at, expiresAt) {
     await db
       .insertInto('helix_one_time_tokens')
@@ -81,6 +86,11 @@ export const sessionRepository = (db: Kysely<HelixDatabase>): SessionRepository 
       .executeTakeFirst();
     return row?.account_id;
   },
+});
+
+export const sessionRepository = (db: Kysely<HelixDatabase>): SessionRepository => ({
+  ...sessionOps(db),
+  ...oneTimeOps(db),
   async revokeAllForAccount(accountId, at) {
     await db
       .updateTable('helix_sessions')
