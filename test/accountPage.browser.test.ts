@@ -1,11 +1,14 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { secretHash } from '../src/accounts/secrets.js';
 import { createAccount } from '../src/service/accounts/createAccount.js';
 import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
 import { linkIdentity } from '../src/service/accounts/linkIdentity.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
 import { accountDeps } from './support/accounts.js';
-import { hasChromium, launchChromium } from './support/chromium.js';
+import { hasChromium, launchChromium, signedInPage } from './support/chromium.js';
 import { storeFlavours } from './support/stores.js';
 
 // .ci/run installs Debian's chromium; elsewhere the page is still covered over HTTP by test/oauth.test.ts.
@@ -32,13 +35,17 @@ describe.skipIf(!hasChromium())('the account page in a real browser', () => {
     await h?.close();
   });
 
-  it('signs in with a one-time link, lists the bindings, and revokes one with its button', async () => {
+  it('signs in with a one-time link and its confirmation button, lists the bindings, and revokes one with its button', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
     await page.goto(
       `${h.url}/account/sign-in?code=${await issueSignInLink(await accountDeps(h.testStore.store), accountId)}`,
     );
+    // OBS-18: opening the link only asks; the same-origin button post signs in.
+    expect(await page.locator('h1').textContent()).toBe('Sign in as Alice <script>?');
+    expect(await page.context().cookies()).toEqual([]);
+    await page.getByRole('button', { name: 'Sign in as Alice <script>' }).click();
     await expect.poll(() => page.url()).toBe(`${h.url}/account`);
     await expect.poll(async () => page.locator('#bindings tr').count()).toBe(2);
     expect(await page.locator('h1').textContent()).toBe('Agent bindings of Alice <script>');
@@ -55,5 +62,48 @@ describe.skipIf(!hasChromium())('the account page in a real browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(async () => page.locator('h1').textContent()).toBe('Sign in to Helix');
     expect(errors).toEqual([]);
+  });
+
+  // Issue 27 item 10 (OBS-18): another origin's page (here another port on the same host: same-site,
+  // so the SameSite=Lax cookie is sent along) cannot sign the victim into its account or out of theirs.
+  it("another origin's auto-submitted sign-in and sign-out forms, and its link, leave the victim signed in as themselves", async () => {
+    const deps = await accountDeps(h.testStore.store);
+    const mallory = (await createAccount(deps, { displayName: 'Mallory' })).accountId;
+    const code = await issueSignInLink(deps, mallory);
+    const forms: Record<string, string> = {
+      '/sign-in': `<form method="post" action="${h.url}/account/sign-in"><input name="code" value="${code}"></form>`,
+      '/sign-out': `<form method="post" action="${h.url}/account/sign-out"></form>`,
+      '/link': `<a href="${h.url}/account/sign-in?code=${code}">win a prize</a>`,
+    };
+    const evil: Server = createServer((request, response) => {
+      const body = forms[request.url ?? ''] ?? '';
+      const autorun = request.url === '/link' ? 'document.links[0].click()' : 'document.forms[0].submit()';
+      response.writeHead(200, { 'content-type': 'text/html' }).end(`${body}<script>${autorun}</script>`);
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    const evilUrl = `http://127.0.0.1:${(evil.address() as AddressInfo).port}`;
+    const errors: string[] = [];
+    const page = await signedInPage(browser, h.url, await issueSignInLink(deps, accountId), errors);
+    const victimCookie = (await page.context().cookies()).find((c) => c.name === 'helix_session')?.value;
+    try {
+      for (const attack of ['/sign-in', '/sign-out']) {
+        const refused = page.waitForResponse((r) => r.url().startsWith(`${h.url}/account/sign-`));
+        await page.goto(`${evilUrl}${attack}`);
+        expect((await refused).status()).toBe(403);
+        await expect.poll(async () => page.locator('h1').textContent()).toBe('Nothing changed');
+      }
+      await page.goto(`${evilUrl}/link`);
+      await expect.poll(async () => page.locator('h1').textContent()).toBe('Sign in as Mallory?');
+      expect(await page.locator('p.error').textContent()).toContain('This browser is signed in as Alice <script>');
+
+      expect((await page.context().cookies()).find((c) => c.name === 'helix_session')?.value).toBe(victimCookie);
+      await page.goto(`${h.url}/account`);
+      expect(await page.locator('h1').textContent()).toBe('Agent bindings of Alice <script>');
+      // Nothing spent Mallory's code: it is still unused.
+      expect(await h.testStore.store.read.sessions.findOneTime(secretHash(code), 'sign_in', Date.now())).toBe(mallory);
+    } finally {
+      await page.context().close();
+      await new Promise((resolve) => evil.close(resolve));
+    }
   });
 });

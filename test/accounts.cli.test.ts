@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { followSignInLink } from './support/consoleSession.js';
 import { runCli, startCliServer } from './support/processes.js';
 
 describe('helix accounts', () => {
@@ -82,7 +83,7 @@ describe('helix accounts', () => {
       ]);
       const url = linkLine.stdout.trim();
       expect(url).toMatch(new RegExp(`^${server.url}/account/sign-in\\?code=[A-Za-z0-9_-]{43}$`));
-      const signIn = await fetch(url, { redirect: 'manual' });
+      const signIn = await followSignInLink(server.url, new URL(url).searchParams.get('code')!);
       expect(signIn.status).toBe(303);
       const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
       const page = await fetch(`${server.url}/account`, { headers: { cookie } });
@@ -93,32 +94,39 @@ describe('helix accounts', () => {
       ).json()) as { oauth_ready: boolean; bindings: unknown[] };
       expect(bindings.oauth_ready).toBe(true);
       expect(bindings.bindings).toHaveLength(1);
+      const loginLink = async (): Promise<string> => {
+        const printed = await runCli([
+          'accounts',
+          'login-link',
+          '--account',
+          accountId,
+          '--base-url',
+          server.url,
+          '--database',
+          database,
+        ]);
+        return new URL(printed.stdout.trim()).searchParams.get('code')!;
+      };
+      const sessionStatus = async (session: string) =>
+        (await fetch(`${server.url}/api/account/session/agent-bindings`, { headers: { cookie: session } })).status;
       // Signing in again rotates: the old cookie stops working.
-      const second = await fetch(
-        (
-          await runCli([
-            'accounts',
-            'login-link',
-            '--account',
-            accountId,
-            '--base-url',
-            server.url,
-            '--database',
-            database,
-          ])
-        ).stdout.trim(),
-        { redirect: 'manual', headers: { cookie } },
-      );
+      const second = await followSignInLink(server.url, await loginLink(), cookie);
       expect(second.status).toBe(303);
-      expect((await fetch(`${server.url}/api/account/session/agent-bindings`, { headers: { cookie } })).status).toBe(
-        401,
-      );
+      expect(await sessionStatus(cookie)).toBe(401);
+      const newCookie = second.headers.get('set-cookie')!.split(';')[0]!;
+      expect(await sessionStatus(newCookie)).toBe(200);
+      const unused = await loginLink();
       const disabled = await runCli(['accounts', 'disable', '--account', accountId, '--database', database]);
       expect(disabled.code).toBe(0);
-      const newCookie = second.headers.get('set-cookie')!.split(';')[0]!;
-      expect(
-        (await fetch(`${server.url}/api/account/session/agent-bindings`, { headers: { cookie: newCookie } })).status,
-      ).toBe(401);
+      expect(await sessionStatus(newCookie)).toBe(401);
+      // Issue 27 item 11: enable revives no session and no link issued before the disable.
+      const enabled = await runCli(['accounts', 'enable', '--account', accountId, '--database', database]);
+      expect([enabled.code, enabled.stdout]).toEqual([0, `enabled ${accountId}\n`]);
+      expect(await sessionStatus(newCookie)).toBe(401);
+      expect((await followSignInLink(server.url, unused)).status).toBe(400);
+      const fresh = await followSignInLink(server.url, await loginLink());
+      expect(fresh.status).toBe(303);
+      expect(await sessionStatus(fresh.headers.get('set-cookie')!.split(';')[0]!)).toBe(200);
     } finally {
       await server.kill('SIGTERM');
     }

@@ -10,6 +10,7 @@ import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.
 import { startJwksServer } from './support/jwksServer.js';
 import { OAUTH_ENV } from './support/productionEnv.js';
 import { accountDeps } from './support/accounts.js';
+import { followSignInLink } from './support/consoleSession.js';
 import { storeFlavours } from './support/stores.js';
 
 const RUNS = '/api/v1/agent-runs';
@@ -198,7 +199,7 @@ describe('production OAuth resource server against a real authorization server',
 
   it('browser session: sign in with a one-time link, list sanitized bindings, revoke one, and the next bearer request fails', async () => {
     const code = await issueSignInLink(await accountDeps(h.testStore.store), accountId);
-    const signIn = await fetch(`${h.url}/account/sign-in?code=${code}`, { redirect: 'manual' });
+    const signIn = await followSignInLink(h.url, code);
     expect(signIn.status).toBe(303);
     const setCookie = signIn.headers.get('set-cookie') ?? '';
     // Attribute order is not significant (RFC 6265 §5.2); the set is exactly this one.
@@ -206,7 +207,7 @@ describe('production OAuth resource server against a real authorization server',
     expect(pair).toMatch(/^helix_session=[A-Za-z0-9_-]{43}$/);
     expect(attributes.sort()).toEqual(['HttpOnly', 'Max-Age=43200', 'Path=/', 'SameSite=Lax']);
     const cookie = setCookie.split(';')[0]!;
-    expect((await fetch(`${h.url}/account/sign-in?code=${code}`, { redirect: 'manual' })).status).toBe(400);
+    expect((await followSignInLink(h.url, code)).status).toBe(400);
 
     const listed = await api(h.url, 'GET', '/api/account/session/agent-bindings', { headers: { cookie } });
     expect(listed.status).toBe(200);
@@ -259,9 +260,7 @@ describe('production OAuth resource server against a real authorization server',
       subject: 'bob',
     });
     const code = await issueSignInLink(await accountDeps(store), accountId);
-    const cookie = (await fetch(`${h.url}/account/sign-in?code=${code}`, { redirect: 'manual' })).headers
-      .get('set-cookie')!
-      .split(';')[0]!;
+    const cookie = (await followSignInLink(h.url, code)).headers.get('set-cookie')!.split(';')[0]!;
     const theirs = await api(
       h.url,
       'DELETE',
@@ -279,7 +278,7 @@ describe('production OAuth resource server against a real authorization server',
     expect((await store.read.bindings.findActive(bobBinding))?.status).toBe('active');
     const signOut = await fetch(`${h.url}/account/sign-out`, {
       method: 'POST',
-      headers: { cookie },
+      headers: { cookie, origin: new URL(h.url).origin },
       redirect: 'manual',
     });
     expect(signOut.status).toBe(303);
@@ -290,7 +289,7 @@ describe('production OAuth resource server against a real authorization server',
     const form = (password: string) =>
       fetch(`${h.url}/account/sign-in`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(h.url).origin },
         body: new URLSearchParams({ account: accountId, password }),
         redirect: 'manual',
       });

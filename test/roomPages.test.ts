@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/domain/hashing.js';
 import { createLogger } from '../src/logger.js';
 import { createAccount } from '../src/service/accounts/createAccount.js';
-import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
 import { linkIdentity } from '../src/service/accounts/linkIdentity.js';
 import { accountDeps } from './support/accounts.js';
+import { signInCookie } from './support/consoleSession.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
 
@@ -27,11 +27,8 @@ describe('the console room pages over HTTP (D-09, PRE-01)', () => {
         provider: 'idp',
         subject: name,
       });
-    const res = await fetch(`${h.url}/account/sign-in?code=${await issueSignInLink(deps, accountId)}`, {
-      redirect: 'manual',
-    });
     ids[name] = accountId;
-    cookies[name] = res.headers.get('set-cookie')!.split(';')[0]!;
+    cookies[name] = await signInCookie(h.url, deps, accountId);
   };
   /** A browser form post: same-origin Origin and Sec-Fetch-Site unless the test overrides them. */
   const post = (
@@ -197,10 +194,7 @@ describe('the invite link behind a proxy (D-09)', () => {
         provider: 'idp',
         subject: 'owner',
       });
-      const signedIn = await fetch(`${h.url}/account/sign-in?code=${await issueSignInLink(deps, accountId)}`, {
-        redirect: 'manual',
-      });
-      const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+      const cookie = await signInCookie(h.url, deps, accountId);
       const form = (path: string, body: Record<string, string>) =>
         fetch(`${h.url}${path}`, {
           method: 'POST',

@@ -6,8 +6,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
-import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
 import { accountDeps } from './support/accounts.js';
+import { signInCookie } from './support/consoleSession.js';
 import { embodimentWorld } from './support/embodimentWorld.js';
 import { manualClock, startTestHelix, type TestHelix } from './support/harness.js';
 import { serverStoreFlavours } from './support/stores.js';
@@ -32,9 +32,7 @@ describe.each(serverStoreFlavours())('the console manual override on $name (MC-1
   });
 
   const cookieOf = async (accountId: string): Promise<string> => {
-    const code = await issueSignInLink(await accountDeps(h.testStore.store), accountId);
-    const res = await fetch(`${h.url}/account/sign-in?code=${code}`, { redirect: 'manual' });
-    return res.headers.get('set-cookie')?.split(';')[0] ?? '';
+    return signInCookie(h.url, await accountDeps(h.testStore.store), accountId);
   };
   const page = async (cookie: string, roomId: string) => {
     const res = await fetch(`${h.url}/account/rooms/${roomId}`, { headers: { cookie } });

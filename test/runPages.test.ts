@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
 import { accountDeps } from './support/accounts.js';
+import { signInCookie } from './support/consoleSession.js';
 import {
   ASKING,
   CONFIRMATION,
@@ -24,9 +24,7 @@ describe.each(storeFlavours())('the console run pages over HTTP on $name', (flav
   const runs: Record<string, string> = {};
 
   const cookieOf = async (accountId: string): Promise<string> => {
-    const code = await issueSignInLink(await accountDeps(c.h.testStore.store), accountId);
-    const res = await fetch(`${c.h.url}/account/sign-in?code=${code}`, { redirect: 'manual' });
-    return res.headers.get('set-cookie')!.split(';')[0]!;
+    return signInCookie(c.h.url, await accountDeps(c.h.testStore.store), accountId);
   };
   const get = (path: string, cookie?: string) =>
     fetch(`${c.h.url}${path}`, { redirect: 'manual', headers: cookie === undefined ? {} : { cookie } });

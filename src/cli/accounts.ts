@@ -143,8 +143,8 @@ const addLoginLink = (accounts: Command): void => {
 /** `accounts disable` / `accounts enable`. */
 const addStatusCommands = (accounts: Command): void => {
   for (const [verb, status, what] of [
-    ['disable', 'disabled', 'its bindings, keys and sessions stop admitting anything at once'],
-    ['enable', 'active', 'its bindings and keys admit again'],
+    ['disable', 'disabled', 'its sessions and unused sign-in links end for good; its bindings and keys admit nothing'],
+    ['enable', 'active', 'its bindings and keys admit again (ended sessions stay ended)'],
   ] as const) {
     addDatabaseOption(
       accounts.command(verb).description(`${verb} an account: ${what}`).requiredOption('--account <id>', 'account id'),

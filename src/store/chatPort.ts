@@ -44,4 +44,6 @@ export interface ChatRepository {
   consumeClaim(consumption: ClaimConsumption): Promise<ObserverBindingRecord | undefined>;
   /** WD-06: the account's own binding, revoked for good; idempotent. */
   revokeObserverBinding(bindingRef: string, accountId: string, at: number): Promise<RevocationStatus | 'not_found'>;
+  /** Revokes every unclaimed (`pending_claim`) binding of the account, so its claim handles are dead. */
+  revokePendingClaims(accountId: string, at: number): Promise<void>;
 }

@@ -364,6 +364,10 @@ export interface SessionRepository {
   ): Promise<void>;
   /** Consumes an unexpired, unconsumed token of that purpose exactly once; returns its account. */
   consumeOneTime(tokenHash: string, purpose: OneTimePurpose, at: number): Promise<string | undefined>;
+  /** The account of an unexpired, unconsumed token of that purpose, leaving it unconsumed. */
+  findOneTime(tokenHash: string, purpose: OneTimePurpose, at: number): Promise<string | undefined>;
+  /** Revokes every live session of the account and consumes its unused one-time tokens, for good. */
+  revokeAllForAccount(accountId: string, at: number): Promise<void>;
 }
 
 /** An owner's model provider registration; the API key exists only sealed (src/providers/secretBox.ts). */

@@ -18,8 +18,9 @@ const FLAGS = [
 export const launchChromium = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 
 /**
- * A fresh browser context (its own cookie jar) signed in with a one-time sign-in code. Page errors
- * and console errors (a CSP refusal among them) are collected in `errors`.
+ * A fresh browser context (its own cookie jar) signed in with a one-time sign-in code: opening the
+ * link shows the confirmation, whose button signs in. Page errors and console errors (a CSP
+ * refusal among them) are collected in `errors`.
  */
 export const signedInPage = async (
   browser: Browser,
@@ -33,6 +34,7 @@ export const signedInPage = async (
     if (message.type() === 'error') errors.push(message.text());
   });
   await page.goto(`${baseUrl}/account/sign-in?code=${signInCode}`);
+  await page.getByRole('button', { name: /^Sign in as / }).click();
   await page.waitForURL(`${baseUrl}/account`);
   return page;
 };

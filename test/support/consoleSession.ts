@@ -8,11 +8,31 @@ export interface ConsoleReply {
   readonly body: any;
 }
 
+/**
+ * Follows a sign-in link as a browser does: opening it shows the confirmation page (200, no
+ * cookie), whose button posts the code back from this origin. Answers the post's reply (`303` and
+ * `Set-Cookie` when the code is good); `cookie` is the browser's current session, if any.
+ */
+export const followSignInLink = async (baseUrl: string, code: string, cookie?: string): Promise<Response> => {
+  const session = cookie === undefined ? {} : { cookie };
+  const opened = await fetch(`${baseUrl}/account/sign-in?code=${encodeURIComponent(code)}`, { headers: session });
+  await opened.text();
+  return fetch(`${baseUrl}/account/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: new URL(baseUrl).origin,
+      'sec-fetch-site': 'same-origin',
+      ...session,
+    },
+    body: new URLSearchParams({ code }),
+  });
+};
+
 /** Signs the account in with a one-time link over HTTP; answers its `helix_session=…` cookie pair. */
 export const signInCookie = async (baseUrl: string, accounts: AccountDeps, accountId: string): Promise<string> => {
-  const res = await fetch(`${baseUrl}/account/sign-in?code=${await issueSignInLink(accounts, accountId)}`, {
-    redirect: 'manual',
-  });
+  const res = await followSignInLink(baseUrl, await issueSignInLink(accounts, accountId));
   return res.headers.get('set-cookie')!.split(';')[0]!;
 };
 

@@ -25,6 +25,30 @@ ${message === undefined ? '' : `<p class="error">${escapeHtml(message)}</p>`}
 </form>`,
   );
 
+/**
+ * What opening a sign-in link shows: whose account it signs in to, and whose session it would end.
+ * Only the button (a same-origin form post) spends the code, so a link opened by another site
+ * signs nobody in (login CSRF, OBS-18).
+ */
+export const confirmSignInPage = (code: string, linkAccount: string, signedInAs: string | undefined): string =>
+  layout(
+    'Sign in',
+    `<h1>Sign in as ${escapeHtml(linkAccount)}?</h1>
+${signedInAs === undefined ? '' : `<p class="error">This browser is signed in as ${escapeHtml(signedInAs)}; continuing signs it out.</p>`}
+<p class="muted">Continue only if you asked for this sign-in link yourself. A link someone else sent you signs you in to their account.</p>
+<form method="post" action="/account/sign-in">
+<input type="hidden" name="code" value="${escapeHtml(code)}">
+<p><button type="submit">Sign in as ${escapeHtml(linkAccount)}</button> <a href="/account">Cancel</a></p>
+</form>`,
+  );
+
+/** A refused sign-in or sign-out form (another origin): nothing changed. */
+export const refusedFormPage = (message: string): string =>
+  layout(
+    'Refused',
+    `<h1>Nothing changed</h1><p class="error">${escapeHtml(message)}</p><p><a href="/account">Back to your account</a></p>`,
+  );
+
 export const accountPage = (displayName: string): string =>
   layout(
     'Agent bindings',

@@ -2,7 +2,7 @@ import { secretHash } from '../../accounts/secrets.js';
 import { SESSION_SECRET_SHAPE, startRotatedSession, type StartedSession } from '../../accounts/sessions.js';
 import type { AccountDeps } from './deps.js';
 
-/** GET /account/sign-in?code=…: consumes a sign-in code once and starts a session for its account. */
+/** POST /account/sign-in with a link's `code` (the confirmation page's form): consumes it once and starts a session. */
 export const signInWithCode = async (
   deps: AccountDeps,
   code: string,

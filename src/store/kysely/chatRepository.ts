@@ -165,7 +165,12 @@ const observerOps = (
   db: Kysely<HelixDatabase>,
 ): Pick<
   ChatRepository,
-  'insertObserverBinding' | 'getObserverBinding' | 'listObserverBindings' | 'consumeClaim' | 'revokeObserverBinding'
+  | 'insertObserverBinding'
+  | 'getObserverBinding'
+  | 'listObserverBindings'
+  | 'consumeClaim'
+  | 'revokeObserverBinding'
+  | 'revokePendingClaims'
 > => ({
   async insertObserverBinding(b) {
     await db
@@ -241,6 +246,14 @@ const observerOps = (
       .where('account_id', '=', accountId)
       .executeTakeFirst();
     return row === undefined ? 'not_found' : 'already_revoked';
+  },
+  async revokePendingClaims(accountId, at) {
+    await db
+      .updateTable('helix_chat_observer_bindings')
+      .set({ status: 'revoked', revoked_at: at })
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'pending_claim')
+      .execute();
   },
 });
 

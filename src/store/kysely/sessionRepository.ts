@@ -3,7 +3,7 @@ import type { SessionRepository } from '../port.js';
 import type { HelixDatabase } from '../schema.js';
 import { toMillis, toMillisOrNull } from './columns.js';
 
-export const sessionRepository = (db: Kysely<HelixDatabase>): SessionRepository => ({
+const sessionOps = (db: Kysely<HelixDatabase>): Pick<SessionRepository, 'insert' | 'get' | 'revoke'> => ({
   async insert(s) {
     await db
       .insertInto('helix_sessions')
@@ -39,6 +39,11 @@ export const sessionRepository = (db: Kysely<HelixDatabase>): SessionRepository 
       .where('revoked_at', 'is', null)
       .execute();
   },
+});
+
+const oneTimeOps = (
+  db: Kysely<HelixDatabase>,
+): Pick<SessionRepository, 'issueOneTime' | 'consumeOneTime' | 'findOneTime'> => ({
   async issueOneTime(tokenHash, purpose, accountId, at, expiresAt) {
     await db
       .insertInto('helix_one_time_tokens')
@@ -69,5 +74,35 @@ export const sessionRepository = (db: Kysely<HelixDatabase>): SessionRepository 
       .where('token_hash', '=', tokenHash)
       .executeTakeFirstOrThrow();
     return row.account_id;
+  },
+  async findOneTime(tokenHash, purpose, at) {
+    const row = await db
+      .selectFrom('helix_one_time_tokens')
+      .select('account_id')
+      .where('token_hash', '=', tokenHash)
+      .where('purpose', '=', purpose)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', at)
+      .executeTakeFirst();
+    return row?.account_id;
+  },
+});
+
+export const sessionRepository = (db: Kysely<HelixDatabase>): SessionRepository => ({
+  ...sessionOps(db),
+  ...oneTimeOps(db),
+  async revokeAllForAccount(accountId, at) {
+    await db
+      .updateTable('helix_sessions')
+      .set({ revoked_at: at })
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    await db
+      .updateTable('helix_one_time_tokens')
+      .set({ consumed_at: at })
+      .where('account_id', '=', accountId)
+      .where('consumed_at', 'is', null)
+      .execute();
   },
 });
