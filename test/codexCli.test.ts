@@ -11,6 +11,7 @@ import { FileCredentialDocumentStore } from '../src/model/codex/credentialStore.
 import { CODEX_CLIENT_ID, CODEX_SCOPE } from '../src/model/codex/endpoints.js';
 import { startCodexAuthServer, type CodexAuthServer } from './support/codexAuthServer.js';
 import { runCli } from './support/processes.js';
+import { ceilingFor } from './support/ceilings.js';
 
 let auth: CodexAuthServer;
 let home: string;
@@ -29,7 +30,7 @@ afterEach(async () => {
 describe('helix login/logout codex and helix auth status', () => {
   // Seven CLI processes in a row: each pays the tsx start-up, slow on a loaded machine.
   it('logs in with a device code, reports status, and logs out, never printing secrets', {
-    timeout: 90_000,
+    timeout: ceilingFor(6),
   }, async () => {
     auth.device.pendingPolls = 1;
     const login = await runCli(['login', 'codex', '--device'], env);
@@ -79,7 +80,9 @@ describe('helix login/logout codex and helix auth status', () => {
     }
   });
 
-  it('keeps logins apart by --owner and refuses an owner that is not a file name', { timeout: 60_000 }, async () => {
+  it('keeps logins apart by --owner and refuses an owner that is not a file name', {
+    timeout: ceilingFor(4),
+  }, async () => {
     const login = await runCli(['login', 'codex', '--device', '--owner', 'team-a'], env);
     expect(login.code).toBe(0);
     expect(JSON.parse((await runCli(['auth', 'status', '--json', '--owner', 'team-a'], env)).stdout)).toMatchObject({
@@ -90,7 +93,9 @@ describe('helix login/logout codex and helix auth status', () => {
     expect(bad.code).toBe(2);
   });
 
-  it('fails clearly when device login is not enabled, and refuses a non-loopback test origin', async () => {
+  it('fails clearly when device login is not enabled, and refuses a non-loopback test origin', {
+    timeout: ceilingFor(2),
+  }, async () => {
     auth.device.enabled = false;
     const login = await runCli(['login', 'codex', '--device'], env);
     expect(login.code).toBe(1);
@@ -103,7 +108,9 @@ describe('helix login/logout codex and helix auth status', () => {
     expect(remote.stderr).toContain('loopback');
   });
 
-  it('refuses callback ports it was told without a test issuer, naming the variable', async () => {
+  it('refuses callback ports it was told without a test issuer, naming the variable', {
+    timeout: ceilingFor(1),
+  }, async () => {
     const { HELIX_CODEX_TEST_ORIGIN: _origin, ...realIssuer } = env;
     const login = await runCli(['login', 'codex', '--no-browser'], {
       ...realIssuer,
@@ -115,7 +122,7 @@ describe('helix login/logout codex and helix auth status', () => {
   });
 
   it('says when the stored login needs a reconnect, with the reason and nothing else', {
-    timeout: 60_000,
+    timeout: ceilingFor(2),
   }, async () => {
     const tokens = await auth.mint({ expiresInSeconds: 3600 });
     const login = documentFromLogin(
@@ -263,7 +270,7 @@ describe('helix login codex with a browser (PKCE and the loopback callback)', ()
   });
 
   it('prints the authorize URL, takes the browser back on the callback, and stores the login', {
-    timeout: 60_000,
+    timeout: ceilingFor(2),
   }, async () => {
     const cli = startCli(['login', 'codex', '--no-browser'], withCallbackPorts(0));
     const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
@@ -310,7 +317,7 @@ describe('helix login codex with a browser (PKCE and the loopback callback)', ()
   });
 
   it('asks a login still holding its first port to cancel, then falls back to the next', {
-    timeout: 60_000,
+    timeout: ceilingFor(1),
   }, async () => {
     const holder = await occupy();
     blockers.push(holder.server);
@@ -335,7 +342,7 @@ describe('helix login codex with a browser (PKCE and the loopback callback)', ()
     await expectNoSecretsPrinted(cli);
   });
 
-  it('with --paste reads the redirect URL from stdin and stores the login', { timeout: 60_000 }, async () => {
+  it('with --paste reads the redirect URL from stdin and stores the login', { timeout: ceilingFor(1) }, async () => {
     const cli = startCli(['login', 'codex', '--paste'], env);
     const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
     await cli.printed(/paste it here, then press Enter:/);
@@ -354,7 +361,7 @@ describe('helix login codex with a browser (PKCE and the loopback callback)', ()
   });
 
   it('with --paste refuses a redirect URL whose state is not its own, and an empty paste', {
-    timeout: 60_000,
+    timeout: ceilingFor(2),
   }, async () => {
     const cli = startCli(['login', 'codex', '--paste'], env);
     const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
@@ -374,7 +381,7 @@ describe('helix login codex with a browser (PKCE and the loopback callback)', ()
     await expect(stat(documentPath())).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('stops on Ctrl-C, whether it waits for the browser or for a paste', { timeout: 60_000 }, async () => {
+  it('stops on Ctrl-C, whether it waits for the browser or for a paste', { timeout: ceilingFor(2) }, async () => {
     // The CLI installs its own SIGINT handler, so Ctrl-C must reach whatever the login is waiting on.
     const pasting = startCli(['login', 'codex', '--paste'], env);
     await pasting.printed(/paste it here/);
@@ -391,7 +398,7 @@ describe('helix login codex with a browser (PKCE and the loopback callback)', ()
   });
 
   it('fails with the entitlement message when the issuer denies an account without Codex', {
-    timeout: 60_000,
+    timeout: ceilingFor(1),
   }, async () => {
     auth.authorize = { kind: 'error', error: 'access_denied', description: 'missing_codex_entitlement' };
     const cli = startCli(['login', 'codex', '--no-browser'], withCallbackPorts(0));

@@ -149,7 +149,11 @@ export const fixedPortBinds = (file: string, text: string): FixedPortFinding[] =
     if (isFunctionNode(node)) {
       const name = functionName(node);
       node.parameters.forEach((parameter, index) => {
-        if (parameters.has(`${name}:${index}`) && parameter.initializer !== undefined && isFixedPort(parameter.initializer))
+        if (
+          parameters.has(`${name}:${index}`) &&
+          parameter.initializer !== undefined &&
+          isFixedPort(parameter.initializer)
+        )
           report(parameter);
       });
     }
