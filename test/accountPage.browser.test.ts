@@ -10,6 +10,7 @@ import { startTestHelix, type TestHelix } from './support/harness.js';
 import { accountDeps } from './support/accounts.js';
 import { hasChromium, launchChromium, signedInPage } from './support/chromium.js';
 import { storeFlavours } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 // .ci/run installs Debian's chromium; elsewhere the page is still covered over HTTP by test/oauth.test.ts.
 describe.skipIf(!hasChromium())('the account page in a real browser', () => {
@@ -29,7 +30,7 @@ describe.skipIf(!hasChromium())('the account page in a real browser', () => {
       });
     }
     browser = await launchChromium();
-  });
+  }, ceilingFor(1));
   afterAll(async () => {
     await browser?.close();
     await h?.close();

@@ -10,6 +10,7 @@ import { runCli } from './support/processes.js';
 import { PRODUCTION_ENV, VIA_HTTPS_PROXY } from './support/productionEnv.js';
 import { accountDeps } from './support/accounts.js';
 import { storeFlavours } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const RUNS = '/api/v1/agent-runs';
 const SCOPES =
@@ -165,7 +166,9 @@ describe('deployment default and the CLI', () => {
     }
   });
 
-  it('helix accounts policy set/show and enable/disable round-trip, with clear errors for bad input', async () => {
+  it('helix accounts policy set/show and enable/disable round-trip, with clear errors for bad input', {
+    timeout: ceilingFor(6),
+  }, async () => {
     const t = await storeFlavours()[0]!.create();
     try {
       const account = await createAccount(await accountDeps(t.store), { displayName: 'Alice' });
@@ -227,5 +230,5 @@ describe('deployment default and the CLI', () => {
     } finally {
       await t.dispose();
     }
-  }, 60_000);
+  });
 });

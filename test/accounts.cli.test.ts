@@ -4,13 +4,16 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { followSignInLink } from './support/consoleSession.js';
 import { runCli, startCliServer } from './support/processes.js';
+import { ceilingFor } from './support/ceilings.js';
 
 describe('helix accounts', () => {
   const dir = mkdtempSync(join(tmpdir(), 'helix-accounts-'));
   const database = join(dir, 'helix.db');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('creates an account, links a verified identity, lists without subjects or tenants, and signs a browser in', async () => {
+  it('creates an account, links a verified identity, lists without subjects or tenants, and signs a browser in', {
+    timeout: ceilingFor(11),
+  }, async () => {
     const created = await runCli(['accounts', 'create', '--name', 'Alice', '--database', database]);
     expect(created.code, created.stderr).toBe(0);
     const accountId = created.stdout.trimEnd().split('\n').at(-1)!;
@@ -130,5 +133,5 @@ describe('helix accounts', () => {
     } finally {
       await server.kill('SIGTERM');
     }
-  }, 90_000); // a dozen CLI processes in a row: on a loaded 2-core machine each takes seconds
+  }); // a dozen CLI processes in a row: on a loaded 2-core machine each takes seconds
 });

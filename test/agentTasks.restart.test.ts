@@ -5,6 +5,7 @@ import { api, idemKey } from './support/harness.js';
 import { connectMcp } from './support/mcpClient.js';
 import { startServerProcess, type ServerProcess } from './support/processes.js';
 import { serverStoreFlavours, type TestStore } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const RUNS = '/api/v1/agent-runs';
 
@@ -17,7 +18,9 @@ describe.each(serverStoreFlavours())('an agent task across a server restart on $
     await testStore?.dispose();
   });
 
-  it('is not restored: the turn fails as run_interrupted, the run waits, the old owner token owns nothing', async () => {
+  it('is not restored: the turn fails as run_interrupted, the run waits, the old owner token owns nothing', {
+    timeout: ceilingFor(2),
+  }, async () => {
     testStore = await flavour.create();
     const { key: token } = await createApiKey(
       testStore.store,

@@ -11,6 +11,7 @@ import { hasChromium, launchChromium, screenshotPath, signedInPage } from './sup
 import { idemKey, startTestHelix, type TestHelix } from './support/harness.js';
 import { connectMcp } from './support/mcpClient.js';
 import { storeFlavours } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const SCOPES =
   'helix.agent_runs.read helix.agent_runs.write helix.rooms.read helix.rooms.manage helix.data.repository_evidence.read';
@@ -58,7 +59,7 @@ describe.skipIf(!hasChromium())(
       accountId = (await createAccount(await accountDeps(h.testStore.store), { displayName: 'Olive' })).accountId;
       agent = await connectMcp(h.url, await h.key(SCOPES, 'tenant-a', accountId));
       browser = await launchChromium();
-    });
+    }, ceilingFor(1));
     afterAll(async () => {
       await agent?.close();
       await browser?.close();

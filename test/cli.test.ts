@@ -8,6 +8,7 @@ import { MIGRATION_NAMES } from '../src/store/migrations/index.js';
 import { api, idemKey } from './support/harness.js';
 import { runCli, spawnTs, startServerProcess, type ServerProcess } from './support/processes.js';
 import { serverStoreFlavours, type TestStore } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 describe.each(serverStoreFlavours())('helix CLI on $name', (flavour) => {
   let testStore: TestStore;
@@ -17,13 +18,15 @@ describe.each(serverStoreFlavours())('helix CLI on $name', (flavour) => {
     testStore = await flavour.create();
     database = testStore.location!;
     server = await startServerProcess(database);
-  });
+  }, ceilingFor(1));
   afterAll(async () => {
     await server.kill('SIGTERM');
     await testStore.dispose();
   });
 
-  it('keys create prints the key alone on the last line; it works against a running server; list never shows it; revoke bites', async () => {
+  it('keys create prints the key alone on the last line; it works against a running server; list never shows it; revoke bites', {
+    timeout: ceilingFor(4),
+  }, async () => {
     const created = await runCli([
       'keys',
       'create',
@@ -65,7 +68,7 @@ describe.each(serverStoreFlavours())('helix CLI on $name', (flavour) => {
     expect((await runCli(['keys', 'list', '--database', database])).stdout).toMatch(new RegExp(`${keyId}.*revoked`));
   });
 
-  it('stores only the hash of a key', async () => {
+  it('stores only the hash of a key', { timeout: ceilingFor(1) }, async () => {
     const created = await runCli([
       'keys',
       'create',
@@ -83,7 +86,7 @@ describe.each(serverStoreFlavours())('helix CLI on $name', (flavour) => {
     expect(JSON.stringify(rows)).not.toContain(key);
   });
 
-  it('refuses bad input with a clear message and a nonzero exit', async () => {
+  it('refuses bad input with a clear message and a nonzero exit', { timeout: ceilingFor(3) }, async () => {
     const badScope = await runCli([
       'keys',
       'create',
@@ -116,7 +119,7 @@ describe.each(serverStoreFlavours())('helix CLI on $name', (flavour) => {
     expect(missing.stderr).toContain('no key with id key_doesnotexist');
   });
 
-  it('migrate reports the schema version and is idempotent', async () => {
+  it('migrate reports the schema version and is idempotent', { timeout: ceilingFor(2) }, async () => {
     for (let i = 0; i < 2; i++) {
       const res = await runCli(['migrate', '--database', database]);
       expect(res.code, res.stderr).toBe(0);
@@ -131,7 +134,9 @@ describe('helix serve', () => {
   const dir = mkdtempSync(join(tmpdir(), 'helix-serve-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('creates and migrates a fresh database, answers /healthz once ready, and stops on SIGTERM', async () => {
+  it('creates and migrates a fresh database, answers /healthz once ready, and stops on SIGTERM', {
+    timeout: ceilingFor(1),
+  }, async () => {
     const child = spawnTs(
       'src/cli/main.ts',
       ['serve', '--port', '0', '--database', join(dir, 'fresh', 'helix.db')],
@@ -154,13 +159,15 @@ describe('helix serve', () => {
     expect((await exited)[0]).toBe(0);
   });
 
-  it('refuses plain HTTP on a non-loopback interface outside production', async () => {
+  it('refuses plain HTTP on a non-loopback interface outside production', { timeout: ceilingFor(1) }, async () => {
     const res = await runCli(['serve', '--host', '0.0.0.0', '--port', '0', '--database', join(dir, 'x.db')]);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('refusing to serve plain HTTP');
   });
 
-  it('in production, a half-configured OAuth section stops start-up naming what is missing', async () => {
+  it('in production, a half-configured OAuth section stops start-up naming what is missing', {
+    timeout: ceilingFor(1),
+  }, async () => {
     const res = await runCli(['serve', '--port', '0', '--database', join(dir, 'p.db')], {
       NODE_ENV: 'production',
       HELIX_AGENT_OAUTH_ISSUER: 'https://issuer.example',
@@ -172,7 +179,7 @@ describe('helix serve', () => {
     );
   });
 
-  it('stops with a clear message on bad configuration', async () => {
+  it('stops with a clear message on bad configuration', { timeout: ceilingFor(1) }, async () => {
     const res = await runCli(['serve', '--port', '0', '--database', join(dir, 'y.db')], {
       HELIX_AGENT_TURN_TIMEOUT_MS: 'soon',
     });

@@ -8,6 +8,7 @@ import { groundedTurn, LIBRARY_SCOPES } from './support/groundedTurn.js';
 import { idemKey, startTestHelix, type TestHelix } from './support/harness.js';
 import { runCli } from './support/processes.js';
 import { storeFlavours } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 describe.each(storeFlavours())('the typed REST client against a real Helix on $name', (flavour) => {
   let h: TestHelix;
@@ -119,7 +120,9 @@ describe('the typed REST client against a server off the contract', () => {
     expect(err.status).toBe(409);
   });
 
-  it('helix ask reports an off-contract server and a refusal with its code and ADR-0004 number', async () => {
+  it('helix ask reports an off-contract server and a refusal with its code and ADR-0004 number', {
+    timeout: ceilingFor(2),
+  }, async () => {
     answers.push({ status: 201, body: JSON.stringify({ schema: 'not-helix' }) });
     const offContract = await runCli(['ask', 'anything', '--url', url], { HELIX_TOKEN: 'hlx_token' });
     expect(offContract.code).toBe(1);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { FileCredentialDocumentStore } from '../src/model/codex/credentialStore.
 import { CODEX_CLIENT_ID, CODEX_SCOPE } from '../src/model/codex/endpoints.js';
 import { startCodexAuthServer, type CodexAuthServer } from './support/codexAuthServer.js';
 import { runCli } from './support/processes.js';
+import { ceilingFor } from './support/ceilings.js';
 
 let auth: CodexAuthServer;
 let home: string;
@@ -28,7 +30,7 @@ afterEach(async () => {
 describe('helix login/logout codex and helix auth status', () => {
   // Seven CLI processes in a row: each pays the tsx start-up, slow on a loaded machine.
   it('logs in with a device code, reports status, and logs out, never printing secrets', {
-    timeout: 90_000,
+    timeout: ceilingFor(6),
   }, async () => {
     auth.device.pendingPolls = 1;
     const login = await runCli(['login', 'codex', '--device'], env);
@@ -78,7 +80,9 @@ describe('helix login/logout codex and helix auth status', () => {
     }
   });
 
-  it('keeps logins apart by --owner and refuses an owner that is not a file name', { timeout: 60_000 }, async () => {
+  it('keeps logins apart by --owner and refuses an owner that is not a file name', {
+    timeout: ceilingFor(4),
+  }, async () => {
     const login = await runCli(['login', 'codex', '--device', '--owner', 'team-a'], env);
     expect(login.code).toBe(0);
     expect(JSON.parse((await runCli(['auth', 'status', '--json', '--owner', 'team-a'], env)).stdout)).toMatchObject({
@@ -89,7 +93,9 @@ describe('helix login/logout codex and helix auth status', () => {
     expect(bad.code).toBe(2);
   });
 
-  it('fails clearly when device login is not enabled, and refuses a non-loopback test origin', async () => {
+  it('fails clearly when device login is not enabled, and refuses a non-loopback test origin', {
+    timeout: ceilingFor(2),
+  }, async () => {
     auth.device.enabled = false;
     const login = await runCli(['login', 'codex', '--device'], env);
     expect(login.code).toBe(1);
@@ -102,8 +108,21 @@ describe('helix login/logout codex and helix auth status', () => {
     expect(remote.stderr).toContain('loopback');
   });
 
+  it('refuses callback ports it was told without a test issuer, naming the variable', {
+    timeout: ceilingFor(1),
+  }, async () => {
+    const { HELIX_CODEX_TEST_ORIGIN: _origin, ...realIssuer } = env;
+    const login = await runCli(['login', 'codex', '--no-browser'], {
+      ...realIssuer,
+      HELIX_CODEX_TEST_CALLBACK_PORTS: '0',
+    });
+    expect(login.code).toBe(2);
+    expect(login.stderr).toContain('HELIX_CODEX_TEST_CALLBACK_PORTS needs HELIX_CODEX_TEST_ORIGIN');
+    expect(login.stdout).not.toContain('oauth/authorize');
+  });
+
   it('says when the stored login needs a reconnect, with the reason and nothing else', {
-    timeout: 60_000,
+    timeout: ceilingFor(2),
   }, async () => {
     const tokens = await auth.mint({ expiresInSeconds: 3600 });
     const login = documentFromLogin(
@@ -192,24 +211,30 @@ const authorizeInBrowser = async (authorizeUrl: string): Promise<string> => {
   return response.headers.get('location')!;
 };
 
-const canBind = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+/** Holds a port of its own the way an older, stuck login would, recording the paths it is asked for. */
+const occupy = async (): Promise<{ server: Server; port: number; paths: string[] }> => {
+  const paths: string[] = [];
+  const server = createServer((request, response) => {
+    paths.push(request.url ?? '');
+    response.end('still here');
   });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, paths };
+};
 
-/** Holds 127.0.0.1:`port` the way an older, stuck login would, recording the paths it is asked for. */
-const occupy = (port: number): Promise<{ server: Server; paths: string[] } | undefined> =>
-  new Promise((resolve) => {
-    const paths: string[] = [];
-    const server = createServer((request, response) => {
-      paths.push(request.url ?? '');
-      response.end('still here');
-    });
-    server.once('error', () => resolve(undefined));
-    server.listen(port, '127.0.0.1', () => resolve({ server, paths }));
-  });
+/**
+ * The callback ports the CLI is told to try. The real 1455/1457 belong to whatever else runs on
+ * the machine; 0 lets the CLI bind any free port and name it in the authorize URL it prints.
+ */
+const withCallbackPorts = (...ports: number[]) => ({ ...env, HELIX_CODEX_TEST_CALLBACK_PORTS: ports.join(',') });
+
+/** The port the CLI bound, as it tells the user: the redirect URI of the authorize URL. */
+const boundPort = (authorizeUrl: string): number => {
+  const redirect = new URL(new URL(authorizeUrl).searchParams.get('redirect_uri')!);
+  expect(redirect.hostname).toBe('localhost');
+  expect(redirect.pathname).toBe('/auth/callback');
+  return Number(redirect.port);
+};
 
 const closeServer = async (server: Server): Promise<void> => {
   server.closeAllConnections();
@@ -233,8 +258,8 @@ const expectNoSecretsPrinted = async (cli: LiveCli): Promise<void> => {
   for (const secret of secrets) expect(cli.stdout() + cli.stderr()).not.toContain(secret);
 };
 
-// These bind the real callback ports 1455/1457, so they run one after another and stop every CLI they start.
-describe.sequential('helix login codex with a browser (PKCE and the loopback callback)', () => {
+// Every CLI here binds a callback port the OS picked (HELIX_CODEX_TEST_CALLBACK_PORTS=0), never 1455/1457.
+describe('helix login codex with a browser (PKCE and the loopback callback)', () => {
   const blockers: Server[] = [];
   afterEach(async () => {
     for (const cli of live.splice(0)) {
@@ -245,15 +270,13 @@ describe.sequential('helix login codex with a browser (PKCE and the loopback cal
   });
 
   it('prints the authorize URL, takes the browser back on the callback, and stores the login', {
-    timeout: 60_000,
-  }, async (ctx) => {
-    const free1455 = await canBind(1455);
-    if (!free1455 && !(await canBind(1457)))
-      ctx.skip('127.0.0.1:1455 and 1457 are both in use on this machine; no callback port is left to test');
-    const port = free1455 ? 1455 : 1457;
-    const cli = startCli(['login', 'codex', '--no-browser'], env);
+    timeout: ceilingFor(2),
+  }, async () => {
+    const cli = startCli(['login', 'codex', '--no-browser'], withCallbackPorts(0));
     const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
-    await cli.printed(/Waiting for the browser/);
+    const port = boundPort(authorizeUrl);
+    expect(port).toBeGreaterThan(0);
+    await cli.printed(new RegExp(`Waiting for the browser to return to http://localhost:${port}/auth/callback`));
 
     const url = new URL(authorizeUrl);
     expect(url.origin + url.pathname).toBe(`${auth.origin}/oauth/authorize`);
@@ -293,32 +316,33 @@ describe.sequential('helix login codex with a browser (PKCE and the loopback cal
     });
   });
 
-  it('asks a login still holding 1455 to cancel, then falls back to 1457', { timeout: 60_000 }, async (ctx) => {
-    const holder = await occupy(1455);
-    if (holder === undefined)
-      return ctx.skip(
-        '127.0.0.1:1455 is already in use on this machine by another program; the fallback cannot be staged',
-      );
+  it('asks a login still holding its first port to cancel, then falls back to the next', {
+    timeout: ceilingFor(1),
+  }, async () => {
+    const holder = await occupy();
     blockers.push(holder.server);
-    if (!(await canBind(1457)))
-      ctx.skip('127.0.0.1:1457 is in use on this machine by another program; there is nothing to fall back to');
 
-    const cli = startCli(['login', 'codex', '--no-browser'], env);
+    // As 1455 then 1457 in production: the held port first, then the fallback (any free port).
+    const cli = startCli(['login', 'codex', '--no-browser'], withCallbackPorts(holder.port, 0));
     const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
-    expect(new URL(authorizeUrl).searchParams.get('redirect_uri')).toBe('http://localhost:1457/auth/callback');
+    const fallback = boundPort(authorizeUrl);
+    expect(fallback).not.toBe(holder.port);
+    expect(fallback).toBeGreaterThan(0);
     // The official CLI's courtesy to an older login on the port: one GET /cancel before moving on.
     expect(holder.paths).toEqual(['/cancel']);
-    await cli.printed(/Waiting for the browser to return to http:\/\/localhost:1457\/auth\/callback/);
+    await cli.printed(new RegExp(`Waiting for the browser to return to http://localhost:${fallback}/auth/callback`));
 
     const page = await fetch(await authorizeInBrowser(authorizeUrl));
     expect(page.status).toBe(200);
     await page.body?.cancel();
     expect(await cli.exitCode).toBe(0);
-    expect(auth.grants('authorization_code')[0]?.fields.redirect_uri).toBe('http://localhost:1457/auth/callback');
+    expect(auth.grants('authorization_code')[0]?.fields.redirect_uri).toBe(
+      `http://localhost:${fallback}/auth/callback`,
+    );
     await expectNoSecretsPrinted(cli);
   });
 
-  it('with --paste reads the redirect URL from stdin and stores the login', { timeout: 60_000 }, async () => {
+  it('with --paste reads the redirect URL from stdin and stores the login', { timeout: ceilingFor(1) }, async () => {
     const cli = startCli(['login', 'codex', '--paste'], env);
     const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
     await cli.printed(/paste it here, then press Enter:/);
@@ -337,7 +361,7 @@ describe.sequential('helix login codex with a browser (PKCE and the loopback cal
   });
 
   it('with --paste refuses a redirect URL whose state is not its own, and an empty paste', {
-    timeout: 60_000,
+    timeout: ceilingFor(2),
   }, async () => {
     const cli = startCli(['login', 'codex', '--paste'], env);
     const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
@@ -357,7 +381,7 @@ describe.sequential('helix login codex with a browser (PKCE and the loopback cal
     await expect(stat(documentPath())).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('stops on Ctrl-C, whether it waits for the browser or for a paste', { timeout: 60_000 }, async () => {
+  it('stops on Ctrl-C, whether it waits for the browser or for a paste', { timeout: ceilingFor(2) }, async () => {
     // The CLI installs its own SIGINT handler, so Ctrl-C must reach whatever the login is waiting on.
     const pasting = startCli(['login', 'codex', '--paste'], env);
     await pasting.printed(/paste it here/);
@@ -365,8 +389,8 @@ describe.sequential('helix login codex with a browser (PKCE and the loopback cal
     expect(await pasting.exitCode).toBe(130);
     expect(pasting.stderr()).toContain('helix: login failed: the login was aborted');
 
-    const waiting = startCli(['login', 'codex', '--no-browser'], env);
-    await waiting.printed(/Waiting for the browser|paste it here/);
+    const waiting = startCli(['login', 'codex', '--no-browser'], withCallbackPorts(0));
+    await waiting.printed(/Waiting for the browser/);
     waiting.child.kill('SIGINT');
     expect(await waiting.exitCode).toBe(130);
     expect(waiting.stderr()).toContain('helix: login failed: the login was aborted');
@@ -374,12 +398,10 @@ describe.sequential('helix login codex with a browser (PKCE and the loopback cal
   });
 
   it('fails with the entitlement message when the issuer denies an account without Codex', {
-    timeout: 60_000,
-  }, async (ctx) => {
-    if (!(await canBind(1455)) && !(await canBind(1457)))
-      ctx.skip('127.0.0.1:1455 and 1457 are both in use on this machine; no callback port is left to test');
+    timeout: ceilingFor(1),
+  }, async () => {
     auth.authorize = { kind: 'error', error: 'access_denied', description: 'missing_codex_entitlement' };
-    const cli = startCli(['login', 'codex', '--no-browser'], env);
+    const cli = startCli(['login', 'codex', '--no-browser'], withCallbackPorts(0));
     const authorizeUrl = (await cli.printed(AUTHORIZE_LINE))[1]!;
     await cli.printed(/Waiting for the browser/);
     const page = await fetch(await authorizeInBrowser(authorizeUrl));

@@ -3,8 +3,11 @@ import { createApiKey } from '../src/auth/apiKeys.js';
 import { api, idemKey } from './support/harness.js';
 import { startServerProcess, type ServerProcess } from './support/processes.js';
 import { serverStoreFlavours, type TestStore } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const RUNS = '/api/v1/agent-runs';
+/** Acknowledged turns before the kill: enough that the four clients overlap, with requests in flight. */
+const LOADED_AFTER_TURNS = 12;
 
 /** One client operation as the client saw it: what it sent, and what (if anything) it was told. */
 interface Operation {
@@ -27,7 +30,9 @@ describe.each(serverStoreFlavours())(
       await testStore?.dispose();
     });
 
-    it('every acknowledged mutation survives, nothing is duplicated, seqs stay contiguous, and a same-key retry finishes once', async () => {
+    it('every acknowledged mutation survives, nothing is duplicated, seqs stay contiguous, and a same-key retry finishes once', {
+      timeout: ceilingFor(2, 90_000),
+    }, async () => {
       testStore = await flavour.create();
       const location = testStore.location!;
       const { key: token } = await createApiKey(
@@ -41,11 +46,16 @@ describe.each(serverStoreFlavours())(
 
       const history: Operation[] = [];
       let stop = false;
+      // The kill comes once the load is real (a few turns acknowledged), however slow the machine.
+      let acknowledgedTurns = 0;
+      let loaded: () => void = () => undefined;
+      const underLoad = new Promise<void>((resolve) => (loaded = resolve));
       const record = async (server: ServerProcess, op: Operation, path: string) => {
         history.push(op);
         try {
           const res = await api(server.url, 'POST', path, { token, idempotencyKey: op.key, body: op.body });
           op.acknowledged = { status: res.status, body: res.body };
+          if (op.kind === 'continue' && res.status === 200 && ++acknowledgedTurns >= LOADED_AFTER_TURNS) loaded();
         } catch {
           op.failed = true; // the connection died with the server: outcome unknown to the client
         }
@@ -76,7 +86,8 @@ describe.each(serverStoreFlavours())(
         }
       };
       const clients = [0, 1, 2, 3].map(client);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // If every client stops first (an error answer), the checks below say why.
+      await Promise.race([underLoad, Promise.all(clients)]);
       await first.kill('SIGKILL');
       stop = true;
       await Promise.all(clients);
@@ -134,6 +145,6 @@ describe.each(serverStoreFlavours())(
         const run = (await api(second.url, 'GET', `${RUNS}/${runId}`, { token })).body;
         expect(run.lifecycle_status).not.toBe('running');
       }
-    }, 120_000);
+    });
   },
 );

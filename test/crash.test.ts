@@ -3,6 +3,7 @@ import { createApiKey } from '../src/auth/apiKeys.js';
 import { api, idemKey, waitFor } from './support/harness.js';
 import { startServerProcess, type ServerProcess } from './support/processes.js';
 import { serverStoreFlavours, type TestStore } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const RUNS = '/api/v1/agent-runs';
 
@@ -15,7 +16,9 @@ describe.each(serverStoreFlavours())('kill -9 during a turn on $name', (flavour)
     await testStore?.dispose();
   });
 
-  it('restarts, recovers the run with contiguous events, and the same key reports outcome_unknown', async () => {
+  it('restarts, recovers the run with contiguous events, and the same key reports outcome_unknown', {
+    timeout: ceilingFor(2),
+  }, async () => {
     testStore = await flavour.create();
     const location = testStore.location!;
     const { key: token } = await createApiKey(

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCliServer, type ServerProcess } from './support/processes.js';
+import { ceilingFor } from './support/ceilings.js';
+import { writeSphinxSite } from './support/sphinxSite.js';
 
 const writePdf = async (path: string): Promise<void> => {
   const doc = await PDFDocument.create();
@@ -33,7 +35,9 @@ describe('helix library and helix ask', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('adds with progress, re-adding unchanged files is a no-op, a changed file replaces its passages', async () => {
+  it('adds with progress, re-adding unchanged files is a no-op, a changed file replaces its passages', {
+    timeout: ceilingFor(4),
+  }, async () => {
     const first = await runCli([
       'library',
       'add',
@@ -66,7 +70,9 @@ describe('helix library and helix ask', () => {
     expect(listed.stdout).toMatch(/thermal\.pdf\tapplication\/pdf\t1 passage\tThermal report/);
   });
 
-  it('refuses a document over a limit with a line naming the limit and how to raise it, indexes the rest, and exits 1', async () => {
+  it('refuses a document over a limit with a line naming the limit and how to raise it, indexes the rest, and exits 1', {
+    timeout: ceilingFor(2),
+  }, async () => {
     const database = join(dir, 'limits.db');
     writeFileSync(join(dir, 'long.md'), `# Long\n\n${'A sentence about drift. '.repeat(40)}\n`);
     const res = await runCli([
@@ -91,7 +97,9 @@ describe('helix library and helix ask', () => {
     expect(listed.stdout).toContain('notes.md');
   });
 
-  it('takes limits from HELIX_LIBRARY_MAX_* under the options, and refuses bad values with exit code 2', async () => {
+  it('takes limits from HELIX_LIBRARY_MAX_* under the options, and refuses bad values with exit code 2', {
+    timeout: ceilingFor(4),
+  }, async () => {
     const database = join(dir, 'env-limits.db');
     const twoSections = join(dir, 'two.md');
     writeFileSync(twoSections, '# One\n\nfirst\n\n# Two\n\nsecond\n');
@@ -120,7 +128,9 @@ describe('helix library and helix ask', () => {
     expect(badOption).toMatchObject({ code: 2, stderr: 'helix: --max-pdf-pages must be between 1 and 100000\n' });
   });
 
-  it('refuses unsupported files with a reason and a nonzero exit, indexing the rest', async () => {
+  it('refuses unsupported files with a reason and a nonzero exit, indexing the rest', {
+    timeout: ceilingFor(1),
+  }, async () => {
     const res = await runCli([
       'library',
       'add',
@@ -155,10 +165,10 @@ describe('helix library and helix ask', () => {
         database,
       ]);
       key = created.stdout.trimEnd().split('\n').at(-1)!;
-    });
+    }, ceilingFor(2));
     afterAll(async () => server.kill('SIGTERM'));
 
-    it('helix ask answers with cited sources from the PDF, showing each turn', async () => {
+    it('helix ask answers with cited sources from the PDF, showing each turn', { timeout: ceilingFor(1) }, async () => {
       const res = await runCli(
         ['ask', 'What is the thermal expansion coefficient of the bracket?', '--url', server.url],
         { HELIX_TOKEN: key },
@@ -170,7 +180,7 @@ describe('helix library and helix ask', () => {
       expect(res.stdout).not.toContain(key);
     });
 
-    it('helix ask says so when the library cannot answer, and exits nonzero', async () => {
+    it('helix ask says so when the library cannot answer, and exits nonzero', { timeout: ceilingFor(1) }, async () => {
       const res = await runCli(['ask', 'Who won the 1998 football world cup?', '--url', server.url], {
         HELIX_TOKEN: key,
       });
@@ -181,13 +191,13 @@ describe('helix library and helix ask', () => {
       );
     });
 
-    it('helix ask needs a token from the environment', async () => {
+    it('helix ask needs a token from the environment', { timeout: ceilingFor(1) }, async () => {
       const res = await runCli(['ask', 'anything', '--url', server.url], { HELIX_TOKEN: '' });
       expect(res.code).toBe(2);
       expect(res.stderr).toContain('set HELIX_TOKEN');
     });
 
-    it('removing a document takes it out of search', async () => {
+    it('removing a document takes it out of search', { timeout: ceilingFor(2) }, async () => {
       const removed = await runCli(['library', 'remove', join(dir, 'thermal.pdf'), '--database', database]);
       expect(removed.code, removed.stderr).toBe(0);
       const res = await runCli(
@@ -196,5 +206,34 @@ describe('helix library and helix ask', () => {
       );
       expect(res.stdout).not.toContain('twelve parts per million');
     });
+  });
+});
+
+// Issue 27 item 20: `library add` on a Sphinx build indexed every page twice (HTML and _sources/*.rst.txt).
+describe('helix library add on a Sphinx HTML tree', () => {
+  let dir: string;
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('skips the source copies by default and what --exclude names; a pattern that cannot match as written exits 2', {
+    timeout: ceilingFor(3),
+  }, async () => {
+    dir = mkdtempSync(join(tmpdir(), 'helix-lib-sphinx-'));
+    const site = writeSphinxSite(dir);
+    const database = join(dir, 'helix.db');
+    const added = await runCli(['library', 'add', site, '--exclude', 'changelog.html', '--database', database]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('library: 2 added, 0 updated, 0 unchanged, 0 failed, 0 refused');
+    expect(added.stderr).toMatch(/\[1\/2\] added\s+\S*index\.html/);
+    expect(added.stderr).toMatch(/\[2\/2\] added\s+\S*usage\.html/);
+    expect(added.stderr).not.toMatch(/_sources|_static|changelog|buildinfo/);
+
+    const bad = await runCli(['library', 'add', site, '--exclude', 'api/[v1', '--database', database]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--exclude "api/[v1" has a [ without its ]');
+    expect(bad.stdout).toBe('');
+
+    const everything = await runCli(['library', 'add', site, '--no-default-excludes', '--database', database]);
+    expect(everything.code, everything.stderr).toBe(0);
+    expect(everything.stderr).toMatch(/added\s+\S*_sources\/usage\.rst\.txt/);
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddingsServer, type EmbeddingsServer } from './support/embeddingsServer.js';
 import { runCli } from './support/processes.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const KEY = 'sk-cli-embeddings-key-0123456789';
 
@@ -25,7 +26,9 @@ describe('helix library add with HELIX_EMBEDDINGS_*', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reports a failing endpoint as an error of the run, keeps the documents, and embeds them next time', async () => {
+  it('reports a failing endpoint as an error of the run, keeps the documents, and embeds them next time', {
+    timeout: ceilingFor(2),
+  }, async () => {
     const database = join(dir, 'helix.db');
     writeFileSync(join(dir, 'notes.md'), '# Bracket notes\n\nThe bracket is machined from aluminium.\n');
     server.replies.push({ kind: 'status', status: 401, body: { error: { message: 'invalid key' } } });
@@ -45,7 +48,7 @@ describe('helix library add with HELIX_EMBEDDINGS_*', () => {
     expect(server.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
-  it('stops on a bad setting, naming the variable', async () => {
+  it('stops on a bad setting, naming the variable', { timeout: ceilingFor(1) }, async () => {
     const res = await runCli(['library', 'add', join(dir, 'notes.md'), '--database', join(dir, 'bad.db')], {
       HELIX_EMBEDDINGS_MODEL: 'fixture-embed',
       HELIX_EMBEDDINGS_BASE_URL: 'not a url',

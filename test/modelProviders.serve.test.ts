@@ -10,6 +10,7 @@ import { api, idemKey } from './support/harness.js';
 import { startCodexFixture, type CodexFixture } from './support/codexFixture.js';
 import { runCli, startCliServer, type ServerProcess } from './support/processes.js';
 import { sseBody, type RecordedResponsesRequest } from './support/responsesFixtureServer.js';
+import { ceilingFor } from './support/ceilings.js';
 import {
   startScriptedChatServer,
   submitCall,
@@ -91,7 +92,7 @@ describe('helix serve with model providers', () => {
     writeFileSync(join(dir, 'library', 'damping.md'), LIBRARY_TEXT);
     const added = await runCli(['library', 'add', join(dir, 'library', 'damping.md'), '--database', database]);
     expect(added.code, added.stderr).toBe(0);
-  });
+  }, ceilingFor(1));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   describe('the operator default is a Chat Completions server, and an owner registers its own', () => {
@@ -113,14 +114,14 @@ describe('helix serve with model providers', () => {
         HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.1/32',
         HELIX_LOG_LEVEL: 'debug',
       });
-    });
+    }, ceilingFor(1));
     afterAll(async () => {
       await server?.kill('SIGTERM');
       await operatorModel?.close();
       await ownerModel?.close();
     });
 
-    it("an owner without a registration is answered by the operator's model", async () => {
+    it("an owner without a registration is answered by the operator's model", { timeout: ceilingFor(1) }, async () => {
       const token = await newKey(database, RUN_SCOPES, 'plain');
       searchThenCite(operatorModel, 'A viscoelastic layer absorbs the vibration energy [1].');
       const view = await runOnce(server.url, token);
@@ -134,7 +135,9 @@ describe('helix serve with model providers', () => {
     });
 
     // Issue 11, item 2: a provider streaming 240 MiB per reply to 5 concurrent turns took the heap to 6.1 GB.
-    it('a provider whose answers never end is cut off at the response bound: the turns fail, the server keeps serving', async () => {
+    it('a provider whose answers never end is cut off at the response bound: the turns fail, the server keeps serving', {
+      timeout: ceilingFor(1),
+    }, async () => {
       const token = await newKey(database, RUN_SCOPES, 'flooded');
       const FLOOD = 300 * 1024 * 1024;
       const before = operatorModel.requests.length;
@@ -156,7 +159,9 @@ describe('helix serve with model providers', () => {
       expect((await api(server.url, 'GET', '/healthz')).status).toBe(200);
     });
 
-    it("an owner's registered provider drives that owner's runs, with its key, and nobody else's", async () => {
+    it("an owner's registered provider drives that owner's runs, with its key, and nobody else's", {
+      timeout: ceilingFor(1),
+    }, async () => {
       const token = await newKey(database, `${RUN_SCOPES} provider.read provider.write`, 'owner');
       const registered = await api(server.url, 'POST', '/api/v1/model-providers', {
         token,
@@ -281,13 +286,15 @@ describe('helix serve with model providers', () => {
         HELIX_CODEX_TEST_ORIGIN: codex.origin,
         HELIX_LOG_LEVEL: 'debug',
       });
-    });
+    }, ceilingFor(1));
     afterAll(async () => {
       await server?.kill('SIGTERM');
       await codex?.close();
     });
 
-    it('a run completes through the subscription, with the pinned request shape and the login from `helix login codex`', async () => {
+    it('a run completes through the subscription, with the pinned request shape and the login from `helix login codex`', {
+      timeout: ceilingFor(1),
+    }, async () => {
       const token = await newKey(database, RUN_SCOPES, 'codex');
       scriptSearchThenCite();
       const view = await runOnce(server.url, token);
@@ -333,7 +340,9 @@ describe('helix serve with model providers', () => {
       for (const secret of [accessToken, accountId]) expect(server.stderr()).not.toContain(secret);
     });
 
-    it('an access token about to expire is refreshed before the turn, and the rotation is on disk before the request goes out', async () => {
+    it('an access token about to expire is refreshed before the turn, and the rotation is on disk before the request goes out', {
+      timeout: ceilingFor(1),
+    }, async () => {
       const stale = await login(30); // inside the 60 s refresh skew
       const token = await newKey(database, RUN_SCOPES, 'codex-refresh');
       const refreshesBefore = codex.auth.grants('refresh_token').length;
@@ -354,7 +363,9 @@ describe('helix serve with model providers', () => {
         expect(server.stderr()).not.toContain(secret);
     });
 
-    it('a refused refresh fails the run as model_auth (no later turn could succeed) and leaves the login marked reconnect-required for `helix auth status`', async () => {
+    it('a refused refresh fails the run as model_auth (no later turn could succeed) and leaves the login marked reconnect-required for `helix auth status`', {
+      timeout: ceilingFor(2),
+    }, async () => {
       await login(30);
       codex.auth.scriptRefresh({
         kind: 'error',
@@ -381,7 +392,9 @@ describe('helix serve with model providers', () => {
       expect(await runOnce(server.url, token)).toMatchObject({ completion_status: 'completed' });
     });
 
-    it('`helix models` lists the subscription models in provider order without printing credentials', async () => {
+    it('`helix models` lists the subscription models in provider order without printing credentials', {
+      timeout: ceilingFor(1),
+    }, async () => {
       backend().script(codexPaths.models.split('?')[0]!, {
         json: {
           models: [
@@ -422,7 +435,7 @@ describe('helix serve with model providers', () => {
       });
     });
 
-    it('`helix models` without a login says how to log in, and exits 1', async () => {
+    it('`helix models` without a login says how to log in, and exits 1', { timeout: ceilingFor(1) }, async () => {
       const res = await runCli(['models', '--provider', 'codex-subscription'], {
         HELIX_HOME: join(dir, 'empty-home'),
         HELIX_CODEX_TEST_ORIGIN: codex.origin,

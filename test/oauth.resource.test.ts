@@ -20,6 +20,7 @@ import { startCliServer, type ServerProcess } from './support/processes.js';
 import { OAUTH_ENV } from './support/productionEnv.js';
 import { accountDeps } from './support/accounts.js';
 import { storeFlavours } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const PUBLIC_HOST = 'helix.example';
 const AUDIENCE = `https://${PUBLIC_HOST}/mcp`;
@@ -152,7 +153,7 @@ describe('production: the advertised resource is the audience tokens are checked
       HELIX_AGENT_OAUTH_ALGORITHMS: 'RS256',
     });
     proxy = await startForwardingProxy(helix.url, PUBLIC_HOST);
-  }, 60_000);
+  }, ceilingFor(1));
   afterAll(async () => {
     await proxy?.close();
     await helix?.kill('SIGTERM');

@@ -217,6 +217,23 @@ describe('what an owner learns when its provider does not answer as a model (loo
   });
 });
 
+/**
+ * Two scripted servers on one port, at 127.0.0.2 and 127.0.0.1. The OS picks the port for the
+ * first; another program may already hold it on 127.0.0.1, so a taken port means pick again.
+ */
+const onePortOnTwoAddresses = async (): Promise<{ admitted: ScriptedChatServer; internal: ScriptedChatServer }> => {
+  for (;;) {
+    const admitted = await startScriptedChatServer([], { host: '127.0.0.2' });
+    const port = Number(new URL(admitted.url).port);
+    try {
+      return { admitted, internal: await startScriptedChatServer([], { host: '127.0.0.1', port }) };
+    } catch (err) {
+      await admitted.close();
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    }
+  }
+};
+
 describe('a provider name that resolves elsewhere after registration (DNS rebinding)', () => {
   let h: TestHelix;
   let admitted: ScriptedChatServer;
@@ -225,9 +242,7 @@ describe('a provider name that resolves elsewhere after registration (DNS rebind
 
   beforeAll(async () => {
     // One port on two loopback addresses; the operator admits only 127.0.0.2.
-    admitted = await startScriptedChatServer([], { host: '127.0.0.2' });
-    const port = Number(new URL(admitted.url).port);
-    internal = await startScriptedChatServer([], { host: '127.0.0.1', port });
+    ({ admitted, internal } = await onePortOnTwoAddresses());
     h = await startTestHelix(sqlite!, {
       resolveHost: tableResolver({ 'models.rebind.test': () => [answer] }),
       env: { HELIX_MODEL_PROVIDER_ALLOWED_CIDRS: '127.0.0.2/32' },

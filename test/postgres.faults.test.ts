@@ -1,9 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/auth/apiKeys.js';
-import { api, idemKey } from './support/harness.js';
+import { api, idemKey, waitFor } from './support/harness.js';
 import { startServerProcess, type ServerProcess } from './support/processes.js';
 import { storeFlavours, type TestStore } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const RUNS = '/api/v1/agent-runs';
 const postgres = storeFlavours().find((f) => f.name === 'postgres');
@@ -17,6 +18,21 @@ const terminateBackends = async (databaseUrl: string): Promise<number> => {
       'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
     );
     return result.rowCount ?? 0;
+  } finally {
+    await admin.end();
+  }
+};
+
+/** Whether a connection opened after `since` has run LISTEN (pg_stat_activity keeps its last query). */
+const listeningSince = async (databaseUrl: string, since: Date): Promise<boolean> => {
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    const result = await admin.query(
+      "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN %' AND backend_start > $1",
+      [since],
+    );
+    return (result.rowCount ?? 0) > 0;
   } finally {
     await admin.end();
   }
@@ -41,7 +57,7 @@ describe.skipIf(postgres === undefined)('PostgreSQL connections ended under a ru
       HELIX_AGENT_IP_RATE_LIMIT: '0',
       HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',
     });
-  }, 60_000);
+  }, ceilingFor(1));
   afterAll(async () => {
     await server?.kill('SIGTERM');
     await store?.dispose();
@@ -55,6 +71,7 @@ describe.skipIf(postgres === undefined)('PostgreSQL connections ended under a ru
       ),
     );
     expect(started.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    const terminatedAt = new Date();
     expect(await terminateBackends(store.location!)).toBeGreaterThanOrEqual(2);
     // Give the process the moment it needs to receive the connections' errors.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -75,7 +92,8 @@ describe.skipIf(postgres === undefined)('PostgreSQL connections ended under a ru
     // The LISTEN connection comes back too: a long poll is woken by the cancel's signal, long
     // before its own 25-second wait would end it.
     const runId = String(after.body.run_id);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The notifier reconnects with a backoff; wait for its LISTEN, not for a guess at how long that takes.
+    await waitFor(() => listeningSince(store.location!, terminatedAt));
     const poll = api(server.url, 'GET', `${RUNS}/${runId}/events?after_seq=1&wait_ms=25000`, { token });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const cancel = await api(server.url, 'POST', `${RUNS}/${runId}/cancel`, {

@@ -7,6 +7,7 @@ import { accountDeps } from './support/accounts.js';
 import { hasChromium, launchChromium, signedInPage } from './support/chromium.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 // .ci/run installs Debian's chromium; elsewhere the pages are still covered over HTTP by test/roomPages.test.ts.
 describe.skipIf(!hasChromium())('the console room pages in a real browser (D-09, PRE-01)', () => {
@@ -28,7 +29,7 @@ describe.skipIf(!hasChromium())('the console room pages in a real browser (D-09,
       subject: 'olive',
     });
     browser = await launchChromium();
-  });
+  }, ceilingFor(1));
   afterAll(async () => {
     await browser?.close();
     await h?.close();

@@ -15,6 +15,7 @@ import { hasChromium, launchChromium, signedInPage } from './support/chromium.js
 import { startTestHelix, type TestHelix } from './support/harness.js';
 import { serverRoomDeps } from './support/roomDeps.js';
 import { storeFlavours } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const DEFAULTS = {
   features: featuresFrom(['shared_live_room']),
@@ -35,7 +36,7 @@ describe.skipIf(!hasChromium())('the console source manager and claim page in a 
     await changeAccountPolicy(deps, DEFAULTS, owner, { features: { developer: true } });
     roomId = (await createRoomFor(await serverRoomDeps(h.testStore.store, DEFAULTS), owner, 'acme', 'Server')).room_id;
     browser = await launchChromium();
-  });
+  }, ceilingFor(1));
   afterAll(async () => {
     await browser?.close();
     await h?.close();

@@ -11,6 +11,7 @@ import { hasChromium, launchChromium, signedInPage } from './support/chromium.js
 import { embodimentWorld } from './support/embodimentWorld.js';
 import { manualClock, startTestHelix, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const ENV = {
   HELIX_ROOM_AGENT_IP_RATE_LIMIT: '0',
@@ -27,7 +28,7 @@ describe.skipIf(!hasChromium())('the console manual override in a real browser (
   beforeAll(async () => {
     h = await startTestHelix(storeFlavours()[0]!, { env: ENV, clock });
     browser = await launchChromium();
-  });
+  }, ceilingFor(1));
   afterAll(async () => {
     for (const c of clients) await c.close();
     await browser?.close();

@@ -9,6 +9,7 @@ import { acceptConsent } from '../src/service/rooms/acceptConsent.js';
 import { acceptInvite } from '../src/service/rooms/acceptInvite.js';
 import { withOperatorDatabase } from '../src/server/operatorDatabase.js';
 import { runCli } from './support/processes.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1)!;
 
@@ -32,7 +33,9 @@ describe('helix rooms (D-09, PRE-01): the operator manages rooms, members and co
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('D-09: the policy lock holds until `accounts policy set` turns shared_live_room on', async () => {
+  it('D-09: the policy lock holds until `accounts policy set` turns shared_live_room on', {
+    timeout: ceilingFor(4),
+  }, async () => {
     const locked = await cli('rooms', 'create', '--account', alice, '--title', 'Locked');
     expect(locked.code).toBe(1);
     expect(locked.stderr).toContain('feature_not_enabled');
@@ -45,7 +48,9 @@ describe('helix rooms (D-09, PRE-01): the operator manages rooms, members and co
     expect(developer.stdout).toMatch(/feature developer\ton\t\(set\)/);
   });
 
-  it('D-09, PRE-01: create, invite (the token printed once, stored hashed), join, set role, consent, remove', async () => {
+  it('D-09, PRE-01: create, invite (the token printed once, stored hashed), join, set role, consent, remove', {
+    timeout: ceilingFor(9),
+  }, async () => {
     const created = await cli('rooms', 'create', '--account', alice, '--title', 'Build site');
     expect(created.code, created.stderr).toBe(0);
     const roomId = lastLine(created.stdout);
@@ -107,9 +112,11 @@ describe('helix rooms (D-09, PRE-01): the operator manages rooms, members and co
     const removed = await cli('rooms', 'members', 'remove', roomId, bob, '--account', alice);
     expect(removed.stdout).toContain(`removed ${bob} from ${roomId}`);
     expect((await cli('rooms', 'list', '--account', bob)).stdout).toBe('no rooms\n');
-  }, 120_000);
+  });
 
-  it("refuses bad input (exit 2) and another account's room reads as not found (exit 1)", async () => {
+  it("refuses bad input (exit 2) and another account's room reads as not found (exit 1)", {
+    timeout: ceilingFor(12),
+  }, async () => {
     const roomId = lastLine((await cli('rooms', 'create', '--account', alice, '--title', 'Private')).stdout);
     const cases: [string[], number, string][] = [
       [['rooms', 'create', '--account', alice, '--title', '   '], 2, 'must not be empty'],
@@ -129,5 +136,5 @@ describe('helix rooms (D-09, PRE-01): the operator manages rooms, members and co
       expect(result.code, args.join(' ')).toBe(code);
       expect(result.stderr, args.join(' ')).toContain(message);
     }
-  }, 120_000);
+  });
 });

@@ -8,6 +8,7 @@ import { accountDeps } from './support/accounts.js';
 import { api, startTestHelix, type TestHelix } from './support/harness.js';
 import { runCli } from './support/processes.js';
 import { storeFlavours } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 // The limits sit in front of the store, so one dialect is enough here.
 const sqlite = storeFlavours().find((f) => f.name === 'sqlite')!;
@@ -97,7 +98,7 @@ describe('room facade limits (SLR-16, ENV-02..04)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'helix-room-limits-'));
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-    it('`helix serve` stops with exit 2 naming a bad room limit', async () => {
+    it('`helix serve` stops with exit 2 naming a bad room limit', { timeout: ceilingFor(1) }, async () => {
       const res = await runCli(['serve', '--port', '0', '--database', join(dir, 'r.db')], {
         HELIX_ROOM_AGENT_IP_RATE_LIMIT: 'many',
       });

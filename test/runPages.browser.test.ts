@@ -5,6 +5,7 @@ import { accountDeps } from './support/accounts.js';
 import { hasChromium, launchChromium, screenshotPath, signedInPage } from './support/chromium.js';
 import { ASKING, QUESTION, QUOTED, startConsoleRuns, type ConsoleRuns } from './support/consoleRuns.js';
 import { storeFlavours } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const SCRIPTED_OBJECTIVE = 'Explain <script>window.pwned=1</script> the flux capacitor';
 
@@ -22,7 +23,7 @@ describe.skipIf(!hasChromium())('the console run pages in a real browser (issue 
     await c.turn(c.ownerKey, runs.asking);
     runs.theirs = await c.start(c.otherKey, 'Their flux capacitor run');
     browser = await launchChromium();
-  });
+  }, ceilingFor(1));
   afterAll(async () => {
     await browser?.close();
     await c?.h.close();

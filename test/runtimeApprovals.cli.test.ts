@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimeApprovalKeys } from '../src/config/runtimeApprovalConfig.js';
 import { verifyAndConsumeApproval } from '../src/service/approvals/verifyAndConsumeApproval.js';
 import { openStore } from '../src/store/openStore.js';
-import { waitFor } from './support/harness.js';
 import { announcedServer, runCli, spawnTs } from './support/processes.js';
+import { ceilingFor } from './support/ceilings.js';
 
 // The reference approval host and the server's registry (D-11, APR-02..APR-07, APR-10, D-06),
 // through the real `helix` processes.
@@ -33,7 +33,7 @@ describe('helix approvals (D-11: the reference approval host, outside the server
     expect(made.code, made.stderr).toBe(0);
     entry = JSON.parse(made.stdout) as Entry;
     keyFile = join(keys, readdirSync(keys)[0]!);
-  });
+  }, ceilingFor(1));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const signArgs = (extra: readonly string[] = []): string[] => [
@@ -70,7 +70,9 @@ describe('helix approvals (D-11: the reference approval host, outside the server
     expect(statSync(keys).mode & 0o777).toBe(0o700);
   });
 
-  it('D-11, APR-02, D-06: a receipt from `helix approvals sign` verifies against the printed entry, once', async () => {
+  it('D-11, APR-02, D-06: a receipt from `helix approvals sign` verifies against the printed entry, once', {
+    timeout: ceilingFor(2),
+  }, async () => {
     const signed = await runCli(signArgs());
     expect(signed.code, signed.stderr).toBe(0);
     const receipt = signed.stdout.trim();
@@ -109,7 +111,9 @@ describe('helix approvals (D-11: the reference approval host, outside the server
     }
   });
 
-  it('sign refuses bad input and a key file others can read (exit 2), printing no receipt', async () => {
+  it('sign refuses bad input and a key file others can read (exit 2), printing no receipt', {
+    timeout: ceilingFor(5),
+  }, async () => {
     const cases: [string[], RegExp][] = [
       [signArgs(['--ttl-seconds', '601']), /--ttl-seconds must be a whole number 1-600/],
       [signArgs(['--action', '{not json']), /--action is not valid JSON/],
@@ -131,7 +135,9 @@ describe('helix approvals (D-11: the reference approval host, outside the server
     expect(res.stderr).toContain('must not be accessible by group or others');
   });
 
-  it('APR-03, D-06: status reports durable_store with the key identities, or fail_closed_unconfigured', async () => {
+  it('APR-03, D-06: status reports durable_store with the key identities, or fail_closed_unconfigured', {
+    timeout: ceilingFor(2),
+  }, async () => {
     const configured = await runCli(['approvals', 'status'], { [VARIABLE]: JSON.stringify([entry]) });
     expect(configured.code, configured.stderr).toBe(0);
     expect(JSON.parse(configured.stdout)).toEqual({
@@ -150,7 +156,9 @@ describe('helix approvals (D-11: the reference approval host, outside the server
     });
   });
 
-  it('APR-05: helix serve refuses to start with an ambiguous or malformed registry, naming the variable and code', async () => {
+  it('APR-05: helix serve refuses to start with an ambiguous or malformed registry, naming the variable and code', {
+    timeout: ceilingFor(3),
+  }, async () => {
     const database = join(dir, 'serve.db');
     const bad = [JSON.stringify([entry, entry]), '{"algorithm":"ed25519"}', '[{"algorithm":'];
     for (const registry of bad) {
@@ -163,24 +171,26 @@ describe('helix approvals (D-11: the reference approval host, outside the server
     }
   });
 
-  it('APR-02, APR-03: helix serve starts with the entry and logs its bootstrap status (durable_store)', async () => {
-    const logged: string[] = [];
+  it('APR-02, APR-03: helix serve starts with the entry and logs its bootstrap status (durable_store)', {
+    timeout: ceilingFor(1),
+  }, async () => {
+    // pino writes asynchronously: the log line may follow the announcement, so wait for the line itself.
+    let logged: (line: { msg?: string; runtime_approvals?: unknown }) => void = () => undefined;
+    const listeningLine = new Promise<{ runtime_approvals?: unknown }>((resolve) => (logged = resolve));
     const server = await announcedServer(
       spawnTs('src/cli/main.ts', ['serve', '--port', '0', '--database', join(dir, 'serve.db')], {
         [VARIABLE]: JSON.stringify([entry]),
         HELIX_LOG_LEVEL: 'info',
       }),
       (line) => {
-        logged.push(line);
+        const record = line.startsWith('{') ? (JSON.parse(line) as { msg?: string }) : {};
+        if (record.msg === 'helix listening') logged(record);
         return /helix listening on (\S+)/.exec(line)?.[1];
       },
     );
     try {
-      // pino writes asynchronously: the log line may follow the announcement.
-      const listening = () =>
-        logged.map((l) => JSON.parse(l.startsWith('{') ? l : '{}')).find((l) => l.msg === 'helix listening');
-      await waitFor(async () => listening() !== undefined);
-      expect(listening().runtime_approvals).toEqual({
+      const listening = await listeningLine;
+      expect(listening.runtime_approvals).toEqual({
         schema: 'helix.runtime_tool_confirmation.server_bootstrap_status.v1',
         replay_protection: 'durable_store',
         trusted_key_count: 1,

@@ -6,12 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { announcedServer, spawnTs } from './support/processes.js';
+import { ceilingFor } from './support/ceilings.js';
 
 describe('helix serve logging', () => {
   const dir = mkdtempSync(join(tmpdir(), 'helix-serve-log-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('--log-file takes every request line to the file, none to stdout; SIGTERM flushes it', async () => {
+  it('--log-file takes every request line to the file, none to stdout; SIGTERM flushes it', {
+    timeout: ceilingFor(1),
+  }, async () => {
     const logFile = join(dir, 'logs', 'helix.jsonl');
     const child = spawnTs(
       'src/cli/main.ts',
@@ -34,7 +37,7 @@ describe('helix serve logging', () => {
     expect(stdout).not.toContain('{');
   });
 
-  it('refuses an unknown --log-level with exit 2 before it listens', async () => {
+  it('refuses an unknown --log-level with exit 2 before it listens', { timeout: ceilingFor(1) }, async () => {
     const child = spawnTs('src/cli/main.ts', ['serve', '--port', '0', '--log-level', 'loud'], {});
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -12,6 +12,7 @@ import { openStore } from '../src/store/openStore.js';
 import { accountDeps } from './support/accounts.js';
 import { runReportingScript } from './support/probeProcess.js';
 import { startCliServer, type ServerProcess } from './support/processes.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const S = HARNESS_SETTINGS;
 const CLEAN = Object.fromEntries(Object.values(S).map((name) => [name, '']));
@@ -40,7 +41,7 @@ describe('live acceptance harness against a real `helix serve` (issue 14)', () =
       await store.close();
     }
     server = await startCliServer(database, { HELIX_LOG_LEVEL: 'warn' });
-  });
+  }, ceilingFor(1));
   afterAll(async () => {
     await server?.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });

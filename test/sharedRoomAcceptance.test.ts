@@ -7,6 +7,7 @@ import { spawnTs } from './support/processes.js';
 import { startRoomFacadeFixture, type Behaviour, type Route } from './support/roomFacadeFixture.js';
 import { storedRuns } from './support/storedRuns.js';
 import { storeFlavours } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 /**
  * `npm run helix:shared-room:live-acceptance` as a process. The network tests run it against a
@@ -112,7 +113,7 @@ describe('live acceptance harness: dry run (HAR-02, HAR-10)', () => {
     expect(run.stderr).toContain(variable);
   });
 
-  it('takes no arguments (a bearer never goes in argv), exit 2', async () => {
+  it('takes no arguments (a bearer never goes in argv), exit 2', { timeout: ceilingFor(1) }, async () => {
     const child = spawnTs(SCRIPT, ['--token=hlx_argvTokenNeverEchoed0123456789'], CLEAN);
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -8,6 +8,7 @@ import { loadInstanceSecret } from '../src/auth/instanceSecret.js';
 import { api, idemKey } from './support/harness.js';
 import { runCli, startServerProcess, type ServerProcess } from './support/processes.js';
 import { serverStoreFlavours, type TestStore } from './support/stores.js';
+import { ceilingFor } from './support/ceilings.js';
 
 const RUN_SCOPES = 'helix.agent_runs.read helix.agent_runs.write';
 
@@ -20,7 +21,7 @@ describe.each(serverStoreFlavours())('helix subjects on $name', (flavour) => {
     testStore = await flavour.create();
     database = testStore.location!;
     server = await startServerProcess(database);
-  });
+  }, ceilingFor(1));
   afterAll(async () => {
     await server?.kill('SIGTERM');
     await testStore?.dispose();
@@ -47,7 +48,9 @@ describe.each(serverStoreFlavours())('helix subjects on $name', (flavour) => {
     };
   };
 
-  it('shows, exports and erases an account, against a running server, sharing the REST use cases', async () => {
+  it('shows, exports and erases an account, against a running server, sharing the REST use cases', {
+    timeout: ceilingFor(10),
+  }, async () => {
     const carol = await createKey('carol');
     const dave = await createKey('dave');
     const run = await api(server.url, 'POST', '/api/v1/agent-runs', {
@@ -114,5 +117,5 @@ describe.each(serverStoreFlavours())('helix subjects on $name', (flavour) => {
       404,
     );
     expect((await runCli(['subjects', 'export', 'not an id', '--database', database])).code).toBe(2);
-  }, 180_000); // a dozen CLI processes
+  }); // a dozen CLI processes
 });

@@ -6,7 +6,7 @@ import { CodexAuthError } from '../model/codex/codexAuthError.js';
 import { codexAuthStatus, saveCodexLogin, type CodexAuthStatus } from '../model/codex/codexCredentials.js';
 import { checkOwnerKey, FileCredentialDocumentStore, helixHomeFromEnv } from '../model/codex/credentialStore.js';
 import { loginWithDevice } from '../model/codex/deviceLogin.js';
-import { codexEndpointsFromEnv } from '../model/codex/endpoints.js';
+import { codexCallbackPortsFromEnv, codexEndpointsFromEnv } from '../model/codex/endpoints.js';
 import type { CodexTokens } from '../model/codex/tokenClient.js';
 import { CliError } from './options.js';
 
@@ -33,6 +33,14 @@ const ownerOf = (options: { owner?: string }): string => {
 const endpoints = () => {
   try {
     return codexEndpointsFromEnv(process.env);
+  } catch (err) {
+    throw new CliError((err as Error).message, 2);
+  }
+};
+
+const callbackPorts = () => {
+  try {
+    return codexCallbackPortsFromEnv(process.env);
   } catch (err) {
     throw new CliError((err as Error).message, 2);
   }
@@ -75,14 +83,15 @@ const loginWithBrowser = async (
   options: { browser: boolean; paste?: boolean },
   signal: AbortSignal,
 ): Promise<CodexTokens> => {
-  const login = await startBrowserLogin({ endpoints: endpoints(), paste: options.paste === true });
+  const ports = callbackPorts();
+  const login = await startBrowserLogin({ endpoints: endpoints(), ports, paste: options.paste === true });
   try {
     say('Sign in to Codex with your ChatGPT account. Open this URL in a browser:');
     say('');
     say(`  ${login.authorizeUrl}`);
     say('');
     if (login.port === undefined) {
-      if (options.paste !== true) say('No local callback port (1455, 1457) could be opened.');
+      if (options.paste !== true) say(`No local callback port (${ports.join(', ')}) could be opened.`);
       say('After signing in, the browser is sent to a localhost address that may not load.');
       say('Copy that whole address from the address bar and paste it here, then press Enter:');
       return await login.completeWithPastedUrl(await readPastedUrl(signal), signal);

@@ -11,6 +11,12 @@ import {
   type DocumentLimits,
 } from '../sources/library/extract/limits.js';
 import type { IngestProgress } from '../sources/library/ingest.js';
+import {
+  checkExcludePattern,
+  DEFAULT_LIBRARY_EXCLUDES,
+  ExcludePatternError,
+  type DocumentSelection,
+} from '../sources/library/documentSelection.js';
 import { addDocuments } from '../service/library/addDocuments.js';
 import { listDocuments } from '../service/library/listDocuments.js';
 import { removeDocument } from '../service/library/removeDocument.js';
@@ -67,11 +73,35 @@ const limitsFor = (options: Readonly<Record<string, string | undefined>>): Docum
   return limits;
 };
 
+/** `--exclude` patterns as given (repeatable), checked before anything is read; `--no-default-excludes` drops the defaults. */
+const selectionFor = (options: { exclude?: string[]; defaultExcludes?: boolean }): DocumentSelection => {
+  const exclude = options.exclude ?? [];
+  try {
+    for (const pattern of exclude) checkExcludePattern(pattern);
+  } catch (error) {
+    if (error instanceof ExcludePatternError) throw new CliError(error.message, 2);
+    throw error;
+  }
+  return { exclude, defaultExcludes: options.defaultExcludes !== false };
+};
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
 const addCommand = (): Command => {
   const add = addDatabaseOption(
     new Command('add')
       .description('index Markdown, text, HTML and PDF files (directories are walked)')
-      .argument('<paths...>'),
+      .argument('<paths...>')
+      .option(
+        '--exclude <pattern>',
+        'skip what this .gitignore-style pattern matches under a directory added, e.g. "_build/" or "*.rst.txt" (repeatable)',
+        collect,
+        [],
+      )
+      .option(
+        '--no-default-excludes',
+        `walk everything, including the default excludes (${DEFAULT_LIBRARY_EXCLUDES.join(' ')})`,
+      ),
   );
   for (const limit of DOCUMENT_LIMIT_NAMES) {
     const { flag, help } = LIMIT_OPTIONS[limit];
@@ -80,12 +110,16 @@ const addCommand = (): Command => {
       `${help} (default: $${LIBRARY_LIMIT_SETTINGS[limit].variable} or ${DEFAULT_DOCUMENT_LIMITS[limit]})`,
     );
   }
-  return add.action(async (paths: string[], options: { database?: string } & Record<string, string | undefined>) => {
-    const limits = limitsFor(options);
+  type AddOptions = { database?: string; exclude?: string[]; defaultExcludes?: boolean } & Record<string, unknown>;
+  return add.action(async (paths: string[], options: AddOptions) => {
+    const limits = limitsFor(options as Record<string, string | undefined>);
+    const selection = selectionFor(options);
     const embedder = embedderFromEnv();
     await withDatabase(options, async (database) => {
       const deps = embedder === undefined ? database.library : { ...database.library, embedder };
-      const report = await addDocuments(deps, paths, limits, (p) => process.stderr.write(`${describeProgress(p)}\n`));
+      const report = await addDocuments(deps, paths, limits, selection, (p) =>
+        process.stderr.write(`${describeProgress(p)}\n`),
+      );
       process.stdout.write(
         `library: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.failed} failed, ${report.refused} refused; ${counted(report.passages, 'passage')} indexed\n`,
       );

@@ -1,3 +1,4 @@
+import { onTestFinished } from 'vitest';
 import { createApiKey } from '../../src/auth/apiKeys.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -87,11 +88,23 @@ let keyCounter = 0;
 /** A fresh, valid Idempotency-Key. */
 export const idemKey = (label = 'k'): string => `test-${label}-${process.pid}-${Date.now()}-${++keyCounter}`;
 
-/** Polls until the predicate holds (for observing a request mid-flight), failing after a bound. */
-export const waitFor = async (predicate: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Polls until the predicate holds, for state no event announces (a request mid-flight, a row
+ * written by another process). It has no deadline of its own, which would be a guess at the
+ * machine's speed: the test's ceiling (test/support/ceilings.ts) bounds it, and it stops polling
+ * once the test has ended.
+ */
+export const waitFor = async (predicate: () => Promise<boolean>): Promise<void> => {
+  let ended = false;
+  try {
+    onTestFinished(() => {
+      ended = true;
+    });
+  } catch {
+    // Called from a hook, not a test: the hook's ceiling bounds it.
+  }
   while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    if (ended) throw new Error('the test ended before the condition held');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 };

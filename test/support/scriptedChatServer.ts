@@ -201,7 +201,14 @@ export const startScriptedChatServer = async (
     });
   });
   const host = listenOn.host ?? '127.0.0.1';
-  await new Promise<void>((resolve) => server.listen(listenOn.port ?? 0, host, resolve));
+  // A port asked for by number may be taken (EADDRINUSE): reject, so the caller can pick again.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listenOn.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}/v1`,

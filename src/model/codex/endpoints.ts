@@ -52,3 +52,26 @@ export const codexEndpointsFromEnv = (env: Readonly<Record<string, string | unde
   }
   return { issuer: url.origin, api: url.origin };
 };
+
+const CALLBACK_PORTS_VARIABLE = 'HELIX_CODEX_TEST_CALLBACK_PORTS';
+
+/**
+ * The loopback callback ports to try, in order. The real issuer accepts only the redirect URIs on
+ * 1455 and 1457, so production and the pinned endpoints always get those. A test harness that has
+ * pointed the endpoints at its loopback fixture (HELIX_CODEX_TEST_ORIGIN) may name others, `0`
+ * meaning "any free port": the CLI prints the port it bound in the authorize URL, so a test never
+ * has to hold, or guess, a fixed port.
+ */
+export const codexCallbackPortsFromEnv = (env: Readonly<Record<string, string | undefined>>): readonly number[] => {
+  const raw = env[CALLBACK_PORTS_VARIABLE]?.trim();
+  if (raw === undefined || raw === '') return CODEX_CALLBACK_PORTS;
+  if (env.NODE_ENV === 'production') throw new Error(`${CALLBACK_PORTS_VARIABLE} is refused in production`);
+  if ((env.HELIX_CODEX_TEST_ORIGIN?.trim() ?? '') === '')
+    throw new Error(
+      `${CALLBACK_PORTS_VARIABLE} needs HELIX_CODEX_TEST_ORIGIN: the real issuer only redirects to ports ${CODEX_CALLBACK_PORTS.join(' and ')}`,
+    );
+  const ports = raw.split(',').map((part) => part.trim());
+  if (!ports.every((part) => /^\d{1,5}$/.test(part) && Number(part) <= 65_535))
+    throw new Error(`${CALLBACK_PORTS_VARIABLE} must be a comma-separated list of TCP ports (0 = any free port)`);
+  return ports.map(Number);
+};

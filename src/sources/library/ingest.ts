@@ -15,8 +15,7 @@ import {
 import { generatePassages } from './passages.js';
 import type { PassageEmbedder } from './embedder.js';
 import { embedMissingPassages } from './embedPassages.js';
-
-const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git', 'dist', 'coverage']);
+import { DEFAULT_DOCUMENT_SELECTION, excludeTestFor, type DocumentSelection } from './documentSelection.js';
 
 /**
  * `refused`: the document passed one of its limits (DocumentLimitError); `failed`: anything else;
@@ -48,22 +47,29 @@ export interface IngestReport {
   readonly embeddingError?: string;
 }
 
-/** Expands directories into the supported files under them (hidden and build folders skipped). */
-const collectFiles = async (paths: readonly string[]): Promise<{ files: string[]; missing: string[] }> => {
+/**
+ * Expands directories into the supported files under them, skipping what `selection` excludes
+ * (documentSelection.ts); an excluded folder is not entered. A file named directly is always kept.
+ */
+const collectFiles = async (
+  paths: readonly string[],
+  selection: DocumentSelection,
+): Promise<{ files: string[]; missing: string[] }> => {
+  const excluded = excludeTestFor(selection);
   const files: string[] = [];
   const missing: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
+  const walk = async (root: string, dir: string): Promise<void> => {
     for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (entry.name.startsWith('.') || SKIPPED_DIRECTORIES.has(entry.name)) continue;
       const full = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(full);
+      if (excluded(relative(root, full).split(sep).join('/'), entry.isDirectory())) continue;
+      if (entry.isDirectory()) await walk(root, full);
       else if (entry.isFile() && isSupportedDocument(entry.name)) files.push(full);
     }
   };
   for (const path of paths) {
     const info = await stat(path).catch(() => undefined);
     if (info === undefined) missing.push(path);
-    else if (info.isDirectory()) await walk(path);
+    else if (info.isDirectory()) await walk(path, path);
     else files.push(path);
   }
   return { files, missing };
@@ -235,7 +241,8 @@ const storeDocument = async (
  * across many documents of the batch (boilerplate.ts) are left out of the changed ones. A
  * document past one of `limits` is refused whole (nothing of it is written; an earlier version
  * stays as it was) and the rest are still indexed. With an `embedder`, passages without an
- * embedding by its model are embedded last (embedPassages.ts).
+ * embedding by its model are embedded last (embedPassages.ts). Directories are walked under
+ * `selection` (documentSelection.ts).
  */
 export const ingestPaths = async (
   store: Store,
@@ -244,8 +251,12 @@ export const ingestPaths = async (
   onProgress: (progress: IngestProgress) => void = () => undefined,
   limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
   embedder?: PassageEmbedder,
+  selection: DocumentSelection = DEFAULT_DOCUMENT_SELECTION,
 ): Promise<IngestReport> => {
-  const { files, missing } = await collectFiles(paths.map((p) => resolve(p)));
+  const { files, missing } = await collectFiles(
+    paths.map((p) => resolve(p)),
+    selection,
+  );
   const counts = { added: 0, updated: 0, unchanged: 0, refused: 0, failed: missing.length, passages: 0 };
   const total = files.length + missing.length;
   for (const [i, path] of missing.entries()) {

@@ -166,6 +166,49 @@ describe('HTML extraction of adversarial pages', () => {
   });
 });
 
+// Issue 27 item 20: Sphinx headings kept their "¶" headerlink, in the section path and the text.
+describe('HTML permalink anchors', () => {
+  const SPHINX = `<html><head><title>Usage — Demo 1.0 documentation</title></head><body>
+<section id="usage"><h1>Usage<a class="headerlink" href="#usage" title="Link to this heading">¶</a></h1>
+<p>Run <code>demo</code> once. A pilcrow ¶ in the prose is the author's own.</p>
+<section id="options"><h2>Options<a class="headerlink" href="#options" title="Link to this heading">¶</a></h2>
+<dl><dt id="cmdoption-q"><code>-q</code><a class="headerlink" href="#cmdoption-q" title="Link to this definition">¶</a></dt>
+<dd><p>Quiet.</p></dd></dl>
+<div class="literal-block-wrapper"><div class="code-block-caption"><span class="caption-text">config.toml</span><a class="headerlink" href="#id1" title="Link to this code">¶</a></div>
+<pre>verbose = false</pre></div>
+</section></section></body></html>`;
+
+  it('drops Sphinx headerlinks from headings, terms and captions, and keeps a ¶ the prose wrote', async () => {
+    const doc = await extract(SPHINX);
+    expect(doc.sections.map((section) => section.heading)).toEqual([
+      'Usage',
+      'Usage › Options',
+      'Usage › Options › -q',
+      'Usage › Options',
+    ]);
+    expect(doc.text).toContain("Usage\n\nRun demo once. A pilcrow ¶ in the prose is the author's own.");
+    expect(doc.text).toContain('config.toml');
+    expect(doc.text.match(/¶/g)).toHaveLength(1);
+  });
+
+  it.each([
+    ['MkDocs', '<a class="headerlink" href="#setup" title="Permanent link">¶</a>'],
+    ['VitePress', '<a class="header-anchor" href="#setup" aria-label="Permalink to Setup">#</a>'],
+    ['Docusaurus', '<a href="#setup" class="hash-link" aria-label="Direct link to Setup">\u200B</a>'],
+    ['rustdoc', '<a href="#setup" class="anchor">§</a>'],
+  ])('drops the %s permalink from a heading', async (_generator, anchor) => {
+    const doc = await extract(`<h1>Guide</h1><h2>Setup${anchor}</h2><p>Install it.</p>`);
+    // The first h1 stands for the page's title, so the path starts below it.
+    expect(doc.sections.at(-1)?.heading).toBe('Setup');
+    expect(doc.text).toMatch(/Setup\n\nInstall it\.$/);
+  });
+
+  it('keeps a link whose class only contains a permalink class name, and its words', async () => {
+    const doc = await extract('<h2>See <a class="anchored-note" href="#n">the note</a></h2><p>x</p>');
+    expect(doc.sections.at(-1)?.heading).toBe('See the note');
+  });
+});
+
 describe('HTML definition lists (options, settings, parameters)', () => {
   const SETTINGS = `<title>git-config(1)</title><h1>git-config(1)</h1>
     <h2>Variables</h2><p>Settings, by name.</p>

@@ -80,6 +80,14 @@ const PAGE_CHROME = [
   'div.navfooter',
 ];
 
+/**
+ * Permalink anchors a generator adds to headings, definition terms and captions: Sphinx and MkDocs
+ * (`a.headerlink`, "¶"), VitePress and VuePress (`a.header-anchor`, "#"), Docusaurus
+ * (`a.hash-link`), rustdoc and GitHub (`a.anchor`, "§" or an icon). They are a link to the heading,
+ * not its words. Matched by element and class, so a "¶" the prose itself writes stays.
+ */
+const PERMALINK_ANCHORS = ['a.headerlink', 'a.header-anchor', 'a.hash-link', 'a.anchor'];
+
 const HEADING_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
 const TITLE_OPEN = /<title\b/i;
 const TITLE_CLOSE = /<\/title\s*>/gi;
@@ -140,11 +148,10 @@ const optionsFor = (markers: Markers): HtmlToTextOptions => {
     limits: { maxDepth: MAX_HTML_DEPTH },
     formatters: { markHeading, markList, markTerm, tableCell, formatTable },
     selectors: [
-      // Navigation, scripts and images carry no searchable prose of the page itself; the title is read apart.
-      ...['title', 'img', 'script', 'style', 'noscript', 'template', 'svg', ...PAGE_CHROME].map((selector) => ({
-        selector,
-        format: 'skip',
-      })),
+      // Navigation, scripts, images and permalinks carry no searchable prose of the page itself; the title is read apart.
+      ...['title', 'img', 'script', 'style', 'noscript', 'template', 'svg', ...PAGE_CHROME, ...PERMALINK_ANCHORS].map(
+        (selector) => ({ selector, format: 'skip' }),
+      ),
       { selector: 'a', options: { ignoreHref: true } },
       ...BLOCKS.map((selector) => ({ selector, format: 'block' })),
       { selector: 'table', format: 'formatTable' },
