@@ -298,11 +298,9 @@ describe('Codex subscription Responses transport', () => {
     const controller = new AbortController();
     const pending = rejectsWithModelError(generate(client, request({ signal: controller.signal })));
     await server.waitForRequests(1);
-    const abortedAt = performance.now();
     controller.abort();
     const error = await pending;
     expect(error.kind).toBe('aborted');
-    expect(performance.now() - abortedAt).toBeLessThan(1_000);
     expect(server.requestsTo(RESPONSES)).toHaveLength(1);
   });
 });
@@ -327,11 +325,9 @@ describe('Codex transport: a cancel stops everything', () => {
     const controller = new AbortController();
     const pending = rejectsWithModelError(generate(patient, request({ signal: controller.signal })));
     await waiting;
-    const abortedAt = performance.now();
     controller.abort();
     const error = await pending;
     expect(error).toMatchObject({ kind: 'aborted', details: { attempts: 1 } });
-    expect(performance.now() - abortedAt).toBeLessThan(1_000);
     expect(server.requestsTo(RESPONSES)).toHaveLength(1);
   });
 
@@ -369,11 +365,9 @@ describe('Codex transport: a cancel stops everything', () => {
       const controller = new AbortController();
       const pending = rejectsWithModelError(generate(real, request({ signal: controller.signal })));
       await expect.poll(() => refreshes.length).toBe(1);
-      const abortedAt = performance.now();
       controller.abort();
       const error = await pending;
       expect(error.kind).toBe('aborted');
-      expect(performance.now() - abortedAt).toBeLessThan(1_000);
       expect(server.requestsTo(RESPONSES)).toHaveLength(0);
       expect(refreshes).toEqual(['/oauth/token']);
     } finally {
