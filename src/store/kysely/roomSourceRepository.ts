@@ -63,7 +63,9 @@ type Part<K extends keyof RoomSourceRepository> = Pick<RoomSourceRepository, K>;
 
 const sourceRecords = (
   db: Kysely<HelixDatabase>,
-): Part<'insertSource' | 'getSource' | 'listSources' | 'setCredential' | 'clearCredential' | 'endSource'> => {
+): Part<
+  'insertSource' | 'getSource' | 'listSources' | 'listActiveSourcesOf' | 'setCredential' | 'clearCredential' | 'endSource'
+> => {
   const changed = (result: { numUpdatedRows: bigint }): boolean => result.numUpdatedRows === 1n;
   return {
     async insertSource(s) {
@@ -107,6 +109,18 @@ const sourceRecords = (
         .orderBy('created_at')
         .orderBy('source_id')
         .limit(limit)
+        .execute();
+      return rows.map(sourceFromRow);
+    },
+    async listActiveSourcesOf(roomId, accountId) {
+      const rows = await db
+        .selectFrom('helix_room_sources')
+        .selectAll()
+        .where('room_id', '=', roomId)
+        .where('created_by', '=', accountId)
+        .where('status', '=', 'active')
+        .orderBy('created_at')
+        .orderBy('source_id')
         .execute();
       return rows.map(sourceFromRow);
     },
