@@ -130,7 +130,8 @@ const addSetRole = (members: Command): void => {
       helixErrors(async () => {
         const changed = await setMemberRole(database.rooms, options.account, roomId, memberId, role);
         say(
-          `${changed.member.account_id} is now ${changed.member.role} in ${roomId}; revoked ${changed.revoked_bindings} run binding(s)`,
+          `${changed.member.account_id} is now ${changed.member.role} in ${roomId}; revoked ${changed.revoked_bindings} run binding(s), ` +
+            `${changed.revoked_invites} invite(s), ${changed.revoked_sources} source(s)`,
         );
       }),
     );
