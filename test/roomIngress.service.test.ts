@@ -50,10 +50,7 @@ describe.each(storeFlavours())('the source ingress use cases on $name', (flavour
   /** The last claimed bearer, for the ingress authentication. */
   let bearer = '';
 
-  const newSource = async (
-    creator = alice,
-    roomId?: string,
-  ): Promise<RoomSourceRecord> => {
+  const newSource = async (creator = alice, roomId?: string): Promise<RoomSourceRecord> => {
     const room = roomId ?? (await createRoom(deps, creator, `room-key-${++seq}`, { title: 'W' })).body.room.room_id;
     const made = await createSource(deps, creator, room, `source-key-${++seq}`, {
       domain_adapter: 'game.minecraft.readonly.v1',
@@ -61,7 +58,8 @@ describe.each(storeFlavours())('the source ingress use cases on $name', (flavour
       source_label: 'S',
       ttl_ms: 3_600_000,
     });
-    bearer = (await claimDelivery(deps, creator.accountId, made.body.credential_delivery?.claim_handle ?? '')).token_value;
+    bearer = (await claimDelivery(deps, creator.accountId, made.body.credential_delivery?.claim_handle ?? ''))
+      .token_value;
     const row = await t.store.read.roomSources.getSource(made.body.source.source_id);
     if (row === undefined) throw new Error('source row missing');
     return row;

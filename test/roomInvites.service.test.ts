@@ -79,9 +79,9 @@ describe.each(storeFlavours())('room invites on $name (issue 27 item 2, D-09)', 
     const carol = await t.store.read.rooms.getMember(roomId, 'acct_carol');
     await t.store.read.rooms.saveMember({ ...carol!, removedAt: clock });
     expect(await refusal(acceptInvite(deps, 'acct_dave', issued.token))).toMatchObject({ code: 'not_found' });
-    expect((await t.store.read.rooms.listInvites(roomId, 10)).find((i) => i.inviteRef === issued.invite_ref)).toMatchObject(
-      { usedAt: null, usedBy: null },
-    );
+    expect(
+      (await t.store.read.rooms.listInvites(roomId, 10)).find((i) => i.inviteRef === issued.invite_ref),
+    ).toMatchObject({ usedAt: null, usedBy: null });
   });
 
   it('D-09: an owner lists invites with their status and revokes one by reference, once', async () => {

@@ -150,10 +150,15 @@ describe('the console room pages over HTTP (D-09, PRE-01)', () => {
 
     // Another account, or a cross-site form, cannot revoke it.
     expect((await post(`/account/rooms/${roomId}/invites/${inviteRef}/revoke`, 'carol', {})).status).toBe(404);
-    const crossSite = await post(`/account/rooms/${roomId}/invites/${inviteRef}/revoke`, 'alice', {}, {
-      origin: 'https://evil.example',
-      'sec-fetch-site': 'cross-site',
-    });
+    const crossSite = await post(
+      `/account/rooms/${roomId}/invites/${inviteRef}/revoke`,
+      'alice',
+      {},
+      {
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
+    );
     expect(crossSite.status).toBe(403);
     const revoked = await post(`/account/rooms/${roomId}/invites/${inviteRef}/revoke`, 'alice', {});
     expect(revoked.status).toBe(303);

@@ -11,7 +11,13 @@ import { removeMember } from '../src/service/rooms/removeMember.js';
 import { eraseSubject } from '../src/service/subjects/eraseSubject.js';
 import { exportSubject } from '../src/service/subjects/exportSubject.js';
 import { summarizeSubject } from '../src/service/subjects/summarizeSubject.js';
-import { insertActiveAccounts, refusal, roomFeatureUnlessLocked, roomPrincipal, roomTestDeps } from './support/roomDeps.js';
+import {
+  insertActiveAccounts,
+  refusal,
+  roomFeatureUnlessLocked,
+  roomPrincipal,
+  roomTestDeps,
+} from './support/roomDeps.js';
 import { storeFlavours, type TestStore } from './support/stores.js';
 
 const SECRET = 'subject-invite-test-secret';

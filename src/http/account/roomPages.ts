@@ -110,7 +110,8 @@ const invitesSection = (roomId: string, invites: readonly InviteView[]): string 
     const revoke = revocable
       ? `<form method="post" action="${roomPath(roomId)}/invites/${encodeURIComponent(i.invite_ref)}/revoke"><button type="submit">Revoke</button></form>`
       : '';
-    const used = i.used_at === null ? '' : `${escapeHtml(i.used_at)} by <code>${escapeHtml(i.used_by ?? 'erased account')}</code>`;
+    const used =
+      i.used_at === null ? '' : `${escapeHtml(i.used_at)} by <code>${escapeHtml(i.used_by ?? 'erased account')}</code>`;
     return `<tr data-invite="${escapeHtml(i.invite_ref)}"><td><code>${escapeHtml(i.invite_ref)}</code></td><td>${i.role}</td><td class="status">${i.status}</td><td><code>${escapeHtml(i.created_by)}</code></td><td>${escapeHtml(i.expires_at ?? '')}</td><td>${used}</td><td>${revoke}</td></tr>`;
   });
   return `<h2>Invites</h2>

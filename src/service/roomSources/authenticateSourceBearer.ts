@@ -26,7 +26,8 @@ export const authenticateSourceBearer = async (
   if (!isSourceId(bindingId) || !SOURCE_BEARER_PATTERN.test(bearer)) throw sourceCredentialRefused();
   const source = await deps.store.read.roomSources.getSource(bindingId);
   const now = deps.now();
-  if (source === undefined || !sourceIsLive(source, now) || source.credentialHash === null) throw sourceCredentialRefused();
+  if (source === undefined || !sourceIsLive(source, now) || source.credentialHash === null)
+    throw sourceCredentialRefused();
   if (!sameHash(source.credentialHash, hashSourceSecret(bearer))) throw sourceCredentialRefused();
   const room = await deps.store.read.rooms.getRoom(source.roomId);
   if (room === undefined || room.status !== 'active') throw sourceCredentialRefused();

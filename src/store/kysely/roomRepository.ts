@@ -193,9 +193,7 @@ const memberRecords = (
   },
 });
 
-const inviteRecords = (
-  db: Kysely<HelixDatabase>,
-): Part<'insertInvite' | 'consumeInvite' | 'listInvites' | 'revokeInvite' | 'revokeInvitesOf'> => ({
+const inviteRecords = (db: Kysely<HelixDatabase>): Part<'insertInvite' | 'consumeInvite'> => ({
   async insertInvite(i) {
     await db
       .insertInto('helix_room_invites')
@@ -242,6 +240,10 @@ const inviteRecords = (
       .executeTakeFirstOrThrow();
     return inviteFromRow(row);
   },
+});
+
+/** An owner's view of the room's invites and their revocation (D-09). */
+const inviteManagement = (db: Kysely<HelixDatabase>): Part<'listInvites' | 'revokeInvite' | 'revokeInvitesOf'> => ({
   async listInvites(roomId, limit) {
     const rows = await db
       .selectFrom('helix_room_invites')
@@ -290,5 +292,6 @@ export const roomRepository = (db: Kysely<HelixDatabase>): RoomRepository => ({
   ...consentRecords(db),
   ...memberRecords(db),
   ...inviteRecords(db),
+  ...inviteManagement(db),
   ...roomBindingRepository(db),
 });

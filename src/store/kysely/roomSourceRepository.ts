@@ -63,9 +63,7 @@ type Part<K extends keyof RoomSourceRepository> = Pick<RoomSourceRepository, K>;
 
 const sourceRecords = (
   db: Kysely<HelixDatabase>,
-): Part<
-  'insertSource' | 'getSource' | 'listSources' | 'listActiveSourcesOf' | 'setCredential' | 'clearCredential' | 'endSource'
-> => {
+): Part<'insertSource' | 'getSource' | 'listSources' | 'setCredential' | 'clearCredential' | 'endSource'> => {
   const changed = (result: { numUpdatedRows: bigint }): boolean => result.numUpdatedRows === 1n;
   return {
     async insertSource(s) {
@@ -112,18 +110,6 @@ const sourceRecords = (
         .execute();
       return rows.map(sourceFromRow);
     },
-    async listActiveSourcesOf(roomId, accountId) {
-      const rows = await db
-        .selectFrom('helix_room_sources')
-        .selectAll()
-        .where('room_id', '=', roomId)
-        .where('created_by', '=', accountId)
-        .where('status', '=', 'active')
-        .orderBy('created_at')
-        .orderBy('source_id')
-        .execute();
-      return rows.map(sourceFromRow);
-    },
     async setCredential(sourceId, hashes, at) {
       const result = await db
         .updateTable('helix_room_sources')
@@ -163,6 +149,22 @@ const sourceRecords = (
     },
   };
 };
+
+/** SRC-06: the sources an owner created, which end when its ownership does (endOwnerAuthority). */
+const creatorRecords = (db: Kysely<HelixDatabase>): Part<'listActiveSourcesOf'> => ({
+  async listActiveSourcesOf(roomId, accountId) {
+    const rows = await db
+      .selectFrom('helix_room_sources')
+      .selectAll()
+      .where('room_id', '=', roomId)
+      .where('created_by', '=', accountId)
+      .where('status', '=', 'active')
+      .orderBy('created_at')
+      .orderBy('source_id')
+      .execute();
+    return rows.map(sourceFromRow);
+  },
+});
 
 const deliveryRecords = (
   db: Kysely<HelixDatabase>,
@@ -262,6 +264,7 @@ const admissionRecords = (
 
 export const roomSourceRepository = (db: Kysely<HelixDatabase>): RoomSourceRepository => ({
   ...sourceRecords(db),
+  ...creatorRecords(db),
   ...deliveryRecords(db),
   ...admissionRecords(db),
 });
