@@ -112,7 +112,7 @@ const defaultExecutor = (
 };
 
 /** The configured sources; a configuration the registry refuses stops start-up as a configuration error. */
-const registryOf = (store: Store, config: HelixConfig, logger: Logger) => {
+const registryOf = (store: Store, policies: AccountPolicies, config: HelixConfig, logger: Logger) => {
   const hybrid =
     config.embeddings === undefined
       ? undefined
@@ -122,7 +122,7 @@ const registryOf = (store: Store, config: HelixConfig, logger: Logger) => {
             logger.warn({ err: { message: reason } }, 'library search fell back to lexical ranking'),
         };
   try {
-    return buildRegistry(store, config.sources, hybrid);
+    return buildRegistry(store, policies, config.sources, hybrid);
   } catch (err) {
     if (err instanceof TypeError) throw new ConfigError(`source configuration: ${err.message}`);
     throw err;
@@ -172,14 +172,14 @@ const openRuntime = async (config: HelixConfig, options: StartOptions): Promise<
 /** Step 2: the run service and what it runs on (sources, signals, turn slots, account policy). */
 const buildRunService = async (config: HelixConfig, options: StartOptions, rt: Runtime, resolveHost: HostResolver) => {
   const { store, clock, logger } = rt;
-  const registry = registryOf(store, config, logger);
+  const policies = new AccountPolicies(store, config.accountDefaults);
+  const registry = registryOf(store, policies, config, logger);
   // Replicas sharing PostgreSQL signal each other through LISTEN/NOTIFY; otherwise signals stay in-process.
   const notifier: RunNotifier =
     options.store === undefined && isPostgresUrl(config.database)
       ? await PostgresRunNotifier.start(config.database, rt.onConnectionError, () => rt.credentials.clear())
       : new LocalRunNotifier();
   const turns = new ActiveTurns();
-  const policies = new AccountPolicies(store, config.accountDefaults);
   const deps: RunServiceDeps = {
     store,
     executor: options.executor ?? defaultExecutor(config, store, clock, logger, resolveHost),

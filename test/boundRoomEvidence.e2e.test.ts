@@ -19,6 +19,7 @@ import { ScriptedExecutor, scriptedCandidate } from '../src/solver/scriptedExecu
 import { accountDeps } from './support/accounts.js';
 import {
   ADMIT_ALL,
+  admittedSourceIn,
   type AdmittedRoomSource,
   insertObservation,
   minecraftSnapshot,
@@ -58,13 +59,14 @@ describe.each(storeFlavours())('bound room evidence on $name', (flavour) => {
   let bob = '';
   let aliceToken = '';
   let bobToken = '';
+  let accounts: Awaited<ReturnType<typeof accountDeps>>;
   /** What the next turn does; by default the offline extractive executor. */
   let step: (input: TurnInput) => Promise<TurnOutcome> = (input) => new ExtractiveExecutor().executeTurn(input);
 
   beforeAll(async () => {
     const executor = new ScriptedExecutor([], (input) => step(input));
     h = await startTestHelix(flavour, { env: ENV, clock, executor });
-    const accounts = await accountDeps(h.testStore.store);
+    accounts = await accountDeps(h.testStore.store);
     rooms = await serverRoomDeps(h.testStore.store, ADMIT_ALL);
     for (const name of ['alice', 'bob']) {
       const { accountId } = await createAccount(accounts, { displayName: name });
@@ -337,6 +339,77 @@ describe.each(storeFlavours())('bound room evidence on $name', (flavour) => {
     const res = await turn(aliceToken, invalidated.runId);
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('environment_adapter_admission_required');
+  });
+
+  /** Bob joins the room with the role and accepts its consent. */
+  const joinAs = async (roomId: string, accountId: string, role: string) => {
+    const { token } = await createInvite(rooms, alice, roomId, { role });
+    const joined = await acceptInvite(rooms, accountId, token);
+    await acceptConsent(rooms, accountId, roomId, joined.consent.version);
+  };
+  const setRoomFeature = (accountId: string, on: boolean) =>
+    changeAccountPolicy(accounts, ADMIT_ALL, accountId, { features: { shared_live_room: on, developer: true } });
+
+  it("SRC-06: a source whose creator's account policy turns shared_live_room off is no member's authorized evidence", async () => {
+    // Alice's source, bob's run: bob's turn must not cite what alice's source saw once alice is locked out.
+    const r = await room();
+    await snapshot(r);
+    await joinAs(r.roomId, bob, 'member');
+    const runId = await start(bobToken, 'bound_room_evidence', QUESTION, {
+      completion_contract: { required_output_fields: ['unmet'] },
+    });
+    await bind(bobToken, r.roomId, runId);
+    expect((await turn(bobToken, runId)).body.terminal_authority_status).toBe('authorized');
+    const before = (await evidence(bobToken, runId)).artifacts.length;
+    await setRoomFeature(alice, false);
+    try {
+      const locked = await turn(bobToken, runId);
+      expect(locked.status, locked.text).toBe(409);
+      expect(locked.body.code).toBe('room_evidence_source_unavailable');
+      expect((await evidence(bobToken, runId)).artifacts).toHaveLength(before);
+    } finally {
+      await setRoomFeature(alice, true);
+    }
+  });
+
+  it('SRC-06: removing the owner who created a source revokes it; no other member cites it afterwards', async () => {
+    const r = await room();
+    await revokeSource(rooms, alice, r.source.sourceId); // bob's source is the room's only one
+    await joinAs(r.roomId, bob, 'owner');
+    const bobs = await admittedSourceIn(h.url, bobToken, rooms, bob, r.roomId, clock.now());
+    await snapshot(bobs);
+    const runId = await start(aliceToken, 'bound_room_evidence', QUESTION, {
+      completion_contract: { required_output_fields: ['unmet'] },
+    });
+    await bind(aliceToken, r.roomId, runId);
+    expect((await turn(aliceToken, runId)).body.terminal_authority_status).toBe('authorized');
+
+    expect(await removeMember(rooms, alice, r.roomId, bob)).toMatchObject({ revoked_sources: 1 });
+    const source = await h.testStore.store.read.roomSources.getSource(bobs.source.sourceId);
+    expect(source).toMatchObject({ status: 'revoked', credentialHash: null, actionCredentialHash: null });
+    expect(await h.testStore.store.read.roomSources.getCurrentAdmission(bobs.source.sourceId)).toBeUndefined();
+    const after = await turn(aliceToken, runId);
+    expect(after.status, after.text).toBe(409);
+    expect(after.body.code).toBe('room_evidence_source_unavailable');
+  });
+
+  it('SRC-06: a live source whose creator is no longer an owner (demoted, or removed before revocation existed) counts for nothing', async () => {
+    const r = await room();
+    await revokeSource(rooms, alice, r.source.sourceId); // bob's source is the room's only one
+    await joinAs(r.roomId, bob, 'owner');
+    const bobs = await admittedSourceIn(h.url, bobToken, rooms, bob, r.roomId, clock.now());
+    await snapshot(bobs);
+    const runId = await start(aliceToken);
+    await bind(aliceToken, r.roomId, runId);
+    // The membership row changed without the revocation a removal now does.
+    const member = await h.testStore.store.read.rooms.getMember(r.roomId, bob);
+    await h.testStore.store.read.rooms.saveMember({ ...member!, role: 'member' });
+    expect((await h.testStore.store.read.roomSources.getSource(bobs.source.sourceId))?.status).toBe('active');
+    expect((await turn(aliceToken, runId)).body.code).toBe('room_evidence_source_unavailable');
+    // A demotion through the use case revokes the source for good.
+    await h.testStore.store.read.rooms.saveMember({ ...member!, role: 'owner' });
+    expect(await setMemberRole(rooms, alice, r.roomId, bob, 'observer')).toMatchObject({ revoked_sources: 1 });
+    expect((await h.testStore.store.read.roomSources.getSource(bobs.source.sourceId))?.status).toBe('revoked');
   });
 
   it('SLR-08: a credential-shaped value in a payload is redacted in the projection', async () => {

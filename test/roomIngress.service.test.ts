@@ -10,7 +10,11 @@ import { recordHeartbeat } from '../src/service/roomIngress/recordHeartbeat.js';
 import { recordProbeResult } from '../src/service/roomIngress/recordProbeResult.js';
 import { recordWorldEvents } from '../src/service/roomIngress/recordWorldEvents.js';
 import { submitManifest } from '../src/service/roomIngress/submitManifest.js';
+import { authenticateIngressSource } from '../src/service/roomIngress/sourceCredential.js';
+import { acceptInvite } from '../src/service/rooms/acceptInvite.js';
+import { createInvite } from '../src/service/rooms/createInvite.js';
 import { createRoom } from '../src/service/rooms/createRoom.js';
+import { removeMember } from '../src/service/rooms/removeMember.js';
 import type { RoomDeps } from '../src/service/rooms/deps.js';
 import { claimDelivery } from '../src/service/roomSources/claimDelivery.js';
 import { createSource } from '../src/service/roomSources/createSource.js';
@@ -36,26 +40,44 @@ describe.each(storeFlavours())('the source ingress use cases on $name', (flavour
   let clock = 1_800_000_000_000;
   let seq = 0;
   const alice = roomPrincipal('acct_alice', SCOPES);
-  const policy = () => ({ ...DENY_ALL, features: featuresFrom(['shared_live_room', 'developer']) });
+  const bob = roomPrincipal('acct_bob', SCOPES);
+  /** Accounts whose policy has lost shared_live_room (SRC-06). */
+  const locked = new Set<string>();
+  const policy = (accountId: string) =>
+    locked.has(accountId)
+      ? { ...DENY_ALL, features: featuresFrom(['developer']) }
+      : { ...DENY_ALL, features: featuresFrom(['shared_live_room', 'developer']) };
+  /** The last claimed bearer, for the ingress authentication. */
+  let bearer = '';
 
-  const newSource = async (): Promise<RoomSourceRecord> => {
-    const roomId = (await createRoom(deps, alice, `room-key-${++seq}`, { title: 'W' })).body.room.room_id;
-    const made = await createSource(deps, alice, roomId, `source-key-${++seq}`, {
+  const newSource = async (creator = alice, roomId?: string): Promise<RoomSourceRecord> => {
+    const room = roomId ?? (await createRoom(deps, creator, `room-key-${++seq}`, { title: 'W' })).body.room.room_id;
+    const made = await createSource(deps, creator, room, `source-key-${++seq}`, {
       domain_adapter: 'game.minecraft.readonly.v1',
       world_id: WORLD,
       source_label: 'S',
       ttl_ms: 3_600_000,
     });
-    await claimDelivery(deps, 'acct_alice', made.body.credential_delivery?.claim_handle ?? '');
+    bearer = (await claimDelivery(deps, creator.accountId, made.body.credential_delivery?.claim_handle ?? ''))
+      .token_value;
     const row = await t.store.read.roomSources.getSource(made.body.source.source_id);
     if (row === undefined) throw new Error('source row missing');
     return row;
+  };
+  /** Bob as a second owner of a room of alice's, with a source of his own in it, admitted. */
+  const bobsSource = async () => {
+    const roomId = (await createRoom(deps, alice, `room-key-${++seq}`, { title: 'W' })).body.room.room_id;
+    await acceptInvite(deps, 'acct_bob', (await createInvite(deps, 'acct_alice', roomId, { role: 'owner' })).token);
+    const source = await newSource(bob, roomId);
+    const epoch = newEpoch();
+    await submitManifest(deps, source, manifestBody(epoch, clock, WORLD));
+    return { roomId, source, bearer, epoch };
   };
 
   beforeAll(async () => {
     t = await flavour.create();
     deps = roomTestDeps(t.store, 'ingress-test-secret', policy, () => clock);
-    await insertActiveAccounts(t.store, ['acct_alice'], clock);
+    await insertActiveAccounts(t.store, ['acct_alice', 'acct_bob'], clock);
   });
   afterAll(async () => t.dispose());
 
@@ -82,6 +104,58 @@ describe.each(storeFlavours())('the source ingress use cases on $name', (flavour
       code: 'environment_adapter_admission_required',
     });
     expect(await t.store.read.roomIngress.getRequest(source.sourceId, early.request_id)).toBeUndefined();
+  });
+
+  it("SRC-06: removing the owner who created a source revokes it; the connector's next call is invalid_token", async () => {
+    const { roomId, source, bearer: bobsBearer } = await bobsSource();
+    expect((await authenticateIngressSource(deps, source.sourceId, bobsBearer)).sourceId).toBe(source.sourceId);
+    await removeMember(deps, 'acct_alice', roomId, 'acct_bob');
+    expect(await refusal(authenticateIngressSource(deps, source.sourceId, bobsBearer))).toMatchObject({
+      code: 'invalid_token',
+    });
+    expect((await t.store.read.roomSources.getSource(source.sourceId))?.status).toBe('revoked');
+  });
+
+  it('SRC-06: a source whose creator is no longer an owner by any path is revoked at its next call', async () => {
+    const { roomId, source, bearer: bobsBearer } = await bobsSource();
+    // The membership changed without the revocation a removal does (a removal written before it existed).
+    const member = await t.store.read.rooms.getMember(roomId, 'acct_bob');
+    await t.store.read.rooms.saveMember({ ...member!, removedAt: clock });
+    expect(await refusal(authenticateIngressSource(deps, source.sourceId, bobsBearer))).toMatchObject({
+      code: 'invalid_token',
+    });
+    expect(await t.store.read.roomSources.getSource(source.sourceId)).toMatchObject({
+      status: 'revoked',
+      credentialHash: null,
+    });
+    expect(await t.store.read.roomSources.getCurrentAdmission(source.sourceId)).toBeUndefined();
+  });
+
+  it("SRC-06, SLR-12: a source whose creator's policy lost shared_live_room is refused feature_not_enabled, and its admission ends", async () => {
+    const source = await newSource();
+    const sourceBearer = bearer;
+    const epoch = newEpoch();
+    await submitManifest(deps, source, manifestBody(epoch, clock, WORLD));
+    locked.add('acct_alice');
+    try {
+      expect(await refusal(authenticateIngressSource(deps, source.sourceId, sourceBearer))).toMatchObject({
+        code: 'feature_not_enabled',
+        status: 403,
+        feature: 'shared_live_room',
+      });
+      expect(await t.store.read.roomSources.getCurrentAdmission(source.sourceId)).toBeUndefined();
+      // A stranger's bearer still learns nothing: the one refusal, before the policy is looked at.
+      expect(await refusal(authenticateIngressSource(deps, source.sourceId, `hlxsrc_${'A'.repeat(43)}`))).toMatchObject(
+        { code: 'invalid_token' },
+      );
+    } finally {
+      locked.delete('acct_alice');
+    }
+    // The feature back, the source is still active: its producer starts over with a manifest.
+    expect((await authenticateIngressSource(deps, source.sourceId, sourceBearer)).status).toBe('active');
+    expect(await refusal(recordHeartbeat(deps, source, heartbeatBody(epoch, clock, null)))).toMatchObject({
+      code: 'environment_adapter_admission_required',
+    });
   });
 
   it('ING-03, PRB-02: a batch and a probe round trip store their observations and close the probe', async () => {

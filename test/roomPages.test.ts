@@ -132,6 +132,41 @@ describe('the console room pages over HTTP (D-09, PRE-01)', () => {
     expect(logLines.join('\n')).toContain('/account/rooms/invite');
   });
 
+  it('D-09, issue 27 item 2: the owner sees the invites and revokes one; the link then seats no one', async () => {
+    const roomId = await createRoom('alice', 'Invites');
+    const invited = await post(`/account/rooms/${roomId}/invites`, 'alice', { role: 'owner', ttl: '7d' });
+    const token = /<code id="invite-link">[^<#]+#([^<]+)<\/code>/.exec(await invited.text())?.[1];
+    expect(token).toBeDefined();
+    const page = await (await get(`/account/rooms/${roomId}`, 'alice')).text();
+    const inviteRef = /<tr data-invite="(rinv_[0-9a-f]{32})">/.exec(page)?.[1];
+    expect(inviteRef).toBeDefined();
+    expect(page).toMatch(new RegExp(`<tr data-invite="${inviteRef}">.*<td class="status">pending</td>`));
+    expect(page).toContain(`action="/account/rooms/${roomId}/invites/${inviteRef}/revoke"`);
+    expect(page).not.toContain(token);
+    expect(page).not.toContain(sha256Hex(token!));
+
+    // Another account, or a cross-site form, cannot revoke it.
+    expect((await post(`/account/rooms/${roomId}/invites/${inviteRef}/revoke`, 'carol', {})).status).toBe(404);
+    const crossSite = await post(
+      `/account/rooms/${roomId}/invites/${inviteRef}/revoke`,
+      'alice',
+      {},
+      {
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
+    );
+    expect(crossSite.status).toBe(403);
+    const revoked = await post(`/account/rooms/${roomId}/invites/${inviteRef}/revoke`, 'alice', {});
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get('location')).toBe(`/account/rooms/${roomId}`);
+    const after = await (await get(`/account/rooms/${roomId}`, 'alice')).text();
+    expect(after).toMatch(new RegExp(`<tr data-invite="${inviteRef}">.*<td class="status">revoked</td>`));
+    expect(after).not.toContain(`/invites/${inviteRef}/revoke`);
+    expect((await post('/account/rooms/invite', 'carol', { token: token! })).status).toBe(404);
+    expect((await post(`/account/rooms/${roomId}/invites/rinv_nope/revoke`, 'alice', {})).status).toBe(404);
+  });
+
   it("RREST-03: another account's room is not found, exactly like a missing one, and nothing changes", async () => {
     const roomId = await createRoom('alice', 'Private');
     const missing = await get(`/account/rooms/room_${'0'.repeat(24)}`, 'carol');

@@ -114,6 +114,36 @@ describe('helix rooms (D-09, PRE-01): the operator manages rooms, members and co
     expect((await cli('rooms', 'list', '--account', bob)).stdout).toBe('no rooms\n');
   });
 
+  it('D-09, issue 27 item 2: `members invites` lists invites without their tokens; `members revoke-invite` ends one', {
+    timeout: ceilingFor(7),
+  }, async () => {
+    const roomId = lastLine((await cli('rooms', 'create', '--account', alice, '--title', 'Invites')).stdout);
+    const added = await cli('rooms', 'members', 'add', roomId, '--account', alice, '--role', 'owner');
+    expect(added.code, added.stderr).toBe(0);
+    const token = added.stdout.trim().split('#')[1]!;
+    const inviteRef = /invite (rinv_[0-9a-f]{32}) to /.exec(added.stderr)?.[1];
+    expect(inviteRef).toBeDefined();
+
+    const listed = await cli('rooms', 'members', 'invites', roomId, '--account', alice);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`^${inviteRef}\towner\tpending\tby ${alice}\texpires `, 'm'));
+    expect(listed.stdout).not.toContain(token);
+    expect(listed.stdout).not.toContain(createHash('sha256').update(token).digest('hex'));
+
+    const revoked = await cli('rooms', 'members', 'revoke-invite', roomId, inviteRef!, '--account', alice);
+    expect(revoked.stdout).toBe(`${inviteRef}\trevoked\n`);
+    expect((await cli('rooms', 'members', 'revoke-invite', roomId, inviteRef!, '--account', alice)).stdout).toBe(
+      `${inviteRef}\talready_revoked\n`,
+    );
+    await withOperatorDatabase(database, async (db) => {
+      await expect(acceptInvite(db.rooms, bob, token)).rejects.toMatchObject({ code: 'not_found' });
+    });
+    const unknown = await cli('rooms', 'members', 'revoke-invite', roomId, 'rinv_nope', '--account', alice);
+    expect([unknown.code, unknown.stderr.includes('not_found')]).toEqual([1, true]);
+    const stranger = await cli('rooms', 'members', 'invites', roomId, '--account', bob);
+    expect([stranger.code, stranger.stderr.includes('not_found')]).toEqual([1, true]);
+  });
+
   it("refuses bad input (exit 2) and another account's room reads as not found (exit 1)", {
     timeout: ceilingFor(12),
   }, async () => {

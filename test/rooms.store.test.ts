@@ -140,6 +140,7 @@ describe.each(storeFlavours())('room repository on $name', (flavour) => {
   it('D-09: an invite is used once, never after it expires', async () => {
     const r = room(roomId(8), 'acct_a');
     await t.store.read.rooms.insertRoom(r);
+    await t.store.read.rooms.saveMember(member(r.roomId, 'acct_a', { role: 'owner' }));
     const invite = {
       roomId: r.roomId,
       role: 'observer' as const,
@@ -147,9 +148,20 @@ describe.each(storeFlavours())('room repository on $name', (flavour) => {
       createdAt: T,
       usedAt: null,
       usedBy: null,
+      revokedAt: null,
     };
-    await t.store.read.rooms.insertInvite({ ...invite, tokenHash: 'f'.repeat(64), expiresAt: T + 1000 });
-    await t.store.read.rooms.insertInvite({ ...invite, tokenHash: 'e'.repeat(64), expiresAt: T + 1000 });
+    await t.store.read.rooms.insertInvite({
+      ...invite,
+      inviteRef: `rinv_${'f'.repeat(32)}`,
+      tokenHash: 'f'.repeat(64),
+      expiresAt: T + 1000,
+    });
+    await t.store.read.rooms.insertInvite({
+      ...invite,
+      inviteRef: `rinv_${'e'.repeat(32)}`,
+      tokenHash: 'e'.repeat(64),
+      expiresAt: T + 1000,
+    });
     const uses = await Promise.all(
       Array.from({ length: 5 }, () =>
         t.store.transaction((uow) => uow.rooms.consumeInvite('f'.repeat(64), 'acct_b', T + 10)),

@@ -408,6 +408,7 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
         room_memberships: 1,
         room_consent_versions: 1,
         room_invites: 1,
+        room_invites_used: 0,
         room_run_bindings: 1,
         room_chat_bindings: 1,
         chats: 1,

@@ -1,9 +1,11 @@
-import type {
-  RevocationStatus,
-  RoomMemberRecord,
-  RoomRecord,
-  RoomRole,
-  RunRoomBindingRecord,
+import {
+  inviteStatusAt,
+  type RevocationStatus,
+  type RoomInviteRecord,
+  type RoomMemberRecord,
+  type RoomRecord,
+  type RoomRole,
+  type RunRoomBindingRecord,
 } from '../domain/rooms.js';
 import { NON_AUTHORITY_FLAGS } from './flags.js';
 
@@ -115,3 +117,17 @@ export const projectMember = (member: RoomMemberRecord) => ({
   removed_at: iso(member.removedAt),
 });
 export type MemberView = ReturnType<typeof projectMember>;
+
+/** An invite as its room's owners list it (D-09): never the token nor its hash. */
+export const projectInvite = (invite: RoomInviteRecord, now: number) => ({
+  invite_ref: invite.inviteRef,
+  role: invite.role,
+  status: inviteStatusAt(invite, now),
+  created_by: invite.createdBy,
+  created_at: iso(invite.createdAt),
+  expires_at: iso(invite.expiresAt),
+  used_at: iso(invite.usedAt),
+  used_by: invite.usedBy,
+  revoked_at: iso(invite.revokedAt),
+});
+export type InviteView = ReturnType<typeof projectInvite>;

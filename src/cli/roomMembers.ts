@@ -1,8 +1,10 @@
 import { Command } from 'commander';
 import { ROOM_ROLES } from '../domain/rooms.js';
 import { createInvite } from '../service/rooms/createInvite.js';
+import { listInvites } from '../service/rooms/listInvites.js';
 import { listMembers } from '../service/rooms/listMembers.js';
 import { removeMember } from '../service/rooms/removeMember.js';
+import { revokeInvite } from '../service/rooms/revokeInvite.js';
 import { setMemberRole } from '../service/rooms/setMemberRole.js';
 import { helixErrors } from './helixErrors.js';
 import { addDatabaseOption, CliError, withDatabase } from './options.js';
@@ -79,7 +81,7 @@ const addAdd = (members: Command): void => {
         helixErrors(async () => {
           const invite = await createInvite(database.rooms, options.account, roomId, { role, ttlMs });
           process.stderr.write(
-            `invite to ${invite.room_id} as ${invite.role}, valid until ${invite.expires_at}: send this link to one person; ` +
+            `invite ${invite.invite_ref} to ${invite.room_id} as ${invite.role}, valid until ${invite.expires_at}: send this link to one person; ` +
               'signed in to Helix, they accept the invite and then the consent. It is shown once and only its hash is kept.\n',
           );
           // The token sits in the fragment, which browsers never send: it stays out of every request log.
@@ -94,7 +96,9 @@ const addRemove = (members: Command): void => {
   addDatabaseOption(
     members
       .command('remove')
-      .description("remove a member (its run bindings in the room are revoked); the member's row stays, marked removed")
+      .description(
+        "remove a member (its run bindings, and an owner's unused invites and sources, are revoked); the row stays, marked removed",
+      )
       .argument('<room-id>')
       .argument('<member-account-id>')
       .requiredOption('--account <id>', 'an owner of the room, or the member itself (to leave)'),
@@ -102,7 +106,10 @@ const addRemove = (members: Command): void => {
     await withDatabase(options, (database) =>
       helixErrors(async () => {
         const removed = await removeMember(database.rooms, options.account, roomId, memberId);
-        say(`removed ${removed.member.account_id} from ${roomId}; revoked ${removed.revoked_bindings} run binding(s)`);
+        say(
+          `removed ${removed.member.account_id} from ${roomId}; revoked ${removed.revoked_bindings} run binding(s), ` +
+            `${removed.revoked_invites} invite(s), ${removed.revoked_sources} source(s)`,
+        );
       }),
     );
   });
@@ -123,8 +130,48 @@ const addSetRole = (members: Command): void => {
       helixErrors(async () => {
         const changed = await setMemberRole(database.rooms, options.account, roomId, memberId, role);
         say(
-          `${changed.member.account_id} is now ${changed.member.role} in ${roomId}; revoked ${changed.revoked_bindings} run binding(s)`,
+          `${changed.member.account_id} is now ${changed.member.role} in ${roomId}; revoked ${changed.revoked_bindings} run binding(s), ` +
+            `${changed.revoked_invites} invite(s), ${changed.revoked_sources} source(s)`,
         );
+      }),
+    );
+  });
+};
+
+const addInvites = (members: Command): void => {
+  addDatabaseOption(
+    members
+      .command('invites')
+      .description("list a room's invites, newest first, with their status (never a token)")
+      .argument('<room-id>')
+      .requiredOption('--account <id>', 'an owner of the room'),
+  ).action(async (roomId: string, options: { account: string; database?: string }) => {
+    await withDatabase(options, (database) =>
+      helixErrors(async () => {
+        const { invites } = await listInvites(database.rooms, options.account, roomId);
+        if (invites.length === 0) say('no invites');
+        for (const i of invites) {
+          const used = i.used_at === null ? '' : `\tused ${i.used_at} by ${i.used_by ?? '(erased)'}`;
+          say(`${i.invite_ref}\t${i.role}\t${i.status}\tby ${i.created_by}\texpires ${i.expires_at}${used}`);
+        }
+      }),
+    );
+  });
+};
+
+const addRevokeInvite = (members: Command): void => {
+  addDatabaseOption(
+    members
+      .command('revoke-invite')
+      .description('revoke an unused invite for good: its link then seats no one')
+      .argument('<room-id>')
+      .argument('<invite-ref>', 'rinv_…, as `members invites` lists it')
+      .requiredOption('--account <id>', 'an owner of the room'),
+  ).action(async (roomId: string, inviteRef: string, options: { account: string; database?: string }) => {
+    await withDatabase(options, (database) =>
+      helixErrors(async () => {
+        const revoked = await revokeInvite(database.rooms, options.account, roomId, inviteRef);
+        say(`${revoked.invite_ref}\t${revoked.revocation_status}`);
       }),
     );
   });
@@ -132,7 +179,9 @@ const addSetRole = (members: Command): void => {
 
 /** `helix rooms members …`: the owner's membership management (D-09). */
 export const roomMembersCommand = (): Command => {
-  const members = new Command('members').description("a room's members: list, invite, remove, set roles");
-  for (const add of [addList, addAdd, addRemove, addSetRole]) add(members);
+  const members = new Command('members').description(
+    "a room's members: list, invite, remove, set roles; list and revoke invites",
+  );
+  for (const add of [addList, addAdd, addRemove, addSetRole, addInvites, addRevokeInvite]) add(members);
   return members;
 };

@@ -33,11 +33,14 @@ export const RUN_CHAT_BINDING_REF_PATTERN = /^rcb_[0-9a-f]{32}$/;
 export const CONSENT_RECEIPT_REF_PATTERN = /^rcr_[0-9a-f]{32}$/;
 /** A show-once invite token (D-09): 32 random bytes, base64url; only its SHA-256 is stored. */
 export const INVITE_TOKEN_PATTERN = /^hlxinv_[A-Za-z0-9_-]{43}$/;
+/** An invite's opaque reference: random, never derived from the token (invites older than 0018 excepted). */
+export const INVITE_REF_PATTERN = /^rinv_[0-9a-f]{32}$/;
 
 export const isRoomId = (value: string): boolean => ROOM_ID_PATTERN.test(value);
 export const isRunRoomBindingRef = (value: string): boolean => RUN_ROOM_BINDING_REF_PATTERN.test(value);
 export const isRunChatBindingRef = (value: string): boolean => RUN_CHAT_BINDING_REF_PATTERN.test(value);
 export const isInviteToken = (value: string): boolean => INVITE_TOKEN_PATTERN.test(value);
+export const isInviteRef = (value: string): boolean => INVITE_REF_PATTERN.test(value);
 /**
  * The show-once chat claim handle a signed-in browser issues (§6, SLR-10): 32 random bytes,
  * base64url; only its SHA-256 is stored. Credential-shaped everywhere except as the exact
@@ -126,14 +129,35 @@ export interface RoomMemberRecord {
 export interface RoomInviteRecord {
   /** SHA-256 of the show-once token; the token itself is never stored. */
   readonly tokenHash: string;
+  /** The opaque reference an owner lists and revokes the invite by (INVITE_REF_PATTERN). */
+  readonly inviteRef: string;
   readonly roomId: string;
   readonly role: RoomRole;
   readonly createdBy: string;
   readonly createdAt: number;
   readonly expiresAt: number;
   readonly usedAt: number | null;
+  /** The account that used it; null once that account's data subject was erased (the row stays the inviter's). */
   readonly usedBy: string | null;
+  /** Set when an owner revoked it, or when its issuer stopped being an owner of the room. */
+  readonly revokedAt: number | null;
 }
+
+/**
+ * What an invite is now (D-09 "single-use, expiring"): revoked and used are final, an unused one
+ * past its expiry is expired, anything else is pending, the only state that seats a member.
+ */
+export const INVITE_STATUSES = ['pending', 'used', 'expired', 'revoked'] as const;
+export type InviteStatus = (typeof INVITE_STATUSES)[number];
+
+export const inviteStatusAt = (invite: RoomInviteRecord, now: number): InviteStatus => {
+  if (invite.revokedAt !== null) return 'revoked';
+  if (invite.usedAt !== null) return 'used';
+  return now >= invite.expiresAt ? 'expired' : 'pending';
+};
+
+/** How many invites an owner's listing shows, newest first (the console page and `helix rooms members invites`). */
+export const INVITE_LIST_MAX = 100;
 
 /** RREST-04, BRE-09: who bound the run, in which role, under which consent, all written in one row. */
 export interface RunRoomBindingRecord {

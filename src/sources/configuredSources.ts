@@ -4,6 +4,7 @@ import { libraryCapabilities } from './library/capabilities.js';
 import type { HybridRanking } from './library/hybridSearch.js';
 import { CapabilityRegistry } from './registry.js';
 import { repositoryCapabilities } from './repository/repositoryCapabilities.js';
+import type { AccountPolicyReader } from './room/boundRoomLane.js';
 import { roomCapabilities, type BoundRoomConfig } from './room/roomCapabilities.js';
 import { scholarlyCapabilities } from './scholarly/scholarlyCapabilities.js';
 import { publicWebCapabilities } from './web/publicWebCapabilities.js';
@@ -24,9 +25,14 @@ export interface SourcesConfig {
  * The capabilities this deployment offers. The research library and the bound room lane live in
  * the store and are always there; every other source is off until its configuration names where it is.
  */
-export const configuredCapabilities = (store: Store, config: SourcesConfig, hybrid?: HybridRanking): Capability[] => [
+export const configuredCapabilities = (
+  store: Store,
+  policies: AccountPolicyReader,
+  config: SourcesConfig,
+  hybrid?: HybridRanking,
+): Capability[] => [
   ...libraryCapabilities(store, hybrid),
-  ...roomCapabilities(store, config.boundRoom),
+  ...roomCapabilities(store, policies, config.boundRoom),
   ...(config.repositoryRoots.length > 0 ? repositoryCapabilities({ roots: config.repositoryRoots }) : []),
   ...(config.searchUrl !== undefined ? publicWebCapabilities({ searchUrl: config.searchUrl }) : []),
   // Returns nothing unless a bibliographic endpoint is configured.
@@ -35,5 +41,9 @@ export const configuredCapabilities = (store: Store, config: SourcesConfig, hybr
 
 /** Source factories reject bad settings with a TypeError naming the setting; start-up reports it as configuration. */
 /** Throws TypeError for a configuration the registry refuses (a duplicate capability id); start-up reports it. */
-export const buildRegistry = (store: Store, config: SourcesConfig, hybrid?: HybridRanking): CapabilityRegistry =>
-  new CapabilityRegistry(configuredCapabilities(store, config, hybrid));
+export const buildRegistry = (
+  store: Store,
+  policies: AccountPolicyReader,
+  config: SourcesConfig,
+  hybrid?: HybridRanking,
+): CapabilityRegistry => new CapabilityRegistry(configuredCapabilities(store, policies, config, hybrid));

@@ -28,6 +28,12 @@ export interface RoomRepository {
   insertConsentVersion(version: ConsentVersionRecord): Promise<void>;
   getConsentVersion(roomId: string, version: number): Promise<ConsentVersionRecord | undefined>;
 
+  /**
+   * The member's row if it is a current member, with a row lock held until the transaction ends
+   * (a conditional no-op UPDATE, the same SQL on both dialects): a concurrent removal or role
+   * change waits for this transaction, or this read waits for it and sees the member removed.
+   */
+  lockCurrentMember(roomId: string, accountId: string): Promise<RoomMemberRecord | undefined>;
   /** Inserts or replaces the member's row (a removed member who is invited again gets its row back). */
   saveMember(member: RoomMemberRecord): Promise<void>;
   /** The member's row, removed or not. */
@@ -36,8 +42,17 @@ export interface RoomRepository {
   listMembers(roomId: string): Promise<RoomMemberRecord[]>;
 
   insertInvite(invite: RoomInviteRecord): Promise<void>;
-  /** Uses an unexpired, unused invite exactly once; undefined when it is unknown, expired or used. */
+  /**
+   * Uses a pending invite exactly once: unexpired, unused, unrevoked, and issued by an account
+   * that is still a current owner of the room. Undefined otherwise.
+   */
   consumeInvite(tokenHash: string, accountId: string, at: number): Promise<RoomInviteRecord | undefined>;
+  /** The room's invites, newest first, at most `limit`. */
+  listInvites(roomId: string, limit: number): Promise<RoomInviteRecord[]>;
+  /** Revokes one unused invite of the room; `used` when it was used (nothing to revoke). */
+  revokeInvite(roomId: string, inviteRef: string, at: number): Promise<RevocationStatus | 'used' | 'not_found'>;
+  /** Revokes every unused, unrevoked invite the account issued in the room (its removal or demotion); returns how many. */
+  revokeInvitesOf(roomId: string, accountId: string, at: number): Promise<number>;
 
   /**
    * Inserts an active binding unless the run already has one (RREST-04): true when this call took

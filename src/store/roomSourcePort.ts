@@ -16,6 +16,8 @@ export interface RoomSourceRepository {
   getSource(sourceId: string): Promise<RoomSourceRecord | undefined>;
   /** The room's sources, oldest first, at most `limit` (SRC-09). */
   listSources(roomId: string, limit: number): Promise<RoomSourceRecord[]>;
+  /** The active sources the account created in the room (SRC-06: they end when its ownership does). */
+  listActiveSourcesOf(roomId: string, accountId: string): Promise<RoomSourceRecord[]>;
   /** Sets the bearer and action credential hashes of an active source that has no bearer (a claim); false otherwise. */
   setCredential(sourceId: string, hashes: SourceCredentialHashes, at: number): Promise<boolean>;
   /** Rotation: drops the current bearer and action credential hashes of an active source; false when not active. */

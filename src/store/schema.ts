@@ -345,7 +345,11 @@ export interface RoomInvitesTable {
   created_at: number | string;
   expires_at: number | string;
   used_at: number | string | null;
+  /** The account that used it; null once that account's subject is erased (the row is the inviter's). */
   used_by: string | null;
+  /** Opaque `rinv_` reference for listing and revoking (0018); never derived from the token again. */
+  invite_ref: string;
+  revoked_at: number | string | null;
 }
 
 export interface RoomRunBindingsTable {

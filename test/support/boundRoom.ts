@@ -52,7 +52,21 @@ export const roomWithAdmittedSource = async (
     idempotencyKey: idemKey('room'),
     body: { title: 'World' },
   });
-  const roomId = created.body.room.room_id as string;
+  return admittedSourceIn(url, token, rooms, accountId, created.body.room.room_id as string, now);
+};
+
+/**
+ * A Minecraft source created in an existing room by `token`'s account (an owner of it), its
+ * credential claimed and a current admission recorded, as roomWithAdmittedSource does.
+ */
+export const admittedSourceIn = async (
+  url: string,
+  token: string,
+  rooms: RoomDeps,
+  accountId: string,
+  roomId: string,
+  now: number,
+): Promise<AdmittedRoomSource> => {
   const source = await api(url, 'POST', `/api/v1/rooms/${roomId}/sources`, {
     token,
     idempotencyKey: idemKey('source'),

@@ -11,6 +11,7 @@ import type { RoomDeps } from '../../service/rooms/deps.js';
 import { listAccountRooms } from '../../service/rooms/listAccountRooms.js';
 import { publishConsentVersion } from '../../service/rooms/publishConsentVersion.js';
 import { removeMember } from '../../service/rooms/removeMember.js';
+import { revokeInvite } from '../../service/rooms/revokeInvite.js';
 import { setMemberRole } from '../../service/rooms/setMemberRole.js';
 import { asAccount, type ConsoleContext, field, html, roomPath } from './consoleRequest.js';
 import { INVITE_SCRIPT, INVITE_TTL_CHOICES, invitePage, roomsPage } from './roomPages.js';
@@ -128,6 +129,15 @@ const registerOwnerForms = (app: FastifyInstance, context: ConsoleContext, rooms
       const invite = await createInvite(rooms, accountId, roomId, { role: field(request, 'role'), ttlMs });
       const inviteLink = inviteLinkOf(request, context.identity, invite.token);
       return html(reply, 201, await renderRoomPage(rooms, accountId, roomId, { inviteLink }));
+    }),
+  );
+  app.post<{ Params: Params & { invite_ref: string } }>(
+    '/account/rooms/:room_id/invites/:invite_ref/revoke',
+    { bodyLimit: FORM_BODY_LIMIT },
+    asAccount<{ Params: Params & { invite_ref: string } }>(context, async (accountId, request, reply) => {
+      const { room_id: roomId, invite_ref: inviteRef } = request.params;
+      await revokeInvite(rooms, accountId, roomId, inviteRef);
+      return reply.redirect(roomPath(roomId), 303);
     }),
   );
   post('/members/role', (accountId, roomId, request) =>

@@ -3,7 +3,7 @@
  * origin, no inline script (the account pages' CSP). Every value from the store is escaped. The
  * owner's source manager is src/http/account/roomSourcePages.ts.
  */
-import type { MemberView, RoomView } from '../../api/roomViews.js';
+import type { InviteView, MemberView, RoomView } from '../../api/roomViews.js';
 import { ROOM_ROLES, type RoomRole } from '../../domain/rooms.js';
 import type { RoomWorkflowView } from '../../service/embodiment/roomWorkflows.js';
 import type { RoomOverview } from '../../service/rooms/roomOverview.js';
@@ -99,9 +99,31 @@ const ownerForms = (roomId: string): string => `<h2>Invite a member</h2>
 <p><button type="submit">Publish consent version</button></p>
 </form>`;
 
+/**
+ * The owner's invites (D-09): status, role, issuer and user, never a token; a pending or expired
+ * unused invite has a Revoke button (an expired one can still be revoked, to say so for good).
+ */
+const invitesSection = (roomId: string, invites: readonly InviteView[]): string => {
+  if (invites.length === 0) return '<h2>Invites</h2>\n<p id="no-invites" class="muted">No invites yet.</p>';
+  const rows = invites.map((i) => {
+    const revocable = i.status === 'pending' || i.status === 'expired';
+    const revoke = revocable
+      ? `<form method="post" action="${roomPath(roomId)}/invites/${encodeURIComponent(i.invite_ref)}/revoke"><button type="submit">Revoke</button></form>`
+      : '';
+    const used =
+      i.used_at === null ? '' : `${escapeHtml(i.used_at)} by <code>${escapeHtml(i.used_by ?? 'erased account')}</code>`;
+    return `<tr data-invite="${escapeHtml(i.invite_ref)}"><td><code>${escapeHtml(i.invite_ref)}</code></td><td>${i.role}</td><td class="status">${i.status}</td><td><code>${escapeHtml(i.created_by)}</code></td><td>${escapeHtml(i.expires_at ?? '')}</td><td>${used}</td><td>${revoke}</td></tr>`;
+  });
+  return `<h2>Invites</h2>
+<p class="muted">Newest first. An owner's unused invites are revoked when it is removed, leaves or stops being an owner.</p>
+<table><thead><tr><th>Invite</th><th>Role</th><th>Status</th><th>Issued by</th><th>Expires</th><th>Used</th><th></th></tr></thead><tbody id="invites">${rows.join('\n')}</tbody></table>`;
+};
+
 export interface RoomPageExtras {
   /** The invite link just created: rendered in this answer only, never again. */
   readonly inviteLink?: string;
+  /** The room's invites; owners only (listInvites refuses anyone else). */
+  readonly invites?: readonly InviteView[];
   readonly message?: string;
   /** The owner's source manager (SRC-06); other roles get none. */
   readonly sources?: SourcesPanel;
@@ -124,6 +146,7 @@ ${invite}
 ${consentSection(view)}
 ${membersTable(view, viewer)}
 ${room.membership.role === 'owner' ? ownerForms(room.room_id) : ''}
+${extras.invites === undefined ? '' : invitesSection(room.room_id, extras.invites)}
 ${extras.workflows === undefined ? '' : workflowsSection(room.room_id, extras.workflows)}
 ${extras.sources === undefined ? '' : sourcesSection(room.room_id, extras.sources)}`,
   );

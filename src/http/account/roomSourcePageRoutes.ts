@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HelixError } from '../../domain/errors.js';
 import { listRoomWorkflows } from '../../service/embodiment/roomWorkflows.js';
 import type { RoomDeps } from '../../service/rooms/deps.js';
+import { listInvites } from '../../service/rooms/listInvites.js';
 import { roomOverview } from '../../service/rooms/roomOverview.js';
 import { createOwnedSource } from '../../service/roomSources/createOwnedSource.js';
 import { CLAIM_PATH } from '../../service/roomSources/credentials.js';
@@ -18,23 +19,25 @@ type SourceParams = { room_id: string; source_id: string };
 
 /**
  * The room page as the account sees it, with the room's open player workflows (MC-12 manual
- * override): an owner also gets the source manager (SRC-06), listed afresh, with the registry's
- * adapters to create one with.
+ * override): an owner also gets the room's invites (D-09) and the source manager (SRC-06), listed
+ * afresh, with the registry's adapters to create one with.
  */
 export const renderRoomPage = async (
   rooms: RoomDeps,
   accountId: string,
   roomId: string,
-  extras: Omit<RoomPageExtras, 'sources'> & { readonly claimLink?: string } = {},
+  extras: Omit<RoomPageExtras, 'sources' | 'invites'> & { readonly claimLink?: string } = {},
 ): Promise<string> => {
   const view = await roomOverview(rooms, accountId, roomId);
   const { claimLink, ...rest } = extras;
   const shown = { ...rest, workflows: await listRoomWorkflows(rooms, accountId, roomId) };
   if (view.room.membership.role !== 'owner') return roomPage(view, accountId, shown);
   const { sources } = await listOwnedSources(rooms, accountId, roomId);
+  const { invites } = await listInvites(rooms, accountId, roomId);
   const adapters = rooms.adapters.enabledProfiles().flatMap(({ profile }) => profile.domain_adapters);
   return roomPage(view, accountId, {
     ...shown,
+    invites,
     sources: { sources, adapters, ...(claimLink === undefined ? {} : { claimLink }) },
   });
 };

@@ -5,7 +5,7 @@ import type { Store } from '../../store/port.js';
 import { hashSourceSecret } from './credentials.js';
 
 /** Every refusal is this one answer: the connector learns nothing about which check failed. */
-const refused = (): HelixError =>
+export const sourceCredentialRefused = (): HelixError =>
   new HelixError('invalid_token', {}, 'The source credential is not valid for this binding.');
 
 /** Constant-time equality of two SHA-256 hex digests (both lanes' credential checks). */
@@ -23,12 +23,13 @@ export const authenticateSourceBearer = async (
   bindingId: string,
   bearer: string,
 ): Promise<RoomSourceRecord> => {
-  if (!isSourceId(bindingId) || !SOURCE_BEARER_PATTERN.test(bearer)) throw refused();
+  if (!isSourceId(bindingId) || !SOURCE_BEARER_PATTERN.test(bearer)) throw sourceCredentialRefused();
   const source = await deps.store.read.roomSources.getSource(bindingId);
   const now = deps.now();
-  if (source === undefined || !sourceIsLive(source, now) || source.credentialHash === null) throw refused();
-  if (!sameHash(source.credentialHash, hashSourceSecret(bearer))) throw refused();
+  if (source === undefined || !sourceIsLive(source, now) || source.credentialHash === null)
+    throw sourceCredentialRefused();
+  if (!sameHash(source.credentialHash, hashSourceSecret(bearer))) throw sourceCredentialRefused();
   const room = await deps.store.read.rooms.getRoom(source.roomId);
-  if (room === undefined || room.status !== 'active') throw refused();
+  if (room === undefined || room.status !== 'active') throw sourceCredentialRefused();
   return source;
 };

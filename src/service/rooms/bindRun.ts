@@ -6,7 +6,7 @@ import { isRunTerminal } from '../../domain/run.js';
 import { hasAcceptedCurrentConsent, roleMayBindRuns, type RunRoomBindingRecord } from '../../domain/rooms.js';
 import type { UnitOfWork } from '../../store/port.js';
 import { parseInput } from '../validate.js';
-import { admitCaller, loadCallerRoom, type RoomCaller } from './access.js';
+import { admitCaller, loadCallerRoom, type RoomCaller, roomNotFound } from './access.js';
 import type { RoomDeps, RoomResult } from './deps.js';
 import { newRunRoomBindingRef } from './ids.js';
 
@@ -40,7 +40,12 @@ const bindInTransaction = async (
   if (run === undefined || run.ownerHash !== caller.owner.ownerHash) throw new HelixError('not_found');
   if (isRunTerminal(run)) throw new HelixError('run_not_active', { current_version: run.version });
   // Membership, role and consent are read afresh: a removed, demoted or not-yet-consenting member cannot bind.
-  const { room, member } = await loadCallerRoom(uow.rooms, request.room_id, caller);
+  const { room } = await loadCallerRoom(uow.rooms, request.room_id, caller);
+  // The member row is locked until this transaction ends, so a concurrent removal or role change
+  // either waits and then revokes this binding, or commits first and this bind finds no member
+  // (issue 27: a read-then-write let a removed member keep an active binding on PostgreSQL).
+  const member = await uow.rooms.lockCurrentMember(room.roomId, caller.accountId);
+  if (member === undefined) throw roomNotFound();
   if (!roleMayBindRuns(member.role)) throw new HelixError('room_role_forbidden');
   if (!hasAcceptedCurrentConsent(member, room) || member.consentReceiptRef === null)
     throw new HelixError('room_consent_required');

@@ -5,11 +5,13 @@ import { INVITE_TTL_MS, type RoomRole } from '../../domain/rooms.js';
 import { parseInput } from '../validate.js';
 import { loadRoomAsOwner, requireRoomFeatureFor } from './access.js';
 import type { RoomDeps } from './deps.js';
-import { newInviteToken } from './ids.js';
+import { newInviteRef, newInviteToken } from './ids.js';
 
 export interface InviteIssued {
   /** Shown once: only its SHA-256 is stored, so it cannot be shown again. */
   readonly token: string;
+  /** What the owner lists and revokes it by (listInvites, revokeInvite); not the token. */
+  readonly invite_ref: string;
   readonly room_id: string;
   readonly role: RoomRole;
   readonly expires_at: string;
@@ -33,11 +35,13 @@ export const createInvite = async (
       issues: [{ path: 'ttl_ms', message: `must be ${INVITE_TTL_MS.min}-${INVITE_TTL_MS.max} milliseconds` }],
     });
   const token = newInviteToken();
+  const inviteRef = newInviteRef();
   const now = deps.now();
   await deps.store.transaction(async (uow) => {
     await loadRoomAsOwner(uow.rooms, roomId, accountId);
     await uow.rooms.insertInvite({
       tokenHash: sha256Hex(token),
+      inviteRef,
       roomId,
       role,
       createdBy: accountId,
@@ -45,7 +49,8 @@ export const createInvite = async (
       expiresAt: now + ttlMs,
       usedAt: null,
       usedBy: null,
+      revokedAt: null,
     });
   });
-  return { token, room_id: roomId, role, expires_at: new Date(now + ttlMs).toISOString() };
+  return { token, invite_ref: inviteRef, room_id: roomId, role, expires_at: new Date(now + ttlMs).toISOString() };
 };

@@ -12,3 +12,5 @@ export const newRunChatBindingRef = (): string => `rcb_${hex(16)}`;
 export const newConsentReceiptRef = (): string => `rcr_${hex(16)}`;
 /** Shown once to the inviting owner; only its SHA-256 is stored. */
 export const newInviteToken = (): string => `hlxinv_${randomBytes(32).toString('base64url')}`;
+/** The invite's listing and revocation handle; unrelated to the token. */
+export const newInviteRef = (): string => `rinv_${hex(16)}`;

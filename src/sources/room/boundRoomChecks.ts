@@ -14,7 +14,9 @@ import {
   type AdapterAdmissionRecord,
   type RoomSourceRecord,
 } from '../../domain/roomSources.js';
+import { sourceStanding } from '../../domain/sourceStanding.js';
 import type { UnitOfWork } from '../../store/port.js';
+import type { AccountPolicyReader, BoundRoomLane } from './boundRoomLane.js';
 
 /** The run's binding and the room it names, as they are now. */
 export interface BoundRoom {
@@ -54,18 +56,31 @@ export const checkBinding = async (read: UnitOfWork, runId: string): Promise<Bou
 };
 
 /**
- * ING-02: the room's active, credentialed, unexpired sources, each with a current admission made
- * under the profile contract the registry holds now. Throws the first source's failure when none
- * qualifies.
+ * SRC-06: a live source counts only while its creator is a current owner of the room whose account
+ * policy keeps `shared_live_room` (src/domain/sourceStanding.ts); what it observed before its
+ * creator was removed or locked out is nobody's authorized evidence.
+ */
+const inStanding = async (read: UnitOfWork, policies: AccountPolicyReader, source: RoomSourceRecord) => {
+  const creator = await read.rooms.getMember(source.roomId, source.createdBy);
+  return sourceStanding(creator, await policies.forAccount(source.createdBy)) === 'authorized';
+};
+
+/**
+ * ING-02: the room's active, credentialed, unexpired sources in standing, each with a current
+ * admission made under the profile contract the registry holds now. Throws the first source's
+ * failure when none qualifies.
  */
 export const admittedSources = async (
   read: UnitOfWork,
   roomId: string,
-  adapters: EnvironmentAdapterRegistry,
+  lane: Pick<BoundRoomLane, 'adapters' | 'policies'>,
   now: number,
 ): Promise<AdmittedSource[]> => {
-  const live = (await read.roomSources.listSources(roomId, SOURCE_LIMITS.listMax)).filter((s) => sourceIsLive(s, now));
+  const live: RoomSourceRecord[] = [];
+  for (const source of await read.roomSources.listSources(roomId, SOURCE_LIMITS.listMax))
+    if (sourceIsLive(source, now) && (await inStanding(read, lane.policies, source))) live.push(source);
   if (live.length === 0) throw new HelixError('room_evidence_source_unavailable');
+  const { adapters } = lane;
   const admitted: AdmittedSource[] = [];
   let firstFailure: HelixError | undefined;
   for (const source of live) {

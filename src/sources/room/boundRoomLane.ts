@@ -1,9 +1,17 @@
+import type { AccountPolicy } from '../../domain/accountPolicy.js';
 import type { EnvironmentAdapterRegistry } from '../../domain/environmentAdapterRegistry.js';
 import type { Store } from '../../store/port.js';
+
+/** The current account policy, read afresh on every call (src/accounts/accountPolicies.ts). */
+export interface AccountPolicyReader {
+  forAccount(accountId: string): Promise<AccountPolicy>;
+}
 
 /** What the bound room capabilities read with: the store, the adapter registry and their bounds. */
 export interface BoundRoomLane {
   readonly store: Store;
+  /** Whose policy a source's creator holds now: a source speaks only while its creator may (SRC-06). */
+  readonly policies: AccountPolicyReader;
   /** The registry whose current profile contract hash an admission must still carry. */
   readonly adapters: EnvironmentAdapterRegistry;
   /** HELIX_BOUND_ROOM_EVIDENCE_MAX_AGE_MS (ING-05). */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseRun } from '../../../test/support/runRecord.js';
 import { storeFlavours, type TestStore } from '../../../test/support/stores.js';
+import { DENY_ALL, featuresFrom } from '../../domain/accountPolicy.js';
 import { createAdapterRegistry } from '../../domain/environmentAdapterRegistry.js';
 import { HelixError } from '../../domain/errors.js';
 import type { CapabilityContext } from '../capability.js';
@@ -12,6 +13,8 @@ const ROOM = `room_${'a'.repeat(24)}`;
 const SOURCE = `rsb_${'b'.repeat(32)}`;
 const RUN = 'run_probe0000001';
 const RECEIPT = `rcr_${'c'.repeat(32)}`;
+/** The source's creator keeps the room feature, so its source still authorizes (SRC-06). */
+const ADMIT_OWNER = { ...DENY_ALL, features: featuresFrom(['shared_live_room']) };
 
 /** The rows a bound, admitted room leaves behind, written straight through the ports. */
 const seed = async (t: TestStore): Promise<void> => {
@@ -119,6 +122,7 @@ describe.each(storeFlavours().slice(0, 1))('the inventory probe on $name', (flav
   const probeCapability = () => {
     const capabilities = roomCapabilities(
       t.store,
+      { forAccount: async () => ADMIT_OWNER },
       { maxAgeMs: 60_000, adapterFixtures: false },
       { intervalMs: 1, waitMs: 5 },
     );
@@ -144,6 +148,7 @@ describe.each(storeFlavours().slice(0, 1))('the inventory probe on $name', (flav
     controller.abort(new Error('turn cancelled'));
     const capability = roomCapabilities(
       t.store,
+      { forAccount: async () => ADMIT_OWNER },
       { maxAgeMs: 60_000, adapterFixtures: false },
       { intervalMs: 60_000, waitMs: 600_000 },
     ).find((c) => c.id === 'com.casimirbot.minecraft.inventory.check');

@@ -49,7 +49,7 @@ const awaitAnswer = async (lane: BoundRoomLane, probeId: string, context: Capabi
 const probeOnce = async (lane: BoundRoomLane, context: CapabilityContext): Promise<ObservationRecord | null> => {
   const read = lane.store.read;
   const { binding, room } = await checkBinding(read, context.runId);
-  const [admitted] = await admittedSources(read, room.roomId, lane.adapters, context.now());
+  const [admitted] = await admittedSources(read, room.roomId, lane, context.now());
   if (admitted === undefined) throw new HelixError('room_evidence_source_unavailable');
   const requestedAt = context.now();
   const probeId = newProbeId();
@@ -137,7 +137,7 @@ export const inventoryProbeCapability = (lane: BoundRoomLane): Capability<z.outp
     execute: async (input, context) => project(lane, await answerOf(context), input, context),
     precheck: async (context) => {
       const { room } = await checkBinding(lane.store.read, context.runId);
-      await admittedSources(lane.store.read, room.roomId, lane.adapters, context.now());
+      await admittedSources(lane.store.read, room.roomId, lane, context.now());
     },
   };
 };

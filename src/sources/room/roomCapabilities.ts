@@ -1,7 +1,7 @@
 import { createAdapterRegistry } from '../../domain/environmentAdapterRegistry.js';
 import type { Store } from '../../store/port.js';
 import type { Capability } from '../capability.js';
-import { PROBE_WAIT, type ProbeWait } from './boundRoomLane.js';
+import { type AccountPolicyReader, PROBE_WAIT, type ProbeWait } from './boundRoomLane.js';
 import { inventoryProbeCapability } from './inventoryProbeCapability.js';
 import { roomEvidenceCapability } from './roomEvidenceCapability.js';
 
@@ -18,11 +18,13 @@ export interface BoundRoomConfig {
  */
 export const roomCapabilities = (
   store: Store,
+  policies: AccountPolicyReader,
   config: BoundRoomConfig,
   probe: ProbeWait = PROBE_WAIT,
 ): Capability[] => {
   const lane = {
     store,
+    policies,
     adapters: createAdapterRegistry({ fixturesEnabled: config.adapterFixtures }),
     maxAgeMs: config.maxAgeMs,
     probe,

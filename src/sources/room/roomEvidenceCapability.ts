@@ -24,7 +24,7 @@ const freshSnapshots = async (lane: BoundRoomLane, runId: string, now: number): 
   const { room } = await checkBinding(read, runId);
   const snapshots: ObservationRecord[] = [];
   let firstFailure: unknown;
-  for (const admitted of await admittedSources(read, room.roomId, lane.adapters, now)) {
+  for (const admitted of await admittedSources(read, room.roomId, lane, now)) {
     try {
       snapshots.push(await freshSnapshot(read, room.roomId, admitted, now, lane.maxAgeMs));
     } catch (err) {

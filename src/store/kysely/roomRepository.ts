@@ -50,6 +50,7 @@ const memberFromRow = (row: Selectable<RoomMembersTable>): RoomMemberRecord => (
 
 const inviteFromRow = (row: Selectable<RoomInvitesTable>): RoomInviteRecord => ({
   tokenHash: row.token_hash,
+  inviteRef: row.invite_ref,
   roomId: row.room_id,
   role: row.role as RoomRole,
   createdBy: row.created_by,
@@ -57,6 +58,7 @@ const inviteFromRow = (row: Selectable<RoomInvitesTable>): RoomInviteRecord => (
   expiresAt: toMillis(row.expires_at),
   usedAt: toMillisOrNull(row.used_at),
   usedBy: row.used_by,
+  revokedAt: toMillisOrNull(row.revoked_at),
 });
 
 type Part<K extends keyof RoomRepository> = Pick<RoomRepository, K>;
@@ -134,7 +136,28 @@ const consentRecords = (db: Kysely<HelixDatabase>): Part<'insertConsentVersion' 
   },
 });
 
-const memberRecords = (db: Kysely<HelixDatabase>): Part<'saveMember' | 'getMember' | 'listMembers'> => ({
+const memberRecords = (
+  db: Kysely<HelixDatabase>,
+): Part<'lockCurrentMember' | 'saveMember' | 'getMember' | 'listMembers'> => ({
+  async lockCurrentMember(roomId, accountId) {
+    // A no-op UPDATE takes the row lock on PostgreSQL (SQLite's BEGIN IMMEDIATE already holds the
+    // database's); under READ COMMITTED a concurrent removal's change is re-checked before it matches.
+    const locked = await db
+      .updateTable('helix_room_members')
+      .set((eb) => ({ removed_at: eb.ref('removed_at') }))
+      .where('room_id', '=', roomId)
+      .where('account_id', '=', accountId)
+      .where('removed_at', 'is', null)
+      .executeTakeFirst();
+    if (locked.numUpdatedRows !== 1n) return undefined;
+    const row = await db
+      .selectFrom('helix_room_members')
+      .selectAll()
+      .where('room_id', '=', roomId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return memberFromRow(row);
+  },
   async saveMember(m) {
     const row = {
       role: m.role,
@@ -176,6 +199,7 @@ const inviteRecords = (db: Kysely<HelixDatabase>): Part<'insertInvite' | 'consum
       .insertInto('helix_room_invites')
       .values({
         token_hash: i.tokenHash,
+        invite_ref: i.inviteRef,
         room_id: i.roomId,
         role: i.role,
         created_by: i.createdBy,
@@ -183,17 +207,30 @@ const inviteRecords = (db: Kysely<HelixDatabase>): Part<'insertInvite' | 'consum
         expires_at: i.expiresAt,
         used_at: i.usedAt,
         used_by: i.usedBy,
+        revoked_at: i.revokedAt,
       })
       .execute();
   },
   async consumeInvite(tokenHash, accountId, at) {
-    // One conditional UPDATE: of two concurrent uses, exactly one changes the row.
+    // One conditional UPDATE: of two concurrent uses, exactly one changes the row. An invite
+    // carries its issuer's authority, so it seats no one once the issuer is no longer an owner.
     const result = await db
       .updateTable('helix_room_invites')
       .set({ used_at: at, used_by: accountId })
       .where('token_hash', '=', tokenHash)
       .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
       .where('expires_at', '>', at)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('helix_room_members as m')
+            .select('m.account_id')
+            .whereRef('m.room_id', '=', 'helix_room_invites.room_id')
+            .whereRef('m.account_id', '=', 'helix_room_invites.created_by')
+            .where('m.removed_at', 'is', null)
+            .where('m.role', '=', 'owner'),
+        ),
+      )
       .executeTakeFirst();
     if (result.numUpdatedRows !== 1n) return undefined;
     const row = await db
@@ -205,10 +242,56 @@ const inviteRecords = (db: Kysely<HelixDatabase>): Part<'insertInvite' | 'consum
   },
 });
 
+/** An owner's view of the room's invites and their revocation (D-09). */
+const inviteManagement = (db: Kysely<HelixDatabase>): Part<'listInvites' | 'revokeInvite' | 'revokeInvitesOf'> => ({
+  async listInvites(roomId, limit) {
+    const rows = await db
+      .selectFrom('helix_room_invites')
+      .selectAll()
+      .where('room_id', '=', roomId)
+      .orderBy('created_at', 'desc')
+      .orderBy('invite_ref')
+      .limit(limit)
+      .execute();
+    return rows.map(inviteFromRow);
+  },
+  async revokeInvite(roomId, inviteRef, at) {
+    const result = await db
+      .updateTable('helix_room_invites')
+      .set({ revoked_at: at })
+      .where('room_id', '=', roomId)
+      .where('invite_ref', '=', inviteRef)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 1n) return 'revoked';
+    const row = await db
+      .selectFrom('helix_room_invites')
+      .select(['used_at', 'revoked_at'])
+      .where('room_id', '=', roomId)
+      .where('invite_ref', '=', inviteRef)
+      .executeTakeFirst();
+    if (row === undefined) return 'not_found';
+    return row.revoked_at === null ? 'used' : 'already_revoked';
+  },
+  async revokeInvitesOf(roomId, accountId, at) {
+    const result = await db
+      .updateTable('helix_room_invites')
+      .set({ revoked_at: at })
+      .where('room_id', '=', roomId)
+      .where('created_by', '=', accountId)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  },
+});
+
 export const roomRepository = (db: Kysely<HelixDatabase>): RoomRepository => ({
   ...roomRecords(db),
   ...consentRecords(db),
   ...memberRecords(db),
   ...inviteRecords(db),
+  ...inviteManagement(db),
   ...roomBindingRepository(db),
 });

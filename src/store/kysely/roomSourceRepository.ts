@@ -150,6 +150,22 @@ const sourceRecords = (
   };
 };
 
+/** SRC-06: the sources an owner created, which end when its ownership does (endOwnerAuthority). */
+const creatorRecords = (db: Kysely<HelixDatabase>): Part<'listActiveSourcesOf'> => ({
+  async listActiveSourcesOf(roomId, accountId) {
+    const rows = await db
+      .selectFrom('helix_room_sources')
+      .selectAll()
+      .where('room_id', '=', roomId)
+      .where('created_by', '=', accountId)
+      .where('status', '=', 'active')
+      .orderBy('created_at')
+      .orderBy('source_id')
+      .execute();
+    return rows.map(sourceFromRow);
+  },
+});
+
 const deliveryRecords = (
   db: Kysely<HelixDatabase>,
 ): Part<'insertDelivery' | 'getDelivery' | 'claimDelivery' | 'closeDeliveries'> => ({
@@ -248,6 +264,7 @@ const admissionRecords = (
 
 export const roomSourceRepository = (db: Kysely<HelixDatabase>): RoomSourceRepository => ({
   ...sourceRecords(db),
+  ...creatorRecords(db),
   ...deliveryRecords(db),
   ...admissionRecords(db),
 });

@@ -24,6 +24,12 @@ export type SubjectTable = {
     readonly json?: readonly Column<T>[];
     /** A total order, so an export is byte-for-byte repeatable. */
     readonly orderBy: readonly Column<T>[];
+    /**
+     * What erase does to a matched row: `delete` it (the default: the row is the subject's), or
+     * `clear` the matched column to NULL where the row is another subject's and only refers to
+     * this one (another owner's invite this account used).
+     */
+    readonly erasure?: 'delete' | 'clear';
   };
 }[keyof HelixDatabase];
 
@@ -222,8 +228,29 @@ export const SUBJECT_TABLES: readonly SubjectTable[] = [
     table: 'helix_room_invites',
     column: 'created_by',
     match: 'account',
-    exported: ['room_id', 'role', 'created_by', 'created_at', 'expires_at', 'used_at', 'used_by'],
+    exported: [
+      'invite_ref',
+      'room_id',
+      'role',
+      'created_by',
+      'created_at',
+      'expires_at',
+      'used_at',
+      'used_by',
+      'revoked_at',
+    ],
     orderBy: ['created_at', 'token_hash'],
+  },
+  // Another owner's invite the subject used: the row is the inviter's, so erase only clears
+  // `used_by` (it stays used, so still single-use); the export leaves out who issued it.
+  {
+    kind: 'room_invites_used',
+    table: 'helix_room_invites',
+    column: 'used_by',
+    match: 'account',
+    exported: ['room_id', 'role', 'used_at', 'used_by'],
+    orderBy: ['used_at', 'token_hash'],
+    erasure: 'clear',
   },
   {
     kind: 'room_run_bindings',

@@ -96,6 +96,12 @@ const ownerRegistry = (
   },
 });
 
+/** The subject's own rows are deleted; a reference to it in another's row is cleared (SubjectTable.erasure). */
+const eraseRows = (table: SubjectTable, match: RawBuilder<unknown>): RawBuilder<unknown> =>
+  table.erasure === 'clear'
+    ? sql`update ${sql.table(table.table)} set ${sql.ref(table.column)} = null where ${match}`
+    : sql`delete from ${sql.table(table.table)} where ${match}`;
+
 /** Count, export and erase the subject's rows in every table of SUBJECT_TABLES. */
 const subjectRows = (
   db: Kysely<HelixDatabase>,
@@ -138,8 +144,7 @@ const subjectRows = (
     const counts: Record<string, number> = {};
     for (const table of [...SUBJECT_TABLES].reverse()) {
       const match = matchOf(table, scope);
-      const result =
-        match === undefined ? undefined : await sql`delete from ${sql.table(table.table)} where ${match}`.execute(db);
+      const result = match === undefined ? undefined : await eraseRows(table, match).execute(db);
       counts[table.kind] = Number(result?.numAffectedRows ?? 0n);
     }
     // The subject's keys are gone (and with them any principal verified from one).
