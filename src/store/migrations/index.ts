@@ -16,6 +16,7 @@ import { chats } from './0014_chats.js';
 import { embodimentWorkflows } from './0015_embodiment_workflows.js';
 import { runList } from './0016_run_list.js';
 import { dropRunOwnerIndex } from './0017_drop_run_owner_index.js';
+import { roomStorageBounds } from './0019_room_storage_bounds.js';
 
 export type { StoreDialect } from './dialect.js';
 import type { StoreDialect } from './dialect.js';
@@ -39,6 +40,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0015_embodiment_workflows': embodimentWorkflows,
   '0016_run_list': runList,
   '0017_drop_run_owner_index': dropRunOwnerIndex,
+  '0019_room_storage_bounds': roomStorageBounds,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({
