@@ -16,6 +16,8 @@ import { telemetryConfig, type TelemetryConfig } from './config/telemetryConfig.
 import { adapterFixturesEnabled } from './config/environmentAdapterConfig.js';
 import { runtimeApprovalKeys } from './config/runtimeApprovalConfig.js';
 import type { TrustedApprovalKey } from './domain/runtimeApproval.js';
+import { roomStorageLimits } from './config/roomStorageConfig.js';
+import type { RoomStorageLimits } from './domain/roomStorage.js';
 
 /**
  * Every environment variable Helix reads, parsed and validated once at start-up. A bad value stops
@@ -76,6 +78,8 @@ export interface HelixConfig {
   readonly environmentAdapterFixtures: boolean;
   /** HELIX_RUNTIME_APPROVAL_TRUSTED_PUBLIC_KEYS_JSON: trusted Ed25519 approval-host keys; empty fails closed (APR-04). */
   readonly runtimeApprovalKeys: readonly TrustedApprovalKey[];
+  /** How much a room's sources may keep: observation retention and quota, ledger window (HELIX_ROOM_*). */
+  readonly roomStorage: RoomStorageLimits;
 }
 
 export interface HttpLimits {
@@ -436,5 +440,6 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     embeddings: embeddingsConfig(env, production),
     environmentAdapterFixtures: adapterFixturesEnabled(env, production),
     runtimeApprovalKeys: runtimeApprovalKeys(env),
+    roomStorage: roomStorageLimits(env),
   };
 };

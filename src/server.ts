@@ -292,6 +292,7 @@ const appOptions = (
       now: () => clock.now(),
       adapters: roomSourceAdapters(config.environmentAdapterFixtures),
       runtimeApprovalKeys: config.runtimeApprovalKeys,
+      storageLimits: config.roomStorage,
     },
     hardening: {
       rateLimits: config.rateLimits,

@@ -153,6 +153,7 @@ describe.each(serverStoreFlavours())('the source ingress lane on $name', (flavou
       receivedAt: clock.now(),
       payloadJson: canonicalJson(snapshot()),
       payloadSha256: sha256Hex(canonicalJson(snapshot())),
+      payloadBytes: Buffer.byteLength(canonicalJson(snapshot())),
     });
 
     const probeId = await insertProbe(source);

@@ -27,6 +27,7 @@ const observation = (n: number, observedAt: number): ObservationRecord => ({
   receivedAt: T + 10_000,
   payloadJson: JSON.stringify({ n }),
   payloadSha256: 'c'.repeat(64),
+  payloadBytes: JSON.stringify({ n }).length,
 });
 
 const probe = (n: number, extra: Partial<ProbeRecord> = {}): ProbeRecord => ({
@@ -96,6 +97,73 @@ describe.each(storeFlavours())('room ingress repository on $name (0011_room_ingr
     expect(await t.store.read.roomIngress.getObservation(observation(2, 0).observationId)).toEqual(
       observation(2, T + 1),
     );
+  });
+
+  it('ING-02, storage bounds: the ledger forgets requests older than the window, and all but the newest `keep`', async () => {
+    const source = `rsb_${'2'.padStart(32, '0')}`;
+    const ingress = t.store.read.roomIngress;
+    const request = (n: number, receivedAt: number) => ({
+      sourceId: source,
+      requestId: `ledger-request-${String(n).padStart(4, '0')}`,
+      ownerHash: OWNER,
+      route: 'heartbeat',
+      bodyHash: 'b'.repeat(64),
+      producerEpochHash: 'd'.repeat(64),
+      receivedAt,
+      responseJson: '{}',
+    });
+    // Four at one instant (a frozen clock): the request id orders them, so `keep` is still exact.
+    for (const n of [1, 2, 3, 4]) await ingress.insertRequest(request(n, T));
+    for (const n of [5, 6]) await ingress.insertRequest(request(n, T + n));
+    await ingress.insertRequest({ ...request(1, T), sourceId: SOURCE, requestId: 'another-source-request' });
+    expect(await ingress.pruneRequests(source, T - 1, 10)).toBe(0);
+    expect(await ingress.pruneRequests(source, T - 1, 4)).toBe(2);
+    const left = async () => {
+      const ids = [];
+      for (let n = 1; n <= 6; n++) if (await ingress.getRequest(source, request(n, 0).requestId)) ids.push(n);
+      return ids;
+    };
+    expect(await left()).toEqual([3, 4, 5, 6]);
+    // By age: everything received before T + 6 goes, whatever `keep` allows.
+    expect(await ingress.pruneRequests(source, T + 6, 100)).toBe(3);
+    expect(await left()).toEqual([6]);
+    expect(await ingress.getRequest(SOURCE, 'another-source-request')).toBeDefined();
+  });
+
+  it('storage bounds: a source keeps its newest observations of a kind; sizes add up per room', async () => {
+    const source = `rsb_${'3'.padStart(32, '0')}`;
+    const room = `room_${'3'.padStart(24, '0')}`;
+    const ingress = t.store.read.roomIngress;
+    const at = (n: number, observedAt: number, kind: 'snapshot' | 'probe_result' = 'snapshot') => ({
+      ...observation(100 + n, observedAt),
+      sourceId: source,
+      roomId: room,
+      kind,
+      payloadBytes: 10 * n,
+    });
+    await t.store.transaction((uow) =>
+      uow.roomIngress.insertObservations([
+        at(1, T + 1),
+        at(2, T + 5),
+        at(3, T + 3),
+        at(4, T + 4),
+        at(5, T + 2, 'probe_result'),
+      ]),
+    );
+    expect(await ingress.roomObservationBytes(room)).toBe(150);
+    expect(await ingress.roomObservationBytes(`room_${'9'.padStart(24, '0')}`)).toBe(0);
+    expect((await ingress.oldestObservations(source, 10)).map((o) => o.payloadBytes)).toEqual([10, 50, 30, 40, 20]);
+    expect(await ingress.pruneObservations(source, 'snapshot', 2)).toBe(2);
+    // The newest two by observation time stay, the newest of all among them; the other kind is untouched.
+    expect((await ingress.oldestObservations(source, 10)).map((o) => [o.kind, o.payloadBytes])).toEqual([
+      ['probe_result', 50],
+      ['snapshot', 40],
+      ['snapshot', 20],
+    ]);
+    expect((await ingress.latestObservation(source, 'snapshot'))?.observationId).toBe(at(2, 0).observationId);
+    expect(await ingress.pruneObservations(source, 'snapshot', 2)).toBe(0);
+    expect(await ingress.deleteObservations([at(5, 0).observationId, 'obs_unknown'])).toBe(1);
+    expect(await ingress.roomObservationBytes(room)).toBe(60);
   });
 
   it('PRB-02: probes are taken (marked delivered), answered once, and expired probes are not taken', async () => {

@@ -185,4 +185,5 @@ export const ErrorBodySchema = z.looseObject({
   issues: z.array(z.looseObject({ path: z.string(), message: z.string() })).optional(),
   retry_after_seconds: z.number().optional(),
   execution_enabled: z.literal(false).optional(),
+  quota_bytes: z.number().int().optional(),
 });

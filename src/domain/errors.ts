@@ -78,6 +78,7 @@ export const ERROR_CODES = [
   'ingress_request_replayed',
   'ingress_probe_not_found',
   'ingress_probe_closed',
+  'room_storage_quota_exceeded',
   ...BOUND_ROOM_FAILURE_CODES,
   'runtime_approval_host_unconfigured',
   'runtime_approval_receipt_invalid',
@@ -355,6 +356,15 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
     adr: 'lifecycle_conflict',
     message: 'The probe was already answered or has expired.',
   },
+  // docs/rooms.md "Storage bounds": the room's observations fill HELIX_ROOM_STORAGE_QUOTA_BYTES and
+  // the source's own older observations cannot make room. RFC 4918 §11.5 507: the server cannot
+  // store what the request needs; ADR-0004 ceiling_exceeded: a hard ceiling hit. Not 429: no rate
+  // was exceeded and waiting frees nothing (the connector does not retry a 507).
+  room_storage_quota_exceeded: {
+    status: 507,
+    adr: 'ceiling_exceeded',
+    message: "The room's sources already hold all the observation storage its quota allows; nothing was stored.",
+  },
   // Bound room evidence and the environment probe (BRE-04..BRE-06, PRB-01; docs/rooms.md "Bound room
   // evidence"): every recheck a turn of a room-bound run fails has its own code; a source without a
   // current admission, or admitted under an older profile contract, answers the two ingress codes above.
@@ -493,6 +503,8 @@ export interface ErrorDetails {
   readonly retry_after_seconds?: number;
   /** `command_execution_not_enabled`: always false (RREST-10). */
   readonly execution_enabled?: false;
+  /** `room_storage_quota_exceeded`: the room's quota, HELIX_ROOM_STORAGE_QUOTA_BYTES. */
+  readonly quota_bytes?: number;
 }
 
 export class HelixError extends Error {

@@ -60,6 +60,8 @@ export interface ObservationRecord {
   /** The normalized, redacted observation as JSON; never holds a credential-shaped value. */
   readonly payloadJson: string;
   readonly payloadSha256: string;
+  /** UTF-8 bytes of payloadJson: what the observation counts against its room's storage quota. */
+  readonly payloadBytes: number;
 }
 
 export const PROBE_STATUSES = ['pending', 'delivered', 'completed', 'unsupported', 'failed', 'expired'] as const;

@@ -518,6 +518,8 @@ export interface RoomObservationsTable {
   received_at: number | string;
   payload_json: string;
   payload_sha256: string;
+  /** UTF-8 bytes of payload_json, which the room storage quota adds up (0019_room_storage_bounds). */
+  payload_bytes: number | string;
 }
 
 export interface RoomProbesTable {

@@ -127,6 +127,7 @@ export const observationOf = (
     receivedAt: observedAt + 5,
     payloadJson,
     payloadSha256: hex(32),
+    payloadBytes: Buffer.byteLength(payloadJson),
     ...options.overrides,
   };
 };

@@ -24,12 +24,18 @@ import type { OperationDoc } from './operations.js';
 const BASE = '/api/room-ingress/v1/bindings/:binding_id';
 
 /** Every ingress POST can meet a replayed request id or a missing admission (409) and a profile refusal (422). */
-const post = (doc: Omit<OperationDoc, 'tag' | 'authentication' | 'errors'>): OperationDoc => ({
+const post = (
+  doc: Omit<OperationDoc, 'tag' | 'authentication' | 'errors'>,
+  extraErrors: readonly number[] = [],
+): OperationDoc => ({
   ...doc,
   tag: 'room-ingress',
   authentication: 'source_bearer',
-  errors: [409, 422],
+  errors: [409, 422, ...extraErrors],
 });
+
+/** The two routes that store observations also meet the room's storage quota (507 room_storage_quota_exceeded). */
+const STORES_OBSERVATIONS = [507] as const;
 
 /**
  * The source ingress lane's contract entries (src/http/ingress/ingressRoutes.ts,
@@ -49,24 +55,30 @@ export const INGRESS_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> = {
     body: HeartbeatRequestSchema,
     success: { status: 200, description: 'Recorded.', schema: HeartbeatReceiptSchema },
   }),
-  [`POST ${BASE}/world-events/batch`]: post({
-    operationId: 'recordSourceWorldEvents',
-    summary: 'Submit 1-16 world events, each stored as an observation with exact provenance',
-    body: WorldEventBatchRequestSchema,
-    success: { status: 200, description: 'The stored observations.', schema: WorldEventBatchReceiptSchema },
-  }),
+  [`POST ${BASE}/world-events/batch`]: post(
+    {
+      operationId: 'recordSourceWorldEvents',
+      summary: 'Submit 1-16 world events, each stored as an observation with exact provenance',
+      body: WorldEventBatchRequestSchema,
+      success: { status: 200, description: 'The stored observations.', schema: WorldEventBatchReceiptSchema },
+    },
+    STORES_OBSERVATIONS,
+  ),
   [`POST ${BASE}/probes/pending`]: post({
     operationId: 'pollSourceProbes',
     summary: 'Take the open probes runs asked of this source, oldest first',
     body: ProbePollRequestSchema,
     success: { status: 200, description: 'The probes to answer.', schema: ProbePollReceiptSchema },
   }),
-  [`POST ${BASE}/probes/result`]: post({
-    operationId: 'recordSourceProbeResult',
-    summary: 'Answer one open probe of this source',
-    body: ProbeResultRequestSchema,
-    success: { status: 200, description: 'The stored probe result.', schema: ProbeResultReceiptSchema },
-  }),
+  [`POST ${BASE}/probes/result`]: post(
+    {
+      operationId: 'recordSourceProbeResult',
+      summary: 'Answer one open probe of this source',
+      body: ProbeResultRequestSchema,
+      success: { status: 200, description: 'The stored probe result.', schema: ProbeResultReceiptSchema },
+    },
+    STORES_OBSERVATIONS,
+  ),
   [`GET ${BASE}/status`]: {
     operationId: 'inspectSourceStatus',
     summary: 'The binding’s admission and connection state, without secrets',

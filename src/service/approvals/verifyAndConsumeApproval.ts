@@ -1,5 +1,6 @@
 import { HelixError } from '../../domain/errors.js';
 import { approvalActionSha256, approvalIdOf, type ConsumedApproval } from '../../domain/runtimeApproval.js';
+import type { UnitOfWork } from '../../store/port.js';
 import type { ApprovalDeps } from './deps.js';
 import { verifyReceipt } from './verifyReceipt.js';
 
@@ -25,16 +26,12 @@ export interface ApprovalRequest {
 const LEDGER_RETENTION_AFTER_EXPIRY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Verifies a runtime approval receipt for one confirmation-governed action and consumes it exactly
- * once (APR-02..APR-08, D-06, D-11): verification first (no registry, untrusted key, bad
- * signature, expiry, any bound field that differs), then one insert into the durable replay
- * ledger, which only one of any number of concurrent consumers wins (the rest are
- * `runtime_approval_receipt_replayed`). A receipt that fails verification is not consumed, so a
- * mismatched attempt cannot burn the approval meant for the real action. Returns the consumed
- * receipt's identity, for the action's audit.
+ * Verifies a runtime approval receipt for one confirmation-governed action (APR-02..APR-07, D-06,
+ * D-11): no registry, untrusted key, bad signature, expiry, any bound field that differs. Touches
+ * no store: nothing is consumed yet. Returns the ledger row that consuming it will write.
  */
-export const verifyAndConsumeApproval = async (
-  deps: ApprovalDeps,
+export const verifyApproval = async (
+  deps: Pick<ApprovalDeps, 'trustedKeys' | 'now'>,
   request: ApprovalRequest,
 ): Promise<ConsumedApproval> => {
   const now = deps.now();
@@ -50,16 +47,37 @@ export const verifyAndConsumeApproval = async (
     },
     now,
   );
-  const consumed: ConsumedApproval = {
+  return {
     ...verified,
     approvalId: approvalIdOf(verified.issuer, verified.keyId, verified.nonce),
     ownerHash: request.ownerHash,
     consumedAt: now,
   };
-  const first = await deps.store.transaction(async (uow) => {
-    await uow.runtimeApprovals.pruneExpired(now - LEDGER_RETENTION_AFTER_EXPIRY_MS);
-    return uow.runtimeApprovals.consume(consumed);
-  });
-  if (!first) throw new HelixError('runtime_approval_receipt_replayed');
-  return consumed;
+};
+
+/**
+ * Consumes a verified receipt once, in the caller's transaction (D-06): one insert into the durable
+ * replay ledger, which only one of any number of concurrent consumers wins (the rest are
+ * `runtime_approval_receipt_replayed`). Call it in the transaction that writes the effect the
+ * receipt approves, so a call that fails after this point (a conflict, a lost race) rolls the
+ * consumption back with everything else and the receipt stays usable.
+ */
+export const consumeApproval = async (uow: UnitOfWork, approval: ConsumedApproval): Promise<void> => {
+  await uow.runtimeApprovals.pruneExpired(approval.consumedAt - LEDGER_RETENTION_AFTER_EXPIRY_MS);
+  if (!(await uow.runtimeApprovals.consume(approval))) throw new HelixError('runtime_approval_receipt_replayed');
+};
+
+/**
+ * Verifies a receipt and consumes it in a transaction of its own (APR-02..APR-08): for a caller
+ * whose effect is not a store write. A receipt that fails verification is not consumed, so a
+ * mismatched attempt cannot burn the approval meant for the real action. Returns the consumed
+ * receipt's identity, for the action's audit.
+ */
+export const verifyAndConsumeApproval = async (
+  deps: ApprovalDeps,
+  request: ApprovalRequest,
+): Promise<ConsumedApproval> => {
+  const approval = await verifyApproval(deps, request);
+  await deps.store.transaction((uow) => consumeApproval(uow, approval));
+  return approval;
 };

@@ -7,7 +7,20 @@ import { stringArg } from './embodimentAccess.js';
 import { connectorIsLive } from './liveSubject.js';
 
 const WORKFLOW_REF_MAX = 320;
-const workflowNotFound = (): HelixError => new HelixError('not_found', {}, 'The workflow was not found.');
+export const workflowNotFound = (): HelixError => new HelixError('not_found', {}, 'The workflow was not found.');
+
+/** A workflow of this room by its exact ref (1-320); another room's, or none, is not found. */
+export const findRoomWorkflow = async (
+  uow: UnitOfWork,
+  roomId: string,
+  workflowRef: unknown,
+): Promise<WorkflowRecord> => {
+  const ref = stringArg(workflowRef, 'workflow_ref');
+  if (ref.length < 1 || ref.length > WORKFLOW_REF_MAX) throw workflowNotFound();
+  const workflow = await uow.embodiment.getWorkflow(ref);
+  if (workflow === undefined || workflow.roomId !== roomId) throw workflowNotFound();
+  return workflow;
+};
 
 /** The caller's own workflow in this room, by its exact ref (1-320); anyone else's is not found. */
 export const loadOwnWorkflow = async (
@@ -15,15 +28,8 @@ export const loadOwnWorkflow = async (
   acting: ActingMember,
   workflowRef: unknown,
 ): Promise<WorkflowRecord> => {
-  const ref = stringArg(workflowRef, 'workflow_ref');
-  if (ref.length < 1 || ref.length > WORKFLOW_REF_MAX) throw workflowNotFound();
-  const workflow = await uow.embodiment.getWorkflow(ref);
-  if (
-    workflow === undefined ||
-    workflow.roomId !== acting.room.roomId ||
-    workflow.accountId !== acting.caller.accountId
-  )
-    throw workflowNotFound();
+  const workflow = await findRoomWorkflow(uow, acting.room.roomId, workflowRef);
+  if (workflow.accountId !== acting.caller.accountId) throw workflowNotFound();
   return workflow;
 };
 

@@ -3,7 +3,8 @@ import type { Principal } from '../../auth/principal.js';
 import { type Action, ActionSchema } from '../../api/environmentActionSchemas.js';
 import { EMBODIMENT_LIMITS, EXECUTABLE_ACTION_KINDS, type ExecutableActionKind } from '../../domain/embodiment.js';
 import { HelixError } from '../../domain/errors.js';
-import { verifyAndConsumeApproval } from '../approvals/verifyAndConsumeApproval.js';
+import type { ConsumedApproval } from '../../domain/runtimeApproval.js';
+import { consumeApproval, verifyApproval } from '../approvals/verifyAndConsumeApproval.js';
 import { completeReceipt, idempotentRequest, requireIdempotencyKey, reserveKey } from '../idempotency.js';
 import type { UnitOfWork } from '../../store/port.js';
 import type { RoomDeps, RoomResult } from '../rooms/deps.js';
@@ -63,8 +64,11 @@ const newRef = (prefix: string): string => `${prefix}_${randomBytes(16).toString
  * subject and its live, admitted connector; every kind admitted by the source's adapter profile
  * (M-01); for a kind the profile puts under approval (D-11: world-mutating), the runtime approval
  * receipt bound to this exact action, room and subject (null run and turn: a direct MCP call),
- * consumed once. Idempotent by `idempotency_key`, scoped by owner, room and tool: a retry answers
- * the first answer and consumes nothing.
+ * verified first and consumed once, in the transaction that writes the workflow: a call refused
+ * after verification (idempotency_conflict, a lost environment_subject_busy or
+ * environment_subject_conflict race) rolls the consumption back, so the receipt stays usable.
+ * Idempotent by `idempotency_key`, scoped by owner, room and tool: a retry answers the first answer
+ * and consumes nothing.
  */
 export const playerAction = async (
   deps: RoomDeps,
@@ -88,13 +92,13 @@ export const playerAction = async (
 
   const held = await heldSubject(deps.store.read, roomId, acting.caller.accountId, deps.now(), label);
   await requireConnector(deps, deps.store.read, held.source, deps.now());
-  // Checked before the receipt is consumed, so a busy player does not burn an approval.
+  // Fails fast; the transaction that writes the workflow checks it again.
   await requireIdle(deps.store.read, held.subject.subjectRef);
   const lane = admittedLane(deps, held.source.profileId, steps);
-  const approvalId = steps.some((step) => lane.approval_required_kinds.includes(step.kind))
-    ? await consumeApproval(deps, acting, plan, held.subject.subjectRef, args.approval_receipt)
+  const approval = steps.some((step) => lane.approval_required_kinds.includes(step.kind))
+    ? await verifiedApproval(deps, acting, plan, held.subject.subjectRef, args.approval_receipt)
     : null;
-  return queue(deps, acting, idem, { steps, approvalId, ...held });
+  return queue(deps, acting, idem, { steps, approval, ...held });
 };
 
 /** M-01: the source's profile admits every step's kind on its action lane; else not supported. */
@@ -111,15 +115,15 @@ const requireIdle = async (store: Pick<UnitOfWork, 'embodiment'>, subjectRef: st
     throw new HelixError('environment_subject_busy');
 };
 
-const consumeApproval = async (
+const verifiedApproval = (
   deps: RoomDeps,
   acting: ActingMember,
   plan: Action | Action[],
   subjectRef: string,
   receipt: unknown,
-): Promise<string> => {
-  const consumed = await verifyAndConsumeApproval(
-    { store: deps.store, trustedKeys: deps.runtimeApprovalKeys ?? [], now: deps.now },
+): Promise<ConsumedApproval> =>
+  verifyApproval(
+    { trustedKeys: deps.runtimeApprovalKeys ?? [], now: deps.now },
     {
       receipt: typeof receipt === 'string' ? receipt : undefined,
       action: plan,
@@ -130,20 +134,20 @@ const consumeApproval = async (
       ownerHash: acting.caller.owner.ownerHash,
     },
   );
-  return consumed.approvalId;
-};
 
-type Queued = { steps: readonly Action[]; approvalId: string | null } & Awaited<ReturnType<typeof heldSubject>>;
+type Queued = { steps: readonly Action[]; approval: ConsumedApproval | null } & Awaited<ReturnType<typeof heldSubject>>;
 
 /**
- * Reserves the key, renews the lease and writes the workflow with its steps, in one transaction:
- * step 0 queued, every later step `waiting` until the one before it completes.
+ * Reserves the key, renews the lease, consumes the approval and writes the workflow with its steps,
+ * in one transaction: step 0 queued, every later step `waiting` until the one before it completes.
+ * The approval is consumed after every check that can refuse the call, and any later failure rolls
+ * it back too (D-11: consumed once, and only by the action it approved).
  */
 const queue = (
   deps: RoomDeps,
   acting: ActingMember,
   idem: ReturnType<typeof idempotentRequest>,
-  { steps, approvalId, subject, source }: Queued,
+  { steps, approval, subject, source }: Queued,
 ): Promise<RoomResult<PlayerActionReceipt>> => {
   const now = deps.now();
   return deps.store.transaction(async (uow) => {
@@ -156,6 +160,8 @@ const queue = (
     if (!(await uow.embodiment.takeLease(subject.subjectRef, accountId, now, now + EMBODIMENT_LIMITS.leaseMs)))
       throw new HelixError('environment_subject_conflict');
     await requireIdle(uow, subject.subjectRef);
+    if (approval !== null) await consumeApproval(uow, approval);
+    const approvalId = approval?.approvalId ?? null;
     const base = { sourceId: source.sourceId, ownerHash: acting.caller.owner.ownerHash };
     const workflowRef = newRef('wfr');
     await uow.embodiment.insertWorkflow({

@@ -1,9 +1,7 @@
 import { EMBODIMENT_LIMITS, type WorkflowRecord } from '../../domain/embodiment.js';
-import { HelixError } from '../../domain/errors.js';
 import { loadMemberRoom } from '../rooms/access.js';
 import type { RoomDeps } from '../rooms/deps.js';
-import { settleVanishedConnector } from './ownWorkflow.js';
-import { queueStop } from './queueStop.js';
+import { mayStopWorkflow, stopWorkflow } from './emergencyStop.js';
 
 /** One open workflow as the console's room page shows it: no subject identity beyond its opaque ref. */
 export interface RoomWorkflowView {
@@ -16,9 +14,6 @@ export interface RoomWorkflowView {
   /** Whether this viewer may stop it: a room owner any workflow, another member their own. */
   readonly stoppable: boolean;
 }
-
-const mayStop = (role: string, viewer: string, workflow: WorkflowRecord): boolean =>
-  role === 'owner' || workflow.accountId === viewer;
 
 /**
  * MC-12 manual override, the console's view: the room's open workflows (running, blocked,
@@ -38,17 +33,14 @@ export const listRoomWorkflows = async (
     account_id: w.accountId,
     status: w.status,
     updated_at: new Date(w.updatedAt).toISOString(),
-    stoppable: mayStop(member.role, accountId, w),
+    stoppable: mayStopWorkflow(member, w),
   }));
 };
 
 /**
- * MC-12, M-03 manual override: a signed-in human stops a workflow in their room from the console:
- * a room owner any workflow, another member their own (an observer starts none). The stop is the
- * same Emergency Stop as `helix_minecraft_workflow_control`: `stopping` until the connector
- * reports a verified stationary stop. A safety control, so it needs no consent and works under
- * the Shared Live Room policy lock; another room's workflow, or one this member may not stop, is
- * not found. A workflow whose connector vanished is settled `failed connector_lost` instead.
+ * MC-12, M-03 manual override: a signed-in human stops a workflow in their room from the console,
+ * the same stop as `helix_minecraft_workflow_control` (./emergencyStop.ts: who may stop, and why
+ * no consent or policy lock refuses it). Answers the workflow's status after the stop.
  */
 export const consoleEmergencyStop = async (
   deps: RoomDeps,
@@ -58,12 +50,7 @@ export const consoleEmergencyStop = async (
 ): Promise<WorkflowRecord['status']> => {
   const now = deps.now();
   return deps.store.transaction(async (uow) => {
-    const { member } = await loadMemberRoom(uow.rooms, roomId, accountId, null);
-    const found = await uow.embodiment.getWorkflow(workflowRef);
-    if (found === undefined || found.roomId !== roomId || !mayStop(member.role, accountId, found))
-      throw new HelixError('not_found', {}, 'The workflow was not found.');
-    const workflow = await settleVanishedConnector(deps, uow, found, now);
-    await queueStop(uow, workflow, 'emergency_stop', now);
-    return (await uow.embodiment.getWorkflow(workflowRef))?.status ?? workflow.status;
+    const request = { accountId, tenantHash: null, roomId, workflowRef, control: 'emergency_stop' as const };
+    return (await stopWorkflow(deps, uow, request, now)).workflow.status;
   });
 };

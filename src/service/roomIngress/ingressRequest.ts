@@ -7,6 +7,7 @@ import type { RoomSourceRecord } from '../../domain/roomSources.js';
 import type { UnitOfWork } from '../../store/port.js';
 import type { RoomDeps } from '../rooms/deps.js';
 import { parseInput } from '../validate.js';
+import { pruneLedger, storageLimitsOf } from './storageBounds.js';
 
 /** The ingress POST routes under `/api/room-ingress/v1/bindings/{binding_id}/` (ING-01). */
 export const INGRESS_POST_ROUTES = [
@@ -52,7 +53,8 @@ export interface IngressCall<S extends z.ZodType<IngressEnvelope>> {
  * transaction, either answer a retry of an accepted request (same source, `request_id`, route and
  * body hash) with the stored answer and write nothing, refuse the same `request_id` with another
  * body (`ingress_request_replayed`), or run the use case and record the request with its answer.
- * A refused request records nothing, so its retry is judged afresh.
+ * A refused request records nothing, so its retry is judged afresh. The ledger is pruned first
+ * (./storageBounds.ts): a request is remembered for the replay window, not for ever.
  */
 export const acceptIngressRequest = async <S extends z.ZodType<IngressEnvelope>>(
   deps: RoomDeps,
@@ -65,6 +67,7 @@ export const acceptIngressRequest = async <S extends z.ZodType<IngressEnvelope>>
   const bodyHash = sha256Hex(canonicalJson({ route: call.route, body }));
   const producerEpochHash = sha256Hex(body.producer_epoch);
   return deps.store.transaction(async (uow) => {
+    await pruneLedger(uow, source.sourceId, now, storageLimitsOf(deps));
     const earlier = await uow.roomIngress.getRequest(source.sourceId, body.request_id);
     if (earlier !== undefined) return replay(earlier, bodyHash);
     const response = await handle(uow, { source, body, now, producerEpochHash });

@@ -75,5 +75,6 @@ export const observationRecord = (
     receivedAt: input.receivedAt,
     payloadJson,
     payloadSha256: sha256Hex(payloadJson),
+    payloadBytes: Buffer.byteLength(payloadJson, 'utf8'),
   };
 };

@@ -8,6 +8,7 @@ import type { RoomDeps } from '../rooms/deps.js';
 import { type CurrentAdmission, requireAdmission } from './currentAdmission.js';
 import { acceptIngressRequest, type IngressRequest, type IngressResult } from './ingressRequest.js';
 import { checkObservation, observationRecord, observedAtOf } from './observationRecord.js';
+import { storageLimitsOf, storeObservations } from './storageBounds.js';
 
 /**
  * PRB-02: the producer's answer to one probe. The probe must be this source's (another source's
@@ -35,7 +36,7 @@ export const recordProbeResult = (deps: RoomDeps, source: RoomSourceRecord, inpu
         receivedAt: request.now,
         payload: probePayload(current, probe, request),
       });
-      await uow.roomIngress.insertObservations([observation]);
+      await storeObservations(uow, request.source, [observation], storageLimitsOf(deps));
       const { status } = request.body;
       if (!(await uow.roomIngress.answerProbe(probe.probeId, status, observation.observationId, request.now)))
         throw new HelixError('ingress_probe_closed');

@@ -9,6 +9,7 @@ import type { RoomDeps } from '../rooms/deps.js';
 import { requireAdmission } from './currentAdmission.js';
 import { acceptIngressRequest, type IngressRequest, type IngressResult } from './ingressRequest.js';
 import { checkObservation, observationRecord, observedAtOf } from './observationRecord.js';
+import { storageLimitsOf, storeObservations } from './storageBounds.js';
 
 type Batch = IngressRequest<WorldEventBatchRequest>;
 
@@ -17,7 +18,8 @@ type Batch = IngressRequest<WorldEventBatchRequest>;
  * `max_batch_events`, under the ingress body limit) for the
  * source's own world. Every event's snapshot must satisfy the admitted profile's schema, or the
  * whole batch is refused; each is then stored as one `snapshot` observation with its exact
- * provenance, and the source's status remembers the newest observation time.
+ * provenance, within the room's storage bounds (./storageBounds.ts), and the source's status
+ * remembers the newest observation time.
  */
 export const recordWorldEvents = (deps: RoomDeps, source: RoomSourceRecord, input: unknown): Promise<IngressResult> =>
   acceptIngressRequest(
@@ -46,7 +48,7 @@ export const recordWorldEvents = (deps: RoomDeps, source: RoomSourceRecord, inpu
           payload: checkObservation(schemas.snapshot, event.snapshot, `events.${i}.snapshot`),
         }),
       );
-      await uow.roomIngress.insertObservations(observations);
+      await storeObservations(uow, request.source, observations, storageLimitsOf(deps));
       await rememberNewest(uow, request, observations);
       return {
         schema: INGRESS_RECEIPT_SCHEMAS.batch,

@@ -27,13 +27,14 @@ const requireRoomFeature = async (policy: Promise<Parameters<typeof hasFeature>[
 /**
  * The preamble of every agent-facing room operation, in order: every declared scope (SLR-13), a
  * linked Helix account (SLR-01: membership is an account's), then the current account policy
- * (SLR-11) unless the operation is a withdrawal, the cleanup exception (WD-05, MRT-11).
+ * (SLR-11) unless the operation is a withdrawal, the cleanup exception (WD-05, MRT-11), or a stop
+ * of a player workflow, the safety exception (MC-12, M-03: ../embodiment/emergencyStop.ts).
  */
 export const admitCaller = async (
   deps: RoomDeps,
   principal: Principal,
   operation: RoomOperation,
-  policy: 'feature_required' | 'withdrawal',
+  policy: 'feature_required' | 'withdrawal' | 'safety_stop',
 ): Promise<RoomCaller> => {
   requireScopes(principal.scopes, operation);
   if (!principal.linkedAccount) throw new HelixError('account_not_linked');

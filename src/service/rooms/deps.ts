@@ -1,6 +1,7 @@
 import type { Principal } from '../../auth/principal.js';
 import type { AccountPolicy } from '../../domain/accountPolicy.js';
 import type { EnvironmentAdapterRegistry } from '../../domain/environmentAdapterRegistry.js';
+import type { RoomStorageLimits } from '../../domain/roomStorage.js';
 import type { TrustedApprovalKey } from '../../domain/runtimeApproval.js';
 import type { Store } from '../../store/port.js';
 
@@ -21,6 +22,8 @@ export interface RoomDeps {
   readonly adapters: EnvironmentAdapterRegistry;
   /** HELIX_RUNTIME_APPROVAL_TRUSTED_PUBLIC_KEYS_JSON for world-mutating actions (D-11); absent or empty fails closed. */
   readonly runtimeApprovalKeys?: readonly TrustedApprovalKey[];
+  /** HELIX_ROOM_* storage bounds of observations and the ingress ledger; absent: the bounded defaults. */
+  readonly storageLimits?: RoomStorageLimits;
 }
 
 /** What a use case answers; `replayed` marks a stored idempotent response (Idempotency-Replayed, SLR-04). */

@@ -7,7 +7,7 @@ import type {
   ProbeStatus,
   SourceStatusRecord,
 } from '../../domain/roomObservations.js';
-import type { RoomIngressRepository } from '../roomIngressPort.js';
+import type { ObservationSize, RoomIngressRepository } from '../roomIngressPort.js';
 import type {
   HelixDatabase,
   RoomIngressRequestsTable,
@@ -57,6 +57,7 @@ const observationFromRow = (row: Selectable<RoomObservationsTable>): Observation
   receivedAt: toMillis(row.received_at),
   payloadJson: row.payload_json,
   payloadSha256: row.payload_sha256,
+  payloadBytes: Number(row.payload_bytes),
 });
 
 const probeFromRow = (row: Selectable<RoomProbesTable>): ProbeRecord => ({
@@ -95,13 +96,14 @@ const observationRow = (o: ObservationRecord): RoomObservationsTable => ({
   received_at: o.receivedAt,
   payload_json: o.payloadJson,
   payload_sha256: o.payloadSha256,
+  payload_bytes: o.payloadBytes,
 });
 
 type Part<K extends keyof RoomIngressRepository> = Pick<RoomIngressRepository, K>;
 
 const requestRecords = (
   db: Kysely<HelixDatabase>,
-): Part<'getRequest' | 'insertRequest' | 'upsertStatus' | 'getStatus'> => ({
+): Part<'getRequest' | 'insertRequest' | 'pruneRequests' | 'upsertStatus' | 'getStatus'> => ({
   async getRequest(sourceId, requestId) {
     const row = await db
       .selectFrom('helix_room_ingress_requests')
@@ -127,6 +129,35 @@ const requestRecords = (
       .onConflict((oc) => oc.columns(['source_id', 'request_id']).doNothing())
       .executeTakeFirst();
     return (result.numInsertedOrUpdatedRows ?? 0n) === 1n;
+  },
+  async pruneRequests(sourceId, receivedBefore, keep) {
+    // The newest entry past the `keep` newest: it and everything older go (a row-value comparison).
+    const cutoff = await db
+      .selectFrom('helix_room_ingress_requests')
+      .select(['received_at', 'request_id'])
+      .where('source_id', '=', sourceId)
+      .orderBy('received_at', 'desc')
+      .orderBy('request_id', 'desc')
+      .limit(1)
+      .offset(keep)
+      .executeTakeFirst();
+    const result = await db
+      .deleteFrom('helix_room_ingress_requests')
+      .where('source_id', '=', sourceId)
+      .where((eb) =>
+        cutoff === undefined
+          ? eb('received_at', '<', receivedBefore)
+          : eb.or([
+              eb('received_at', '<', receivedBefore),
+              eb(
+                eb.refTuple('received_at', 'request_id'),
+                '<=',
+                eb.tuple(Number(cutoff.received_at), cutoff.request_id),
+              ),
+            ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   },
   async upsertStatus(s) {
     const values = {
@@ -154,7 +185,15 @@ const requestRecords = (
 
 const observationRecords = (
   db: Kysely<HelixDatabase>,
-): Part<'insertObservations' | 'getObservation' | 'latestObservation'> => ({
+): Part<
+  | 'insertObservations'
+  | 'getObservation'
+  | 'latestObservation'
+  | 'pruneObservations'
+  | 'roomObservationBytes'
+  | 'oldestObservations'
+  | 'deleteObservations'
+> => ({
   async insertObservations(observations) {
     if (observations.length === 0) return;
     await db.insertInto('helix_room_observations').values(observations.map(observationRow)).execute();
@@ -179,6 +218,65 @@ const observationRecords = (
       .limit(1)
       .executeTakeFirst();
     return row === undefined ? undefined : observationFromRow(row);
+  },
+  async pruneObservations(sourceId, kind, keep) {
+    const cutoff = await db
+      .selectFrom('helix_room_observations')
+      .select(['observed_at', 'received_at', 'observation_id'])
+      .where('source_id', '=', sourceId)
+      .where('kind', '=', kind)
+      .orderBy('observed_at', 'desc')
+      .orderBy('received_at', 'desc')
+      .orderBy('observation_id', 'desc')
+      .limit(1)
+      .offset(keep)
+      .executeTakeFirst();
+    if (cutoff === undefined) return 0;
+    const result = await db
+      .deleteFrom('helix_room_observations')
+      .where('source_id', '=', sourceId)
+      .where('kind', '=', kind)
+      .where((eb) =>
+        eb(
+          eb.refTuple('observed_at', 'received_at', 'observation_id'),
+          '<=',
+          eb.tuple(Number(cutoff.observed_at), Number(cutoff.received_at), cutoff.observation_id),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+  async roomObservationBytes(roomId) {
+    const row = await db
+      .selectFrom('helix_room_observations')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('payload_bytes'), eb.lit(0)).as('bytes'))
+      .where('room_id', '=', roomId)
+      .executeTakeFirst();
+    return Number(row?.bytes ?? 0);
+  },
+  async oldestObservations(sourceId, limit): Promise<ObservationSize[]> {
+    const rows = await db
+      .selectFrom('helix_room_observations')
+      .select(['observation_id', 'kind', 'payload_bytes'])
+      .where('source_id', '=', sourceId)
+      .orderBy('observed_at')
+      .orderBy('received_at')
+      .orderBy('observation_id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      observationId: r.observation_id,
+      kind: r.kind as ObservationKind,
+      payloadBytes: Number(r.payload_bytes),
+    }));
+  },
+  async deleteObservations(observationIds) {
+    if (observationIds.length === 0) return 0;
+    const result = await db
+      .deleteFrom('helix_room_observations')
+      .where('observation_id', 'in', observationIds)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   },
 });
 

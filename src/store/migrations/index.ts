@@ -17,6 +17,7 @@ import { embodimentWorkflows } from './0015_embodiment_workflows.js';
 import { runList } from './0016_run_list.js';
 import { dropRunOwnerIndex } from './0017_drop_run_owner_index.js';
 import { roomTrustBounds } from './0018_room_trust_bounds.js';
+import { roomStorageBounds } from './0019_room_storage_bounds.js';
 
 export type { StoreDialect } from './dialect.js';
 import type { StoreDialect } from './dialect.js';
@@ -41,6 +42,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0016_run_list': runList,
   '0017_drop_run_owner_index': dropRunOwnerIndex,
   '0018_room_trust_bounds': roomTrustBounds,
+  '0019_room_storage_bounds': roomStorageBounds,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({

@@ -97,7 +97,7 @@ export const EMBODIMENT_TOOLS: readonly ToolDefinition[] = [
     name: 'helix_minecraft_workflow_control',
     title: 'Resume, cancel or emergency-stop a workflow',
     description:
-      'cancel or emergency_stop: the player stops; the workflow reads stopped only after the connector confirms it stationary. resume: re-queue a blocked workflow.',
+      'cancel or emergency_stop: the player stops; the workflow reads stopped only after the connector confirms it stationary. Your own workflow, or any in a room you own; a stop is never refused for consent or the feature lock. resume: re-queue your blocked workflow.',
     operation: 'minecraft.workflow_control',
     mutation: true,
     input: z.strictObject({
