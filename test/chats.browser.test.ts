@@ -142,9 +142,13 @@ describe.skipIf(!hasChromium())(
 
       // WD-08: a fresh claim binds a new ref.
       await page.getByRole('button', { name: 'Connect an agent' }).click();
-      await expect.poll(() => page.locator('#claim-handle').textContent()).not.toBe(handle);
-      const fresh = (await page.locator('#claim-handle').textContent())!;
-      expect(fresh).toMatch(/^hlxclm_[A-Za-z0-9_-]{43}$/);
+      // The handle is cleared while the claim is issued: wait for a new one, not for "not the old one".
+      const freshHandle = async () => {
+        const shown = (await page.locator('#claim-handle').textContent()) ?? '';
+        return /^hlxclm_[A-Za-z0-9_-]{43}$/.test(shown) && shown !== handle ? shown : undefined;
+      };
+      await expect.poll(freshHandle).toBeDefined();
+      const fresh = (await freshHandle())!;
       // The other tab learns of the new binding, but the handle was shown once, in the tab that asked.
       await expect
         .poll(() => tab.locator('#observer-status').textContent())

@@ -6,7 +6,7 @@ import type { RunRecord } from '../../domain/run.js';
 import { parseSubmittedResult } from '../../solver/model/resultTool.js';
 import { loadOwnedRun } from '../runs/access.js';
 import type { RunServiceDeps } from '../runs/deps.js';
-import { waitForSignal } from '../runs/runNotifier.js';
+import { watchRun } from '../runs/runNotifier.js';
 import { agentUseCase, ownedCallOf } from './liveCall.js';
 
 /** How long a completion waits for its turn to be finalized before answering with the run as it is. */
@@ -37,9 +37,14 @@ export const completeAgentCall = agentUseCase(
 /** The run once the turn is no longer active (finalize publishes a signal), or as it is at the bound. */
 const turnSettled = async (deps: RunServiceDeps, owner: Ownership, runId: string, turn: number): Promise<RunRecord> => {
   const deadline = deps.clock.now() + FINALIZE_WAIT_MS;
-  for (;;) {
-    const run = await loadOwnedRun(deps, runId, owner);
-    if (run.activeTurn === null || run.stepsUsed !== turn || deps.clock.now() >= deadline) return run;
-    await waitForSignal(deps.notifier, runId, 250);
+  const watch = watchRun(deps.notifier, runId);
+  try {
+    for (;;) {
+      const run = await loadOwnedRun(deps, runId, owner);
+      if (run.activeTurn === null || run.stepsUsed !== turn || deps.clock.now() >= deadline) return run;
+      await watch.next(250);
+    }
+  } finally {
+    watch.close();
   }
 };

@@ -32,17 +32,44 @@ export class LocalRunNotifier implements RunNotifier {
   }
 }
 
-/** Resolves when the run is signalled or after `ms`, whichever is first; never rejects. */
-export const waitForSignal = (notifier: RunNotifier, runId: string, ms: number, abort?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (ms <= 0 || abort?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      unsubscribe();
-      abort?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const unsubscribe = notifier.subscribe(runId, done);
-    abort?.addEventListener('abort', done, { once: true });
+/**
+ * A subscription opened before the reader reads the store, so a signal published between the read
+ * and the wait is latched, not lost: `next` resolves at once when the run was signalled since the
+ * previous `next` (or since the watch opened), else at the next signal, after `ms`, or on abort.
+ */
+export interface RunWatch {
+  next(ms: number, abort?: AbortSignal): Promise<void>;
+  close(): void;
+}
+
+export const watchRun = (notifier: RunNotifier, runId: string): RunWatch => {
+  let signalled = false;
+  let wake: (() => void) | undefined;
+  const unsubscribe = notifier.subscribe(runId, () => {
+    signalled = true;
+    wake?.();
   });
+  return {
+    next: (ms, abort) =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          abort?.removeEventListener('abort', done);
+          wake = undefined;
+          signalled = false;
+          resolve();
+        };
+        if (signalled || ms <= 0 || abort?.aborted === true) {
+          signalled = false;
+          return resolve();
+        }
+        const timer = setTimeout(done, ms);
+        wake = done;
+        abort?.addEventListener('abort', done, { once: true });
+      }),
+    close: () => {
+      unsubscribe();
+      wake?.();
+    },
+  };
+};

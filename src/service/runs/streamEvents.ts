@@ -5,7 +5,7 @@ import { HelixError } from '../../domain/errors.js';
 import { isRunTerminal } from '../../domain/run.js';
 import { loadOwnedRun, ownerOf, requireOperation, requireRunId } from './access.js';
 import type { RunServiceDeps } from './deps.js';
-import { waitForSignal } from './runNotifier.js';
+import { watchRun } from './runNotifier.js';
 import { parseInput } from '../validate.js';
 
 export const STREAM_HEARTBEAT_MS = 15_000;
@@ -52,21 +52,28 @@ export const resumeSeqOf = (query: unknown, lastEventId: string | undefined): nu
 export const runEventStream = (deps: RunServiceDeps, runId: string, afterSeq: number) =>
   async function* stream(signal: AbortSignal): AsyncGenerator<StreamItem> {
     let cursor = afterSeq;
-    while (!signal.aborted) {
-      const rows = await deps.store.read.events.list(runId, cursor, PAGE);
-      for (const row of rows) {
-        cursor = row.seq;
-        yield { type: 'event', event: projectEvent(row) };
+    // Watching before the first read: an event committed while this reads is never waited past.
+    const watch = watchRun(deps.notifier, runId);
+    try {
+      while (!signal.aborted) {
+        const rows = await deps.store.read.events.list(runId, cursor, PAGE);
+        for (const row of rows) {
+          cursor = row.seq;
+          yield { type: 'event', event: projectEvent(row) };
+        }
+        if (rows.length === PAGE) continue;
+        const run = await deps.store.read.runs.get(runId);
+        if (run === undefined || (isRunTerminal(run) && run.lastEventSeq <= cursor)) {
+          yield { type: 'end' };
+          return;
+        }
+        if (run.lastEventSeq > cursor) continue;
+        await watch.next(STREAM_HEARTBEAT_MS, signal);
+        const after = await deps.store.read.runs.get(runId);
+        if (after !== undefined && after.lastEventSeq === run.lastEventSeq && !isRunTerminal(after))
+          yield { type: 'heartbeat' };
       }
-      if (rows.length === PAGE) continue;
-      const run = await deps.store.read.runs.get(runId);
-      if (run === undefined || (isRunTerminal(run) && run.lastEventSeq <= cursor)) {
-        yield { type: 'end' };
-        return;
-      }
-      const seen = run.lastEventSeq;
-      await waitForSignal(deps.notifier, runId, STREAM_HEARTBEAT_MS, signal);
-      const after = await deps.store.read.runs.get(runId);
-      if (after !== undefined && after.lastEventSeq === seen && !isRunTerminal(after)) yield { type: 'heartbeat' };
+    } finally {
+      watch.close();
     }
   };
