@@ -2,26 +2,19 @@
 // transaction as the workflow it approves, so a call that fails (an idempotency_conflict, or losing
 // the one-workflow-per-player race as environment_subject_busy) leaves the receipt usable for the
 // correct retry. Over a real server with the scripted connector, on SQLite and PostgreSQL.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runtimeApprovalKeys } from '../src/config/runtimeApprovalConfig.js';
 import { playerAction } from '../src/service/embodiment/playerAction.js';
 import type { RoomDeps } from '../src/service/rooms/deps.js';
 import type { Store } from '../src/store/port.js';
 import { signDirectApproval, testApprovalHost } from './support/approvalKeys.js';
 import { codeOf, embodimentWorld } from './support/embodimentWorld.js';
-import { manualClock, startTestHelix, type TestHelix } from './support/harness.js';
+import { useEmbodimentServer } from './support/embodimentServer.js';
 import { refusal, roomPrincipal } from './support/roomDeps.js';
 import { serverStoreFlavours } from './support/stores.js';
 
 const APPROVALS = testApprovalHost('https://approvals.example.test', 'consume-test-key');
 const REGISTRY = APPROVALS.registryJson;
-const ENV = {
-  HELIX_ROOM_AGENT_IP_RATE_LIMIT: '0',
-  HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT: '0',
-  HELIX_ENVIRONMENT_ADAPTER_FIXTURES: '1',
-  HELIX_RUNTIME_APPROVAL_TRUSTED_PUBLIC_KEYS_JSON: REGISTRY,
-};
 const ACT = 'helix.rooms.read helix.environment_actions.read helix.environment_actions.write';
 const MINE = { kind: 'mine', target: { x: 1, y: -61, z: 1 } };
 const AIR = { kind: 'block', target: MINE.target, block: 'air' };
@@ -51,20 +44,12 @@ const racedBy = (store: Store, competitor: () => Promise<unknown>): Store => {
 describe.each(serverStoreFlavours())(
   'approval receipts consumed with their effect on $name (D-11, APR-03)',
   (flavour) => {
-    const clock = manualClock();
-    let h: TestHelix;
-    const clients: Client[] = [];
-    beforeAll(async () => {
-      h = await startTestHelix(flavour, { env: ENV, clock });
-    });
-    afterAll(async () => {
-      for (const c of clients) await c.close();
-      await h?.close();
-    });
+    const server = useEmbodimentServer(flavour, { HELIX_RUNTIME_APPROVAL_TRUSTED_PUBLIC_KEYS_JSON: REGISTRY });
+    const { clock, clients } = server;
 
     /** A room whose owner holds the player, with a receipt for one `mine` of it. */
     const ready = async () => {
-      const w = await embodimentWorld(h, clock.now, clients);
+      const w = await embodimentWorld(server.h, clock.now, clients);
       expect((await w.select()).isError).toBeFalsy();
       const subject = await w.subjectRef();
       const receipt = await signDirectApproval(
@@ -117,7 +102,7 @@ describe.each(serverStoreFlavours())(
         store,
         runtimeApprovalKeys: runtimeApprovalKeys({ HELIX_RUNTIME_APPROVAL_TRUSTED_PUBLIC_KEYS_JSON: REGISTRY }),
       });
-      const store = h.testStore.store;
+      const store = server.h.testStore.store;
       const jump = () =>
         playerAction(deps(store), principal, {
           room_id: w.source.roomId,

@@ -4,39 +4,23 @@
 // needs its OAuth scopes, a linked account and current membership, and it reaches exactly the
 // workflows the console's stop reaches: a room owner any workflow, another member their own.
 // Over real HTTP with the official MCP client and the scripted connector (test/support/embodimentWorld.ts).
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
 import { publishConsentVersion } from '../src/service/rooms/publishConsentVersion.js';
 import { removeMember } from '../src/service/rooms/removeMember.js';
 import { accountDeps } from './support/accounts.js';
 import { codeOf, embodimentWorld } from './support/embodimentWorld.js';
-import { manualClock, startTestHelix, type TestHelix } from './support/harness.js';
+import { ROOM_FEATURE_LOCKED, useEmbodimentServer } from './support/embodimentServer.js';
 import { connectMcp } from './support/mcpClient.js';
 import { serverStoreFlavours } from './support/stores.js';
 
-const ENV = {
-  HELIX_ROOM_AGENT_IP_RATE_LIMIT: '0',
-  HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT: '0',
-  HELIX_ENVIRONMENT_ADAPTER_FIXTURES: '1',
-};
-const LOCKED = { features: { shared_live_room: false }, defaultCapability: 'admit' as const, capabilities: {} } as any;
-
 describe.each(serverStoreFlavours())('Emergency Stop over MCP on $name (MC-05, MC-12, M-03)', (flavour) => {
-  const clock = manualClock();
-  let h: TestHelix;
-  const clients: Client[] = [];
-  beforeAll(async () => {
-    h = await startTestHelix(flavour, { env: ENV, clock });
-  });
-  afterAll(async () => {
-    for (const c of clients) await c.close();
-    await h?.close();
-  });
+  const server = useEmbodimentServer(flavour);
+  const { clock, clients } = server;
 
   /** A room whose member bob is walking a player, the walk already handed to the connector. */
   const walking = async () => {
-    const w = await embodimentWorld(h, clock.now, clients);
+    const w = await embodimentWorld(server.h, clock.now, clients);
     const bob = await w.member('bob');
     expect((await w.select(bob.call)).isError).toBeFalsy();
     const started = await w.act({ kind: 'walk', direction: 'forward', ticks: 100 }, {}, bob.call);
@@ -78,7 +62,7 @@ describe.each(serverStoreFlavours())('Emergency Stop over MCP on $name (MC-05, M
 
   it('M-03, SLR-11: under the Shared Live Room policy lock the member still stops their workflow', async () => {
     const { w, bob, ref } = await walking();
-    await changeAccountPolicy(await accountDeps(h.testStore.store), LOCKED, bob.id, {
+    await changeAccountPolicy(await accountDeps(server.h.testStore.store), ROOM_FEATURE_LOCKED, bob.id, {
       features: { shared_live_room: false },
     });
     expect(codeOf(await w.status(ref, bob.call))).toBe('feature_not_enabled');
@@ -93,7 +77,7 @@ describe.each(serverStoreFlavours())('Emergency Stop over MCP on $name (MC-05, M
 
   it('MC-12: the room owner stops a member’s workflow over MCP, as on the console, even with the owner’s own policy locked', async () => {
     const { w, ref } = await walking();
-    await changeAccountPolicy(await accountDeps(h.testStore.store), LOCKED, w.owner.accountId, {
+    await changeAccountPolicy(await accountDeps(server.h.testStore.store), ROOM_FEATURE_LOCKED, w.owner.accountId, {
       features: { shared_live_room: false },
     });
     const stop = await w.call('helix_minecraft_workflow_control', control(w, ref, 'emergency_stop'));
@@ -108,7 +92,7 @@ describe.each(serverStoreFlavours())('Emergency Stop over MCP on $name (MC-05, M
     expect(codeOf(await carol.call('helix_minecraft_workflow_control', control(w, ref, 'emergency_stop')))).toBe(
       'not_found',
     );
-    const stranger = await embodimentWorld(h, clock.now, clients);
+    const stranger = await embodimentWorld(server.h, clock.now, clients);
     expect(codeOf(await stranger.call('helix_minecraft_workflow_control', control(w, ref, 'emergency_stop')))).toBe(
       'not_found',
     );
@@ -125,7 +109,7 @@ describe.each(serverStoreFlavours())('Emergency Stop over MCP on $name (MC-05, M
         await bob.call('helix_minecraft_workflow_control', { ...control(w, ref, 'emergency_stop'), workflow_ref: 7 }),
       ),
     ).toBe('invalid_request');
-    const readOnly = await connectMcp(h.url, await h.key('helix.rooms.read', 'tenant-a', bob.id));
+    const readOnly = await connectMcp(server.h.url, await server.h.key('helix.rooms.read', 'tenant-a', bob.id));
     clients.push(readOnly);
     const refused = (await readOnly.callTool({
       name: 'helix_minecraft_workflow_control',

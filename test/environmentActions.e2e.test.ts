@@ -9,15 +9,12 @@ import { setMemberRole } from '../src/service/rooms/setMemberRole.js';
 import { signDirectApproval, testApprovalHost } from './support/approvalKeys.js';
 import { codeOf, embodimentWorld as world } from './support/embodimentWorld.js';
 import { manualClock, startTestHelix, type TestHelix } from './support/harness.js';
+import { EMBODIMENT_ENV } from './support/embodimentServer.js';
 import { serverStoreFlavours } from './support/stores.js';
 
 const ISSUER = 'https://approvals.example.test';
 const KEY_ID = 'embody-test-key';
-const ENV = {
-  HELIX_ROOM_AGENT_IP_RATE_LIMIT: '0',
-  HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT: '0',
-  HELIX_ENVIRONMENT_ADAPTER_FIXTURES: '1',
-};
+const ENV = EMBODIMENT_ENV;
 const APPROVALS = testApprovalHost(ISSUER, KEY_ID);
 const REGISTRY = APPROVALS.registryJson;
 

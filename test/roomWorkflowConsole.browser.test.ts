@@ -11,13 +11,10 @@ import { hasChromium, launchChromium, signedInPage } from './support/chromium.js
 import { embodimentWorld } from './support/embodimentWorld.js';
 import { manualClock, startTestHelix, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
+import { EMBODIMENT_ENV } from './support/embodimentServer.js';
 import { ceilingFor } from './support/ceilings.js';
 
-const ENV = {
-  HELIX_ROOM_AGENT_IP_RATE_LIMIT: '0',
-  HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT: '0',
-  HELIX_ENVIRONMENT_ADAPTER_FIXTURES: '1',
-};
+const ENV = EMBODIMENT_ENV;
 
 // .ci/run installs Debian's chromium; elsewhere the page is covered over HTTP by test/roomWorkflowConsole.test.ts.
 describe.skipIf(!hasChromium())('the console manual override in a real browser (MC-12, M-03)', () => {

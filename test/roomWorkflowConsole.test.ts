@@ -3,43 +3,27 @@
 // the same verified Emergency Stop as the MCP control. Over real HTTP with session cookies, on
 // SQLite and PostgreSQL, with the scripted connector (test/support/embodimentWorld.ts). The
 // Chromium walk through the same page is test/roomWorkflowConsole.browser.test.ts.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
 import { accountDeps } from './support/accounts.js';
 import { signInCookie } from './support/consoleSession.js';
 import { embodimentWorld } from './support/embodimentWorld.js';
-import { manualClock, startTestHelix, type TestHelix } from './support/harness.js';
+import { ROOM_FEATURE_LOCKED, useEmbodimentServer } from './support/embodimentServer.js';
 import { serverStoreFlavours } from './support/stores.js';
 
-const ENV = {
-  HELIX_ROOM_AGENT_IP_RATE_LIMIT: '0',
-  HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT: '0',
-  HELIX_ENVIRONMENT_ADAPTER_FIXTURES: '1',
-};
-const LOCKED = { features: { shared_live_room: false }, defaultCapability: 'admit' as const, capabilities: {} } as any;
-
 describe.each(serverStoreFlavours())('the console manual override on $name (MC-12, M-03)', (flavour) => {
-  const clock = manualClock();
-  let h: TestHelix;
-  const clients: Client[] = [];
-  beforeAll(async () => {
-    h = await startTestHelix(flavour, { env: ENV, clock });
-  });
-  afterAll(async () => {
-    for (const c of clients) await c.close();
-    await h?.close();
-  });
+  const server = useEmbodimentServer(flavour);
+  const { clock, clients } = server;
 
   const cookieOf = async (accountId: string): Promise<string> => {
-    return signInCookie(h.url, await accountDeps(h.testStore.store), accountId);
+    return signInCookie(server.h.url, await accountDeps(server.h.testStore.store), accountId);
   };
   const page = async (cookie: string, roomId: string) => {
-    const res = await fetch(`${h.url}/account/rooms/${roomId}`, { headers: { cookie } });
+    const res = await fetch(`${server.h.url}/account/rooms/${roomId}`, { headers: { cookie } });
     return { status: res.status, text: await res.text() };
   };
-  const stop = (cookie: string, roomId: string, ref: string, origin = new URL(h.url).origin) =>
-    fetch(`${h.url}/account/rooms/${roomId}/workflows/${ref}/emergency-stop`, {
+  const stop = (cookie: string, roomId: string, ref: string, origin = new URL(server.h.url).origin) =>
+    fetch(`${server.h.url}/account/rooms/${roomId}/workflows/${ref}/emergency-stop`, {
       method: 'POST',
       redirect: 'manual',
       headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
@@ -48,7 +32,7 @@ describe.each(serverStoreFlavours())('the console manual override on $name (MC-1
 
   /** A room whose member bob is walking a player; the owner and bob signed in. */
   const walking = async () => {
-    const w = await embodimentWorld(h, clock.now, clients);
+    const w = await embodimentWorld(server.h, clock.now, clients);
     const bob = await w.member('bob');
     expect((await w.select(bob.call)).isError).toBeFalsy();
     const started = await w.act({ kind: 'walk', direction: 'forward', ticks: 100 }, {}, bob.call);
@@ -99,7 +83,7 @@ describe.each(serverStoreFlavours())('the console manual override on $name (MC-1
   it('MC-12: a cross-origin POST with the session cookie, a non-member and another room are refused, and nothing stops', async () => {
     const { w, bob, ref, owner } = await walking();
     expect((await stop(owner, w.source.roomId, ref, 'https://evil.example')).status).toBe(403);
-    const stranger = await embodimentWorld(h, clock.now, clients);
+    const stranger = await embodimentWorld(server.h, clock.now, clients);
     const strangerCookie = await cookieOf(stranger.owner.accountId);
     expect((await stop(strangerCookie, w.source.roomId, ref)).status).toBe(404);
     // The stranger's own room does not reach a workflow of this one.
@@ -112,7 +96,7 @@ describe.each(serverStoreFlavours())('the console manual override on $name (MC-1
 
   it('the stop is a safety control: it still works after the account policy locks the Shared Live Room feature', async () => {
     const { w, bob, ref, owner } = await walking();
-    await changeAccountPolicy(await accountDeps(h.testStore.store), LOCKED, w.owner.accountId, {
+    await changeAccountPolicy(await accountDeps(server.h.testStore.store), ROOM_FEATURE_LOCKED, w.owner.accountId, {
       features: { shared_live_room: false },
     });
     expect((await stop(owner, w.source.roomId, ref)).status).toBe(303);
