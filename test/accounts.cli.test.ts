@@ -74,17 +74,20 @@ describe('helix accounts', () => {
 
     const server = await startCliServer(database, { HELIX_LOG_LEVEL: 'warn' });
     try {
-      const linkLine = await runCli([
-        'accounts',
-        'login-link',
-        '--account',
-        accountId,
-        '--base-url',
-        server.url,
-        '--database',
-        database,
-      ]);
-      const url = linkLine.stdout.trim();
+      const loginLinkUrl = async (): Promise<string> =>
+        (
+          await runCli([
+            'accounts',
+            'login-link',
+            '--account',
+            accountId,
+            '--base-url',
+            server.url,
+            '--database',
+            database,
+          ])
+        ).stdout.trim();
+      const url = await loginLinkUrl();
       expect(url).toMatch(new RegExp(`^${server.url}/account/sign-in\\?code=[A-Za-z0-9_-]{43}$`));
       const signIn = await followSignInLink(server.url, new URL(url).searchParams.get('code')!);
       expect(signIn.status).toBe(303);
@@ -97,19 +100,7 @@ describe('helix accounts', () => {
       ).json()) as { oauth_ready: boolean; bindings: unknown[] };
       expect(bindings.oauth_ready).toBe(true);
       expect(bindings.bindings).toHaveLength(1);
-      const loginLink = async (): Promise<string> => {
-        const printed = await runCli([
-          'accounts',
-          'login-link',
-          '--account',
-          accountId,
-          '--base-url',
-          server.url,
-          '--database',
-          database,
-        ]);
-        return new URL(printed.stdout.trim()).searchParams.get('code')!;
-      };
+      const loginLink = async (): Promise<string> => new URL(await loginLinkUrl()).searchParams.get('code')!;
       const sessionStatus = async (session: string) =>
         (await fetch(`${server.url}/api/account/session/agent-bindings`, { headers: { cookie: session } })).status;
       // Signing in again rotates: the old cookie stops working.

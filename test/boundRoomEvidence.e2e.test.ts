@@ -347,6 +347,15 @@ describe.each(storeFlavours())('bound room evidence on $name', (flavour) => {
     const joined = await acceptInvite(rooms, accountId, token);
     await acceptConsent(rooms, accountId, roomId, joined.consent.version);
   };
+  /** A room whose only source is one bob created as an owner, with a fresh snapshot. */
+  const roomOfBobsSource = async () => {
+    const r = await room();
+    await revokeSource(rooms, alice, r.source.sourceId);
+    await joinAs(r.roomId, bob, 'owner');
+    const bobs = await admittedSourceIn(h.url, bobToken, rooms, bob, r.roomId, clock.now());
+    await snapshot(bobs);
+    return { r, bobs };
+  };
   const setRoomFeature = (accountId: string, on: boolean) =>
     changeAccountPolicy(accounts, ADMIT_ALL, accountId, { features: { shared_live_room: on, developer: true } });
 
@@ -373,11 +382,7 @@ describe.each(storeFlavours())('bound room evidence on $name', (flavour) => {
   });
 
   it('SRC-06: removing the owner who created a source revokes it; no other member cites it afterwards', async () => {
-    const r = await room();
-    await revokeSource(rooms, alice, r.source.sourceId); // bob's source is the room's only one
-    await joinAs(r.roomId, bob, 'owner');
-    const bobs = await admittedSourceIn(h.url, bobToken, rooms, bob, r.roomId, clock.now());
-    await snapshot(bobs);
+    const { r, bobs } = await roomOfBobsSource();
     const runId = await start(aliceToken, 'bound_room_evidence', QUESTION, {
       completion_contract: { required_output_fields: ['unmet'] },
     });
@@ -394,11 +399,7 @@ describe.each(storeFlavours())('bound room evidence on $name', (flavour) => {
   });
 
   it('SRC-06: a live source whose creator is no longer an owner (demoted, or removed before revocation existed) counts for nothing', async () => {
-    const r = await room();
-    await revokeSource(rooms, alice, r.source.sourceId); // bob's source is the room's only one
-    await joinAs(r.roomId, bob, 'owner');
-    const bobs = await admittedSourceIn(h.url, bobToken, rooms, bob, r.roomId, clock.now());
-    await snapshot(bobs);
+    const { r, bobs } = await roomOfBobsSource();
     const runId = await start(aliceToken);
     await bind(aliceToken, r.roomId, runId);
     // The membership row changed without the revocation a removal now does.

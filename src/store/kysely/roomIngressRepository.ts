@@ -17,6 +17,16 @@ import type {
 } from '../schema.js';
 import { toMillis, toMillisOrNull } from './columns.js';
 
+/** A source's observations of one kind, newest first: latestObservation's order, which retention keeps. */
+const newestFirst = (db: Kysely<HelixDatabase>, sourceId: string, kind: ObservationKind) =>
+  db
+    .selectFrom('helix_room_observations')
+    .where('source_id', '=', sourceId)
+    .where('kind', '=', kind)
+    .orderBy('observed_at', 'desc')
+    .orderBy('received_at', 'desc')
+    .orderBy('observation_id', 'desc');
+
 const requestFromRow = (row: Selectable<RoomIngressRequestsTable>): IngressRequestRecord => ({
   sourceId: row.source_id,
   requestId: row.request_id,
@@ -207,27 +217,12 @@ const observationRecords = (
     return row === undefined ? undefined : observationFromRow(row);
   },
   async latestObservation(sourceId, kind) {
-    const row = await db
-      .selectFrom('helix_room_observations')
-      .selectAll()
-      .where('source_id', '=', sourceId)
-      .where('kind', '=', kind)
-      .orderBy('observed_at', 'desc')
-      .orderBy('received_at', 'desc')
-      .orderBy('observation_id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const row = await newestFirst(db, sourceId, kind).selectAll().limit(1).executeTakeFirst();
     return row === undefined ? undefined : observationFromRow(row);
   },
   async pruneObservations(sourceId, kind, keep) {
-    const cutoff = await db
-      .selectFrom('helix_room_observations')
+    const cutoff = await newestFirst(db, sourceId, kind)
       .select(['observed_at', 'received_at', 'observation_id'])
-      .where('source_id', '=', sourceId)
-      .where('kind', '=', kind)
-      .orderBy('observed_at', 'desc')
-      .orderBy('received_at', 'desc')
-      .orderBy('observation_id', 'desc')
       .limit(1)
       .offset(keep)
       .executeTakeFirst();
