@@ -1,4 +1,4 @@
-import type { AccountApiKeyView } from '../../service/accounts/accountApiKeys.js';
+import type { AccountApiKeyView } from '../../service/accounts/apiKeyViews.js';
 
 /** The small account page: sign-in, then the agent bindings and API keys with a revoke button each. No inline script (CSP). */
 export const escapeHtml = (text: string): string =>

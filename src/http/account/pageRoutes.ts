@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccountDeps } from '../../service/accounts/deps.js';
 import type { RoomDeps } from '../../service/rooms/deps.js';
-import { listAccountApiKeys } from '../../service/accounts/accountApiKeys.js';
+import { listAccountApiKeys } from '../../service/accounts/listAccountApiKeys.js';
 import { revokeAccountApiKey } from '../../service/accounts/revokeAccountApiKey.js';
 import { currentAccount } from '../../service/accounts/sessionAccount.js';
 import { asAccount, html } from './consoleRequest.js';

@@ -1,6 +1,6 @@
 import { secretHash } from '../../accounts/secrets.js';
 import { HelixError } from '../../domain/errors.js';
-import { API_KEY_ID } from './accountApiKeys.js';
+import { API_KEY_ID } from './apiKeyViews.js';
 import type { AccountDeps } from './deps.js';
 
 /**

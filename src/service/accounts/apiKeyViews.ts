@@ -1,5 +1,4 @@
 import type { ApiKeyRecord } from '../../store/port.js';
-import type { AccountDeps } from './deps.js';
 
 /** A key's id as `helix keys create` mints it (src/auth/apiKeys.ts): what the console names a key by. */
 export const API_KEY_ID = /^key_[0-9a-f]{16}$/;
@@ -18,7 +17,7 @@ export interface AccountApiKeyView {
   readonly revokedAt: string | null;
 }
 
-const viewOf = (key: ApiKeyRecord): AccountApiKeyView => ({
+export const projectApiKey = (key: ApiKeyRecord): AccountApiKeyView => ({
   keyId: key.keyId,
   displayPrefix: key.displayPrefix,
   label: key.label,
@@ -26,7 +25,3 @@ const viewOf = (key: ApiKeyRecord): AccountApiKeyView => ({
   createdAt: new Date(key.createdAt).toISOString(),
   revokedAt: key.revokedAt === null ? null : new Date(key.revokedAt).toISOString(),
 });
-
-/** GET /account: the signed-in account's keys, oldest first, revoked ones included. */
-export const listAccountApiKeys = async (deps: AccountDeps, accountId: string): Promise<AccountApiKeyView[]> =>
-  (await deps.store.read.apiKeys.listForAccount(accountId)).map(viewOf);
