@@ -4,9 +4,10 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { secretHash } from '../src/accounts/secrets.js';
 import { createAccount } from '../src/service/accounts/createAccount.js';
+import { issueApiKey } from '../src/service/accounts/issueApiKey.js';
 import { issueSignInLink } from '../src/service/accounts/issueSignInLink.js';
 import { linkIdentity } from '../src/service/accounts/linkIdentity.js';
-import { startTestHelix, type TestHelix } from './support/harness.js';
+import { api, startTestHelix, type TestHelix } from './support/harness.js';
 import { accountDeps } from './support/accounts.js';
 import { hasChromium, launchChromium, signedInPage } from './support/chromium.js';
 import { storeFlavours } from './support/stores.js';
@@ -17,6 +18,7 @@ describe.skipIf(!hasChromium())('the account page in a real browser', () => {
   let h: TestHelix;
   let browser: Browser;
   let accountId: string;
+  let apiKey: { key: string; keyId: string };
   beforeAll(async () => {
     h = await startTestHelix(storeFlavours()[0]!);
     const store = h.testStore.store;
@@ -29,6 +31,13 @@ describe.skipIf(!hasChromium())('the account page in a real browser', () => {
         subject,
       });
     }
+    const issued = await issueApiKey(await accountDeps(store), {
+      tenantId: 'acme',
+      accountId,
+      scopes: ['helix.agent_runs.read'],
+      label: 'laptop agent',
+    });
+    apiKey = { key: issued.key, keyId: issued.record.keyId };
     browser = await launchChromium();
   }, ceilingFor(1));
   afterAll(async () => {
@@ -36,7 +45,7 @@ describe.skipIf(!hasChromium())('the account page in a real browser', () => {
     await h?.close();
   });
 
-  it('signs in with a one-time link and its confirmation button, lists the bindings, and revokes one with its button', async () => {
+  it('signs in with a one-time link and its confirmation button, lists the bindings, revokes one with its button, then revokes the account key', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
@@ -59,6 +68,18 @@ describe.skipIf(!hasChromium())('the account page in a real browser', () => {
       (b) => b.status === 'active',
     );
     expect(active).toHaveLength(1);
+
+    // Issue 27 item 7: the account's key is revoked from the same page, by its own form post.
+    const keyStatus = async () => (await api(h.url, 'GET', '/api/v1/agent-runs', { token: apiKey.key })).status;
+    expect(await keyStatus()).toBe(200);
+    const keyRow = page.locator('#keys tr', { hasText: apiKey.keyId });
+    expect(await keyRow.textContent()).toContain('laptop agent');
+    expect(await page.content()).not.toContain(apiKey.key);
+    await keyRow.getByRole('button', { name: 'Revoke key' }).click();
+    await expect.poll(async () => keyRow.textContent()).toMatch(/revoked \d{4}-/);
+    expect(page.url()).toBe(`${h.url}/account`);
+    expect(await keyRow.getByRole('button').count()).toBe(0);
+    expect(await keyStatus()).toBe(401);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(async () => page.locator('h1').textContent()).toBe('Sign in to Helix');

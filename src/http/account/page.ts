@@ -1,4 +1,6 @@
-/** The small account page: sign-in, then the agent bindings with a revoke button each. No inline script (CSP). */
+import type { AccountApiKeyView } from '../../service/accounts/apiKeyViews.js';
+
+/** The small account page: sign-in, then the agent bindings and API keys with a revoke button each. No inline script (CSP). */
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
@@ -49,14 +51,38 @@ export const refusedFormPage = (message: string): string =>
     `<h1>Nothing changed</h1><p class="error">${escapeHtml(message)}</p><p><a href="/account">Back to your account</a></p>`,
   );
 
-export const accountPage = (displayName: string): string =>
+/** The form that revokes one of the account's keys: a same-origin post (src/http/account/sameOrigin.ts). */
+export const apiKeyRevokePath = (keyId: string): string => `/account/keys/${encodeURIComponent(keyId)}/revoke`;
+
+const apiKeyRow = (key: AccountApiKeyView): string => {
+  const status = key.revokedAt === null ? 'active' : `revoked ${key.revokedAt}`;
+  const action =
+    key.revokedAt === null
+      ? `<form method="post" action="${escapeHtml(apiKeyRevokePath(key.keyId))}"><button type="submit">Revoke key</button></form>`
+      : '';
+  return `<tr><td><code>${escapeHtml(key.keyId)}</code></td><td><code>${escapeHtml(key.displayPrefix)}</code></td><td>${escapeHtml(key.label ?? '')}</td><td>${escapeHtml(key.scopes.join(' '))}</td><td>${escapeHtml(key.createdAt)}</td><td>${escapeHtml(status)}</td><td>${action}</td></tr>`;
+};
+
+/**
+ * The account's two kinds of standing agent credential, each with its own revoke: an agent
+ * binding admits one OAuth identity's tokens, an `hlx_` key admits whoever holds the key. Neither
+ * revoke stops the other (docs/auth.md), so the page says so next to each.
+ */
+export const accountPage = (displayName: string, keys: readonly AccountApiKeyView[]): string =>
   layout(
     'Agent bindings',
     `<h1>Agent bindings of ${escapeHtml(displayName)}</h1>
 <p class="muted">Each binding lets an agent's OAuth tokens (one issuer, tenant, provider and subject) act for this account.
-Revoking one makes its next request fail; revoke provider-side tokens separately if you need to.</p>
+Revoking a binding stops that agent's OAuth tokens: their next request fails. It does not stop this account's API keys,
+which are revoked in the API keys list below. Revoke provider-side tokens separately if you need to.</p>
 <p id="status" class="muted">Loading…</p>
 <table><thead><tr><th>Binding</th><th>Issuer</th><th>Provider</th><th>Status</th><th>Created</th><th></th></tr></thead><tbody id="bindings"></tbody></table>
+<h2>API keys</h2>
+<p class="muted">The <code>hlx_</code> keys the operator issued for this account. A key acts for this account while the account is active, whatever its bindings;
+revoking a key here stops it for good: its next request fails. The key itself is never shown again.</p>
+<table><thead><tr><th>Key</th><th>Starts with</th><th>Label</th><th>Scopes</th><th>Created</th><th>Status</th><th></th></tr></thead><tbody id="keys">${
+      keys.length === 0 ? '<tr><td colspan="7" class="muted">No API keys.</td></tr>' : keys.map(apiKeyRow).join('')
+    }</tbody></table>
 <p><a href="/account/runs">Runs</a> · <a href="/account/chats">Chats</a> · <a href="/account/rooms">Shared Live Rooms</a></p>
 <form method="post" action="/account/sign-out"><p><button type="submit">Sign out</button></p></form>
 <script src="/account/bindings.js"></script>`,

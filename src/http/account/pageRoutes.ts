@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccountDeps } from '../../service/accounts/deps.js';
 import type { RoomDeps } from '../../service/rooms/deps.js';
+import { listAccountApiKeys } from '../../service/accounts/listAccountApiKeys.js';
+import { revokeAccountApiKey } from '../../service/accounts/revokeAccountApiKey.js';
 import { currentAccount } from '../../service/accounts/sessionAccount.js';
-import { html } from './consoleRequest.js';
+import { asAccount, html } from './consoleRequest.js';
 import { sessionCookieOf } from './cookies.js';
-import { accountPage, BINDINGS_SCRIPT, signInPage } from './page.js';
+import { accountPage, BINDINGS_SCRIPT, refusedFormPage, signInPage } from './page.js';
 import { registerChatPages } from './chatPageRoutes.js';
 import { registerRoomPages } from './roomPageRoutes.js';
 import { registerRunPages } from './runPageRoutes.js';
@@ -24,7 +26,7 @@ export interface PageOptions {
 }
 
 /**
- * The browser sign-in and the binding page. Registered in its own encapsulated scope, the only one
+ * The browser sign-in and the account page (agent bindings and API keys, each revocable). Registered in its own encapsulated scope, the only one
  * that parses HTML form posts. The use cases live in src/service/accounts/; sign-in and sign-out in signInRoutes.ts.
  */
 export const registerAccountPages = async (app: FastifyInstance, options: PageOptions): Promise<void> => {
@@ -40,8 +42,22 @@ export const registerAccountPages = async (app: FastifyInstance, options: PageOp
   app.get('/account', async (request, reply) => {
     const account = await currentAccount(deps, sessionCookieOf(request));
     if (account === undefined) return html(reply, 200, signInPage());
-    return html(reply, 200, accountPage(account.displayName));
+    return html(reply, 200, accountPage(account.displayName, await listAccountApiKeys(deps, account.accountId)));
   });
+
+  // Same origin and the session (asAccount); the path's key id and the session are all there is.
+  // Another account's key is "not found", like an unknown one; a refusal changes nothing.
+  app.post<{ Params: { key_id: string } }>(
+    '/account/keys/:key_id/revoke',
+    asAccount<{ Params: { key_id: string } }>(
+      { accounts: deps, identity: options.identity },
+      async (_accountId, request, reply) => {
+        await revokeAccountApiKey(deps, sessionCookieOf(request), request.params.key_id);
+        return reply.redirect('/account', 303);
+      },
+      refusedFormPage,
+    ),
+  );
 
   app.get('/account/bindings.js', async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').send(BINDINGS_SCRIPT),
