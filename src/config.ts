@@ -201,7 +201,11 @@ const enabledScopes = (env: Env): ReadonlySet<string> => {
   return new Set(ids);
 };
 
-/** Catalog scopes this build has no capability source for (docs/auth.md, "Logical data scopes"). */
+/**
+ * Catalog scopes this build has no capability source for (docs/auth.md, "Logical data scopes").
+ * Start-up reads it before any source exists; src/sources/configuredSources.test.ts holds it to
+ * what the sources really provide, and what is advertised is computed from the sources themselves.
+ */
 export const SOURCELESS_SCOPES = ['theory_registry'] as const;
 
 /** HELIX_AGENT_ALLOWED_HOSTS: hostnames or host:port; the port is ignored (the socket already chose it). */

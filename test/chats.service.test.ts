@@ -65,6 +65,7 @@ describe.each(storeFlavours())('chats and the observer lane on $name', (flavour)
       terminal_candidate_ref: 'cand_1',
       writer: 'helix.extractive',
       failure_code: null,
+      failure_detail: null,
     };
     const finished: RunRecord = authorized
       ? { ...run, lifecycle: 'completed', completion: 'completed', terminalAuthority: 'authorized', latestResult }

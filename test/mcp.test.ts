@@ -98,17 +98,15 @@ describe.each(storeFlavours())('MCP /mcp on $name', (flavour) => {
       { authorization: `Bearer ${token}` },
     );
     const start = raw.body.result.tools.find((t: { name: string }) => t.name === 'helix_run_start');
-    // Issue 14 item 3, MCP-02: the complete set, the data scopes a start may name included.
+    // Issue 14 item 3, MCP-02: the complete set, the data scopes a start may name included; issue 27
+    // item 17: only those whose sources are configured here (the library; no web, scholarly,
+    // repository or theory-registry source in this harness), see test/advertisedScopes.test.ts.
     expect(start.securitySchemes).toEqual([
       {
         type: 'oauth2',
         scopes: [
           'helix.agent_runs.write',
-          'helix.data.public_web.read',
-          'helix.data.scholarly_research.read',
           'helix.data.research_library.read',
-          'helix.data.repository_evidence.read',
-          'helix.data.theory_registry.read',
           // BRE-01, PRB-01: the room lanes are entitled by the room read scope.
           'helix.rooms.read',
         ],

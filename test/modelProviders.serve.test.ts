@@ -9,7 +9,7 @@ import { FileCredentialDocumentStore } from '../src/model/codex/credentialStore.
 import { api, idemKey } from './support/harness.js';
 import { startCodexFixture, type CodexFixture } from './support/codexFixture.js';
 import { runCli, startCliServer, type ServerProcess } from './support/processes.js';
-import { sseBody, type RecordedResponsesRequest } from './support/responsesFixtureServer.js';
+import { readResponsesFixture, sseBody, type RecordedResponsesRequest } from './support/responsesFixtureServer.js';
 import { ceilingFor } from './support/ceilings.js';
 import {
   startScriptedChatServer,
@@ -390,6 +390,59 @@ describe('helix serve with model providers', () => {
       await login(3600);
       scriptSearchThenCite();
       expect(await runOnce(server.url, token)).toMatchObject({ completion_status: 'completed' });
+    });
+
+    it("a failed Codex turn shows the backend's stated type, code and message on the run and its closing event (issue 27 item 18)", {
+      timeout: ceilingFor(2),
+    }, async () => {
+      await login(3600);
+      const token = await newKey(database, RUN_SCOPES, 'codex-failed');
+      const closing = async (runId: string) =>
+        (
+          (await api(server.url, 'GET', `${RUNS}/${runId}/events?limit=100`, { token })).body.events as {
+            kind: string;
+            data: Record<string, unknown>;
+          }[]
+        ).at(-1);
+
+      // The recorded `response.failed` terminal: response.error {code, message}.
+      backend().script(codexPaths.responses, { sse: 'failed-usage-not-included.sse' });
+      const failed = await runOnce(server.url, token);
+      const stated = {
+        provider: 'codex-subscription',
+        type: null,
+        code: 'usage_not_included',
+        message: 'Your plan does not include Codex usage.',
+        http_status: null,
+      };
+      expect(failed).toMatchObject({
+        lifecycle_status: 'failed',
+        latest_result: { outcome: 'failed', failure_code: 'model_quota', failure_detail: stated },
+      });
+      expect(await closing(failed.run_id)).toMatchObject({
+        kind: 'run.failed',
+        data: { failure_code: 'model_quota', failure_detail: stated },
+      });
+
+      // The recorded HTTP 429 usage_limit_reached body: {"error":{"type", "message", …}}.
+      backend().script(codexPaths.responses, {
+        json: JSON.parse(readResponsesFixture('usage-limit-reached.429.json')),
+        status: 429,
+      });
+      const limited = await runOnce(server.url, token);
+      expect(limited.latest_result).toMatchObject({
+        failure_code: 'model_quota',
+        failure_detail: {
+          provider: 'codex-subscription',
+          type: 'usage_limit_reached',
+          message: 'The usage limit has been reached',
+          http_status: 429,
+        },
+      });
+      for (const view of [failed, limited]) {
+        const text = JSON.stringify(view);
+        for (const secret of [accessToken, accountId]) expect(text).not.toContain(secret);
+      }
     });
 
     it('`helix models` lists the subscription models in provider order without printing credentials', {

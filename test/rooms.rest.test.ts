@@ -350,16 +350,18 @@ describe.each(serverStoreFlavours())('the room REST facade on $name', (flavour) 
     expect([notAllowed.status, notAllowed.headers.get('allow')]).toEqual([405, 'GET']);
   });
 
-  it('SLR-14: the rooms metadata advertises every run, room, environment-action and data scope for the canonical resource', async () => {
+  it('SLR-14: the rooms metadata advertises every run, room, environment-action and admissible data scope for the canonical resource', async () => {
     const rooms = await api(h.url, 'GET', '/.well-known/oauth-protected-resource/api/v1/rooms');
     const root = await api(h.url, 'GET', '/.well-known/oauth-protected-resource');
     expect(rooms.status).toBe(200);
     expect(rooms.body.resource).toBe(root.body.resource);
     expect(rooms.body.bearer_methods_supported).toEqual(['header']);
-    const wanted = OAUTH_SCOPES.filter((s) =>
-      /^helix\.(agent_runs|rooms|room_sources|environment_actions|data)\./.test(s),
-    );
-    expect(wanted.length).toBeGreaterThanOrEqual(12);
+    // Issue 27 item 17: only the data scopes of sources configured here (the library in this harness).
+    const wanted = [
+      ...OAUTH_SCOPES.filter((s) => /^helix\.(agent_runs|rooms|room_sources|environment_actions)\./.test(s)),
+      'helix.data.research_library.read',
+    ];
+    expect(wanted.length).toBeGreaterThanOrEqual(8);
     expect(rooms.body.scopes_supported).toEqual(expect.arrayContaining(wanted));
   });
 });

@@ -35,6 +35,7 @@ describe.each(storeFlavours())('store port on $name', (flavour) => {
       terminal_candidate_ref: 'candidate:sha256:c',
       writer: 'helix.extractive',
       failure_code: null,
+      failure_detail: null,
     };
     const written = { ...baseRun('run_writer0001'), latestResult: result };
     await t.store.read.runs.insert(written);
@@ -43,6 +44,34 @@ describe.each(storeFlavours())('store port on $name', (flavour) => {
     const old = { ...baseRun('run_writer0002'), latestResult: before as unknown as RunRecord['latestResult'] };
     await t.store.read.runs.insert(old);
     expect((await t.store.read.runs.get(old.runId))?.latestResult).toEqual({ ...result, writer: null });
+  });
+
+  it("a failed result's provider-stated failure detail round-trips; a result stored before it existed reads as null", async () => {
+    const failure_detail = {
+      provider: 'codex-subscription',
+      type: null,
+      code: 'usage_not_included',
+      message: 'Your plan does not include Codex usage.',
+      http_status: null,
+    };
+    const result = {
+      turn: 1,
+      outcome: 'failed' as const,
+      text: null,
+      supporting_evidence_refs: [],
+      output_fields: {},
+      terminal_candidate_ref: null,
+      writer: null,
+      failure_code: 'model_quota',
+      failure_detail,
+    };
+    const written = { ...baseRun('run_detail0001'), latestResult: result };
+    await t.store.read.runs.insert(written);
+    expect((await t.store.read.runs.get(written.runId))?.latestResult?.failure_detail).toEqual(failure_detail);
+    const { failure_detail: _absent, ...before } = result;
+    const old = { ...baseRun('run_detail0002'), latestResult: before as unknown as RunRecord['latestResult'] };
+    await t.store.read.runs.insert(old);
+    expect((await t.store.read.runs.get(old.runId))?.latestResult).toEqual({ ...result, failure_detail: null });
   });
 
   it('compare-and-set writes only over the expected version', async () => {

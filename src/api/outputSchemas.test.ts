@@ -53,6 +53,7 @@ const run: RunRecord = {
     terminal_candidate_ref: 'cand',
     writer: 'helix.extractive',
     failure_code: null,
+    failure_detail: null,
   },
   lastEventSeq: 5,
   activeTurn: null,

@@ -24,6 +24,18 @@ export const FalseFlags = {
 const Instant = z.string();
 const NullableInstant = z.string().nullable();
 
+/**
+ * What the model provider stated about a failed turn's error (docs/models.md "Failures"): its
+ * `type` and `code` as identifiers, its `message` bounded and sanitized, the HTTP status when there was one.
+ */
+export const FailureDetailSchema = z.looseObject({
+  provider: z.string().nullable(),
+  type: z.string().nullable(),
+  code: z.string().nullable(),
+  message: z.string().nullable(),
+  http_status: z.number().int().nullable(),
+});
+
 export const RunViewSchema = z.looseObject({
   schema: z.literal('helix.agent_run.v1'),
   run_id: z.string(),
@@ -83,6 +95,7 @@ export const RunViewSchema = z.looseObject({
       terminal_candidate_ref: z.string().nullable(),
       writer: z.string().nullable(),
       failure_code: z.string().nullable(),
+      failure_detail: FailureDetailSchema.nullable(),
     })
     .nullable(),
   recommended_next_action: z.enum(NEXT_ACTIONS),

@@ -1,5 +1,6 @@
 import type { Budget, CompletionContract } from './contract.js';
 import type { CompletionStatus, LifecycleStatus, NextAction, TerminalAuthorityStatus } from './statuses.js';
+import type { TurnFailureDetail } from './turn.js';
 import { isTerminalLifecycle } from './statuses.js';
 
 export const RUN_ID_PATTERN = /^run_[A-Za-z0-9._:-]{8,200}$/;
@@ -46,6 +47,8 @@ export interface LatestResult {
   /** The executor that wrote the terminal candidate (`helix.extractive`, `helix.model`, ...); null without one. */
   readonly writer: string | null;
   readonly failure_code: string | null;
+  /** What the model provider stated about the failure (type, code, sanitized message); null otherwise. */
+  readonly failure_detail: TurnFailureDetail | null;
 }
 
 /** The turn currently claimed on a run; null when no turn is executing. */

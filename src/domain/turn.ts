@@ -65,6 +65,21 @@ export interface TerminalCandidate {
   readonly quotesOnly?: true;
 }
 
+/**
+ * What a model provider stated about the error a failed turn ended with (docs/spec/codex-subscription-protocol.md:
+ * the stated `type`, `code` and `message` are "carried in the failure the turn ends with").
+ * Sanitized at the model boundary: identifiers only for `type` and `code`, the message bounded with
+ * control characters removed and every credential the client sent masked. Wire shape, so snake_case.
+ */
+export interface TurnFailureDetail {
+  /** The model client that failed (`codex-subscription`, `openai-responses`, …); null when none was chosen yet. */
+  readonly provider: string | null;
+  readonly type: string | null;
+  readonly code: string | null;
+  readonly message: string | null;
+  readonly http_status: number | null;
+}
+
 /** The result of one solver turn, before re-entry audit, terminal authority and completion. */
 export interface TurnOutcome {
   readonly status: 'succeeded' | 'failed';
@@ -78,6 +93,8 @@ export interface TurnOutcome {
   readonly terminalCandidates: readonly TerminalCandidate[];
   readonly supportedClaims: readonly Claim[];
   readonly failureCode?: string;
+  /** Set on a failed turn whose provider stated why (run view `latest_result.failure_detail`). */
+  readonly failureDetail?: TurnFailureDetail;
   /** Tokens the turn's model calls used, summed; absent when no model ran. The service sets it from the turn's UsageMeter. */
   readonly usage?: ModelUsage;
 }

@@ -142,6 +142,35 @@ describe('judgeTurn', () => {
     expect(judgeTurn(run({ stepsUsed: 12 }), grounded(), ctx).completion).toBe('completed');
   });
 
+  it("a failed turn's provider-stated detail is on latest_result and its closing event; a success has none", () => {
+    const detail = {
+      provider: 'codex-subscription',
+      type: 'usage_limit_reached',
+      code: null,
+      message: 'The usage limit has been reached',
+      http_status: 429,
+    };
+    const blocked = judgeTurn(
+      run(),
+      emptyOutcome({ status: 'failed', failureCode: 'model_rate_limited', failureDetail: detail }),
+      ctx,
+    );
+    expect(blocked.latestResult).toMatchObject({ failure_code: 'model_rate_limited', failure_detail: detail });
+    expect(blocked.events.at(-1)).toEqual({
+      kind: 'run.blocked',
+      data: { turn: 1, failure_code: 'model_rate_limited', failure_detail: detail },
+    });
+    const failed = judgeTurn(
+      run(),
+      emptyOutcome({ status: 'failed', failureCode: 'model_quota', failureDetail: detail }),
+      ctx,
+    );
+    expect(failed.events.at(-1)).toMatchObject({ kind: 'run.failed', data: { failure_detail: detail } });
+    // Only a failed outcome carries one, whatever an executor left on a succeeded one.
+    expect(judgeTurn(run(), { ...grounded(), failureDetail: detail }, ctx).latestResult.failure_detail).toBeNull();
+    expect(judgeTurn(run(), emptyOutcome({ status: 'failed' }), ctx).latestResult.failure_detail).toBeNull();
+  });
+
   it('without a required authority, no candidate is not_required', () => {
     const v = judgeTurn(
       run({

@@ -3,7 +3,7 @@ import type { LatestResult, PendingQuestion, RunRecord } from './run.js';
 import type { CompletionStatus, LifecycleStatus, TerminalAuthorityStatus } from './statuses.js';
 import { evaluateTerminalAuthority } from './terminalAuthority.js';
 import { isPermanentTurnFailure } from './turnFailures.js';
-import type { TerminalCandidate, TurnArtifact, TurnOutcome } from './turn.js';
+import type { TerminalCandidate, TurnArtifact, TurnFailureDetail, TurnOutcome } from './turn.js';
 
 export const REQUIRED_EVIDENCE_PREFIX = 'required_evidence:';
 
@@ -47,6 +47,7 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
   const answered = new Set(run.answers.map((a) => a.question_id));
   const pendingQuestions = outcome.questions.filter((q) => !answered.has(q.question_id));
   const failureCode = outcome.status === 'failed' ? (outcome.failureCode ?? 'turn_failed') : null;
+  const failureDetail = outcome.status === 'failed' ? (outcome.failureDetail ?? null) : null;
   const completion = completionOf(run, outcome, ctx, { gate, authorized, projected, pendingQuestions, failureCode });
   const terminalAuthority: TerminalAuthorityStatus =
     authority.status === 'not_evaluated' && !run.contract.require_terminal_authority
@@ -61,6 +62,7 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
     terminal_candidate_ref: authority.candidate?.ref ?? null,
     writer: authority.candidate?.writer ?? null,
     failure_code: failureCode,
+    failure_detail: failureDetail,
   };
   return {
     lifecycle: lifecycleOf(completion),
@@ -80,7 +82,7 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
       terminalAuthority,
       reason: authority.reason,
       completion,
-      failureCode,
+      failure: { code: failureCode, detail: failureDetail },
     }),
   };
 };
@@ -210,7 +212,7 @@ const verdictEvents = (
     readonly terminalAuthority: TerminalAuthorityStatus;
     readonly reason: string | null;
     readonly completion: CompletionStatus;
-    readonly failureCode: string | null;
+    readonly failure: ClosingFailure;
   },
 ): NewRunEvent[] => {
   const nowUnresolved = new Set(v.gate.unresolvedRequirements);
@@ -238,7 +240,7 @@ const verdictEvents = (
     kind: 'run.terminal_authority_evaluated',
     data: { turn: ctx.turn, status: v.terminalAuthority, reason: v.reason },
   });
-  events.push(closingEvent(v.completion, ctx.turn, v.failureCode));
+  events.push(closingEvent(v.completion, ctx.turn, v.failure));
   return events;
 };
 
@@ -255,16 +257,22 @@ const outputFieldsOf = (
   fields: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> => ({ ...fields, text, supporting_evidence_refs: supportingRefs });
 
-const closingEvent = (completion: CompletionStatus, turn: number, failureCode: string | null): NewRunEvent => {
+/** Why the turn failed, as the closing `run.blocked` / `run.failed` event and `latest_result` both say it. */
+interface ClosingFailure {
+  readonly code: string | null;
+  readonly detail: TurnFailureDetail | null;
+}
+
+const closingEvent = (completion: CompletionStatus, turn: number, failure: ClosingFailure): NewRunEvent => {
   switch (completion) {
     case 'completed':
       return { kind: 'run.completed', data: { turn } };
     case 'budget_exhausted':
       return { kind: 'run.budget_exhausted', data: { turn } };
     case 'blocked':
-      return { kind: 'run.blocked', data: { turn, failure_code: failureCode } };
+      return { kind: 'run.blocked', data: { turn, failure_code: failure.code, failure_detail: failure.detail } };
     case 'failed':
-      return { kind: 'run.failed', data: { turn, failure_code: failureCode } };
+      return { kind: 'run.failed', data: { turn, failure_code: failure.code, failure_detail: failure.detail } };
     default:
       return { kind: 'run.waiting', data: { turn, completion_status: completion } };
   }

@@ -2,6 +2,7 @@ import { fastifyCookie } from '@fastify/cookie';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Authenticator } from '../auth/authenticate.js';
 import { HelixError } from '../domain/errors.js';
+import { advertisedOAuthScopes, dataOAuthScopesOf } from '../domain/scopeCatalog.js';
 import type { RunService } from '../service/runs/runService.js';
 import { isRoomPath, resourceMetadataUrl, sendError, toHelixError } from './errors.js';
 import { parseJsonBody } from './jsonBody.js';
@@ -79,16 +80,39 @@ export interface AppOptions {
   readonly rooms?: RoomDeps;
 }
 
-/** Built once per process: deriving JSON Schemas is the expensive part of serving tools/list. */
-const RUN_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...AGENT_TASK_SURFACE]);
 /** MCP-01, DSC-04: with the room facade, `/mcp` publishes the run and room tools as one full catalog. */
 const ROOM_TOOL_SET = [...ROOM_TOOLS, DEVICE_CHECK_TOOL, ...EMBODIMENT_TOOLS];
-const FULL_TOOL_CATALOG = new ToolCatalog([...RUN_TOOLS, ...AGENT_TASK_SURFACE, ...ROOM_TOOL_SET]);
-/** ATP-02, ATP-03: `/mcp/codex` is the same catalog and handlers in the Codex presentation profile. */
-const CODEX_RUN_CATALOG = new ToolCatalog(codexProfile([...RUN_TOOLS, ...AGENT_TASK_SURFACE]));
-const CODEX_FULL_CATALOG = new ToolCatalog(codexProfile([...RUN_TOOLS, ...AGENT_TASK_SURFACE, ...ROOM_TOOL_SET]));
-/** DC-02, D-03: `/mcp/device-check` publishes that one tool and nothing else. */
-const DEVICE_CHECK_CATALOG = new ToolCatalog([DEVICE_CHECK_TOOL]);
+/** DC-02, D-03: `/mcp/device-check` publishes that one tool and nothing else; it names no data scope. */
+const DEVICE_CHECK_CATALOG = new ToolCatalog([DEVICE_CHECK_TOOL], []);
+
+interface McpCatalogs {
+  readonly run: ToolCatalog;
+  readonly full: ToolCatalog;
+  /** ATP-02, ATP-03: `/mcp/codex` is the same catalog and handlers in the Codex presentation profile. */
+  readonly codexRun: ToolCatalog;
+  readonly codexFull: ToolCatalog;
+}
+
+/**
+ * Built once per set of data scopes, so once per process: deriving JSON Schemas is the expensive
+ * part of serving tools/list. The start and continue tools declare the data scopes this
+ * deployment's sources back, the same set the protected-resource metadata advertises.
+ */
+const CATALOGS = new Map<string, McpCatalogs>();
+const catalogsFor = (dataScopes: readonly string[]): McpCatalogs => {
+  const key = dataScopes.join(' ');
+  let catalogs = CATALOGS.get(key);
+  if (catalogs === undefined) {
+    catalogs = {
+      run: new ToolCatalog([...RUN_TOOLS, ...AGENT_TASK_SURFACE], dataScopes),
+      full: new ToolCatalog([...RUN_TOOLS, ...AGENT_TASK_SURFACE, ...ROOM_TOOL_SET], dataScopes),
+      codexRun: new ToolCatalog(codexProfile([...RUN_TOOLS, ...AGENT_TASK_SURFACE]), dataScopes),
+      codexFull: new ToolCatalog(codexProfile([...RUN_TOOLS, ...AGENT_TASK_SURFACE, ...ROOM_TOOL_SET]), dataScopes),
+    };
+    CATALOGS.set(key, catalogs);
+  }
+  return catalogs;
+};
 
 /** The Fastify instance: logging, ids, limits, timeouts, and router-level refusals in the error vocabulary. */
 const createFastify = (options: AppOptions): FastifyInstance => {
@@ -210,9 +234,16 @@ const registerBrowserSurfaces = (app: FastifyInstance, options: AppOptions): voi
 
 /** The surfaces: health, the contract, discovery, REST, the browser account pages and MCP. */
 const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
+  // One source of truth: the scopes whose sources admission can admit (check 2, scope_unavailable).
+  const available = options.service.deps.config.scopes.available;
+  const catalogs = catalogsFor(dataOAuthScopesOf(available));
   registerHealth(app);
   registerOpenApiRoute(app);
-  registerDiscovery(app, { identity: options.identity, authorizationServers: options.authorizationServers });
+  registerDiscovery(app, {
+    identity: options.identity,
+    authorizationServers: options.authorizationServers,
+    scopesSupported: advertisedOAuthScopes(available),
+  });
   registerRunRoutes(app, options.service, options.authenticator);
   registerEventStreamRoute(app, options.service, options.authenticator);
   if (options.providers !== undefined) registerProviderRoutes(app, options.providers, options.authenticator);
@@ -225,7 +256,7 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
   registerMcpRoute(app, {
     service: options.service,
     authenticator: options.authenticator,
-    catalog: options.rooms === undefined ? RUN_TOOL_CATALOG : FULL_TOOL_CATALOG,
+    catalog: options.rooms === undefined ? catalogs.run : catalogs.full,
     rooms: options.rooms,
     identity: options.identity,
     bodyLimitBytes: options.mcpBodyLimitBytes,
@@ -234,7 +265,7 @@ const registerSurfaces = (app: FastifyInstance, options: AppOptions): void => {
     kind: 'codex',
     service: options.service,
     authenticator: options.authenticator,
-    catalog: options.rooms === undefined ? CODEX_RUN_CATALOG : CODEX_FULL_CATALOG,
+    catalog: options.rooms === undefined ? catalogs.codexRun : catalogs.codexFull,
     rooms: options.rooms,
     identity: options.identity,
     bodyLimitBytes: options.mcpBodyLimitBytes,

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { OAUTH_SCOPES } from '../domain/scopes.js';
 import { canonicalResource, type ResourceIdentity } from './resourceIdentity.js';
 
 /** RFC 9728 protected-resource metadata paths of the contract. */
@@ -18,6 +17,11 @@ export const CODEX_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp/co
 export interface DiscoveryOptions {
   readonly identity: ResourceIdentity;
   readonly authorizationServers: readonly string[];
+  /**
+   * `scopes_supported` of the full documents: what this deployment can admit
+   * (advertisedOAuthScopes), so a client is never sent to ask for a scope no source here backs.
+   */
+  readonly scopesSupported: readonly string[];
 }
 
 /** RFC 9728 protected-resource metadata, as served below. */
@@ -44,7 +48,7 @@ const metadata = (
 
 export const registerDiscovery = (app: FastifyInstance, options: DiscoveryOptions): void => {
   for (const path of PROTECTED_RESOURCE_PATHS) {
-    app.get(path, async (request) => metadata(request, options, OAUTH_SCOPES));
+    app.get(path, async (request) => metadata(request, options, options.scopesSupported));
   }
   // The Device Check client may discover only the read-only room scope.
   app.get(DEVICE_CHECK_METADATA_PATH, async (request) => metadata(request, options, ['helix.rooms.read']));

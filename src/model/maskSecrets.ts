@@ -15,11 +15,18 @@ export const withoutSecrets = (error: ModelError, secrets: Iterable<string>): Mo
     known.reduce((masked, secret) => masked.split(secret).join('[redacted]'), text);
   const clean = (value: string | undefined): value is string => value !== undefined && mask(value) === value;
   const message = mask(error.message);
-  const { providerType, providerCode, param, ...rest } = error.details;
-  if (message === error.message && [providerType, providerCode, param].every((v) => v === undefined || clean(v)))
+  const { providerType, providerCode, param, providerMessage, ...rest } = error.details;
+  const statedMessage = providerMessage === undefined ? undefined : mask(providerMessage);
+  if (
+    message === error.message &&
+    statedMessage === providerMessage &&
+    [providerType, providerCode, param].every((v) => v === undefined || clean(v))
+  )
     return error;
   const masked = new ModelError(error.kind, message, {
     ...rest,
+    // Free text: the secret is masked in it, as in the message; an identifier holding one is dropped.
+    ...(statedMessage !== undefined ? { providerMessage: statedMessage } : {}),
     ...(clean(providerType) ? { providerType } : {}),
     ...(clean(providerCode) ? { providerCode } : {}),
     ...(clean(param) ? { param } : {}),

@@ -137,6 +137,11 @@ export interface ModelErrorDetails {
   /** The provider's stated error `type`, `code`, `param` (never a token or raw body). */
   readonly providerType?: string;
   readonly providerCode?: string;
+  /**
+   * The provider's stated `message`, as safeProviderMessage leaves it: bounded, control characters
+   * removed, token shapes and every secret the client sent masked. A turn's failure detail shows it.
+   */
+  readonly providerMessage?: string;
   readonly param?: string;
   readonly httpStatus?: number;
   readonly retryAfterMs?: number;

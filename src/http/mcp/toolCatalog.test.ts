@@ -24,7 +24,7 @@ const unportable = (value: unknown, path: string): string[] => {
 };
 
 describe('published tool schemas are portable (MCP Inspector portability check)', () => {
-  const catalog = new ToolCatalog([...RUN_TOOLS, ...ROOM_TOOLS]);
+  const catalog = new ToolCatalog([...RUN_TOOLS, ...ROOM_TOOLS], []);
 
   it('no tool inputSchema or outputSchema has a type array or an empty schema (run and room tools)', () => {
     expect(catalog.tools.map((t) => t.name)).toHaveLength(RUN_TOOLS.length + ROOM_TOOLS.length);

@@ -4,7 +4,6 @@ import { jsonSchemaOf, type JsonObject } from '../../api/jsonSchema.js';
 import { ErrorBodySchema } from '../../api/outputSchemas.js';
 import type { Principal } from '../../auth/principal.js';
 import { HelixError, isHelixError } from '../../domain/errors.js';
-import { SCOPE_CATALOG } from '../../domain/scopeCatalog.js';
 import { OPERATION_SCOPES } from '../../domain/scopes.js';
 import { ATTR, inSpan, recordErrorResponse } from '../../telemetry/instruments.js';
 import type { ToolDefinition, ToolServices } from './toolDefinition.js';
@@ -31,19 +30,20 @@ const inputSchemaOf = (tool: ToolDefinition): Tool['inputSchema'] => {
  * requires each named scope's OAuth data scope too, at start and before every continuation.
  */
 const DATA_SCOPED_OPERATIONS: ReadonlySet<string> = new Set(['run.start', 'run.continue']);
-const DATA_SCOPES: readonly string[] = [...new Set([...SCOPE_CATALOG.values()].map((entry) => entry.oauthScope))];
 
 /**
  * MCP-02, PRE-05: the complete scope set, every scope the handler may require: the operation's own
  * scopes, and for a run start or continue the data scopes a request may name (issue 14 item 3).
+ * `dataScopes` are those of the logical scopes this deployment's sources back (dataOAuthScopesOf):
+ * admission refuses any other scope (`scope_unavailable`) before it would ask for its OAuth scope.
  */
-export const scopesOfTool = (tool: Pick<ToolDefinition, 'operation'>): string[] => [
+export const scopesOfTool = (tool: Pick<ToolDefinition, 'operation'>, dataScopes: readonly string[]): string[] => [
   ...OPERATION_SCOPES[tool.operation].oauth,
-  ...(DATA_SCOPED_OPERATIONS.has(tool.operation) ? DATA_SCOPES : []),
+  ...(DATA_SCOPED_OPERATIONS.has(tool.operation) ? dataScopes : []),
 ];
 
-const describeTool = (tool: ToolDefinition): Tool => {
-  const securitySchemes = [{ type: 'oauth2', scopes: scopesOfTool(tool) }];
+const describeTool = (tool: ToolDefinition, dataScopes: readonly string[]): Tool => {
+  const securitySchemes = [{ type: 'oauth2', scopes: scopesOfTool(tool, dataScopes) }];
   return {
     name: tool.name,
     title: tool.title,
@@ -116,8 +116,9 @@ export class ToolCatalog {
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
   private readonly argumentTypes: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string>>>;
 
-  constructor(definitions: readonly ToolDefinition[]) {
-    this.tools = definitions.map(describeTool);
+  /** `dataScopes`: the OAuth data scopes a run start or continue may require here (scopesOfTool). */
+  constructor(definitions: readonly ToolDefinition[], dataScopes: readonly string[]) {
+    this.tools = definitions.map((d) => describeTool(d, dataScopes));
     this.argumentTypes = new Map(this.tools.map((t) => [t.name, argumentTypes(t.inputSchema)]));
     this.byName = new Map(definitions.map((d) => [d.name, d]));
   }

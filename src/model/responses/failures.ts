@@ -64,11 +64,20 @@ const verdictForStatus = (status: number): Verdict => {
 
 const SECRET_SHAPES = [/\bsk-[A-Za-z0-9_*-]{6,}/g, /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_.-]*/g, /\bBearer\s+\S+/gi];
 
-/** A provider message, bounded and with anything token-shaped masked: errors are logged and shown. */
+/** Control and format characters (C0, C1, bidi overrides, zero-width, line separators): never shown as sent. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]+/gu;
+const MAX_MESSAGE_CHARS = 500;
+
+/**
+ * A provider message, bounded (in code points, so no surrogate is split), with control characters
+ * turned into spaces and anything token-shaped masked: errors are logged, and a turn's failure
+ * detail shows the message to the run's client.
+ */
 export const safeProviderMessage = (message: string): string => {
-  let safe = message;
+  let safe = message.replace(UNPRINTABLE, ' ');
   for (const shape of SECRET_SHAPES) safe = safe.replace(shape, '[redacted]');
-  return safe.length > 500 ? `${safe.slice(0, 500)}…` : safe;
+  const points = [...safe];
+  return points.length > MAX_MESSAGE_CHARS ? `${points.slice(0, MAX_MESSAGE_CHARS).join('')}…` : safe;
 };
 
 /**
@@ -122,6 +131,7 @@ export const classifyProviderError = (error: ProviderError, context: FailureCont
     retryable: verdict.retryable,
     ...(error.type !== undefined ? { providerType: error.type } : {}),
     ...(error.code !== undefined ? { providerCode: error.code } : {}),
+    ...(error.message !== undefined ? { providerMessage: stated } : {}),
     ...(error.param !== undefined ? { param: error.param } : {}),
     ...(context.httpStatus !== undefined ? { httpStatus: context.httpStatus } : {}),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
@@ -190,6 +200,8 @@ export const classifyHttpFailure = async (response: Response, now: number): Prom
       {
         retryable: false,
         providerType: 'usage_limit_reached',
+        ...(stated.code !== undefined ? { providerCode: stated.code } : {}),
+        ...(stated.message !== undefined ? { providerMessage: safeProviderMessage(stated.message) } : {}),
         httpStatus: status,
         ...(resetsAt !== undefined ? { resetsAt } : {}),
         ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),

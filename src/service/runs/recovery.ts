@@ -23,6 +23,7 @@ const interruptedResult = (run: RunRecord): LatestResult => ({
   terminal_candidate_ref: null,
   writer: null,
   failure_code: RUN_INTERRUPTED,
+  failure_detail: null,
 });
 
 /** Whether a run needs a write before it can be served: an interrupted turn or a passed expiry. */
@@ -78,7 +79,7 @@ export const settleRun = async (
     } else if (completion === 'blocked') {
       events.push({
         kind: 'run.blocked',
-        data: { turn: current.stepsUsed, failure_code: interruptedFailure(current) },
+        data: { turn: current.stepsUsed, failure_code: interruptedFailure(current), failure_detail: null },
       });
     } else {
       events.push({ kind: 'run.waiting', data: { completion_status: completion } });

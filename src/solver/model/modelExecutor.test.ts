@@ -299,6 +299,37 @@ describe('ModelExecutor', () => {
     expect(JSON.stringify(outcome)).not.toContain('sk-secret');
   });
 
+  it("a provider-stated error is kept as the turn's failure detail, and its absence leaves none (issue 27 item 18)", async () => {
+    const stated = scriptedModel([
+      new ModelError('quota', 'provider error usage_not_included: Your plan does not include Codex usage.', {
+        retryable: false,
+        providerCode: 'usage_not_included',
+        providerMessage: 'Your plan does not include Codex usage.',
+        attempts: 1,
+      }),
+    ]);
+    const failed = await new ModelExecutor({ resolver: resolverFor(stated.selection), maxToolCalls: 5 }).executeTurn(
+      turnInput().input,
+    );
+    expect(failed).toMatchObject({
+      status: 'failed',
+      failureCode: 'model_quota',
+      failureDetail: {
+        provider: 'scripted',
+        type: null,
+        code: 'usage_not_included',
+        message: 'Your plan does not include Codex usage.',
+        http_status: null,
+      },
+    });
+    const unstated = scriptedModel([new ModelError('transport', 'connection reset', { retryable: true })]);
+    const reset = await new ModelExecutor({ resolver: resolverFor(unstated.selection), maxToolCalls: 5 }).executeTurn(
+      turnInput().input,
+    );
+    expect(reset.failureCode).toBe('model_transport');
+    expect(reset.failureDetail).toBeUndefined();
+  });
+
   it('without a model for the owner it delegates to the fallback, or fails as model_unconfigured', async () => {
     const fallback = new ScriptedExecutor([emptyOutcome({ unresolvedRequirements: ['from_fallback'] })]);
     const { input } = turnInput();

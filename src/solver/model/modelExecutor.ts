@@ -1,4 +1,4 @@
-import { emptyOutcome, type TurnOutcome } from '../../domain/turn.js';
+import { emptyOutcome, type TurnFailureDetail, type TurnOutcome } from '../../domain/turn.js';
 import { ModelError, type ModelResolver, type ModelSelection } from '../../model/port.js';
 import type { TurnExecutor, TurnInput } from '../executor.js';
 import { outcomeFromResult } from './resultTool.js';
@@ -24,6 +24,35 @@ export const modelFailureCode = (error: unknown): string =>
   error instanceof ModelError ? `model_${error.kind}` : 'model_error';
 
 /**
+ * What the provider stated about a model error, for the turn's failure detail; undefined when it
+ * stated nothing (a network fault, a timeout, Helix's own output limit). The model layer already
+ * sanitized each field (src/model/responses/failures.ts, src/model/maskSecrets.ts).
+ */
+export const modelFailureDetail = (error: unknown, provider: string | null): TurnFailureDetail | undefined => {
+  if (!(error instanceof ModelError)) return undefined;
+  const { providerType, providerCode, providerMessage, httpStatus } = error.details;
+  if (providerType === undefined && providerCode === undefined && providerMessage === undefined) return undefined;
+  return {
+    provider,
+    type: providerType ?? null,
+    code: providerCode ?? null,
+    message: providerMessage ?? null,
+    http_status: httpStatus ?? null,
+  };
+};
+
+/** A failed outcome for a model error: its code, and what the provider stated when it stated anything. */
+const modelFailure = (error: unknown, provider: string | null, overrides: Partial<TurnOutcome> = {}): TurnOutcome => {
+  const detail = modelFailureDetail(error, provider);
+  return emptyOutcome({
+    status: 'failed',
+    failureCode: modelFailureCode(error),
+    ...(detail === undefined ? {} : { failureDetail: detail }),
+    ...overrides,
+  });
+};
+
+/**
  * The model-driven executor: one bounded tool loop per turn over exactly the admitted
  * capabilities, ended by the model calling `submit_result`. It proposes; it never decides. Its
  * outcome goes through the same re-entry audit, terminal authority and completion checks as the
@@ -47,7 +76,7 @@ export class ModelExecutor implements TurnExecutor {
       });
     } catch (err) {
       input.signal.throwIfAborted();
-      return emptyOutcome({ status: 'failed', failureCode: modelFailureCode(err) });
+      return modelFailure(err, null);
     }
     if (selection === undefined) {
       if (this.options.fallback !== undefined) return this.options.fallback.executeTurn(input);
@@ -71,9 +100,10 @@ export class ModelExecutor implements TurnExecutor {
       return { ...outcomeFromResult(loop.submitted, loop.artifacts), usage: loop.usage };
     } catch (err) {
       if (err instanceof DeadlineReached) return emptyOutcome({ status: 'failed', failureCode: 'turn_timeout' });
-      // The provider's message and payload stay out of the outcome: only the error's kind is recorded.
+      // The provider's payload stays out of the outcome: the error's kind, and only what it stated
+      // (type, code, sanitized message), which the contract carries in the turn's failure.
       if (err instanceof LoopFailure)
-        return emptyOutcome({ status: 'failed', failureCode: modelFailureCode(err.modelError), usage: err.usage });
+        return modelFailure(err.modelError, selection.client.provider, { usage: err.usage });
       throw err;
     }
   }

@@ -78,9 +78,15 @@ const fromRow = (row: Selectable<AgentRunsTable>): RunRecord => {
     answers: state.answers,
     evidenceRefs: state.evidenceRefs,
     supportedClaims: state.supportedClaims,
-    // A result stored before the writer was recorded reads as written by no known executor.
+    // A result stored before the writer (or the failure detail) was recorded reads as without one.
     latestResult:
-      state.latestResult === null ? null : { ...state.latestResult, writer: state.latestResult.writer ?? null },
+      state.latestResult === null
+        ? null
+        : {
+            ...state.latestResult,
+            writer: state.latestResult.writer ?? null,
+            failure_detail: state.latestResult.failure_detail ?? null,
+          },
     runId: row.run_id,
     ownerHash: row.owner_hash,
     tenantRef: row.tenant_ref,
