@@ -89,7 +89,14 @@ describe.each(serverStoreFlavours())(
       expect(asked).toMatchObject({ lifecycle_status: 'waiting', pending_questions: [CONFIRM] });
 
       // Key A executed agent work in this run: its confirmation is refused, whatever the surface.
-      const refused = await confirmOver(agentAsPerson, runId, asked.version);
+      // An admitted answer would start a turn that waits for an agent: bound the wait, so a
+      // regression fails here, on this call, rather than at the test's timeout.
+      const refused = await Promise.race([
+        confirmOver(agentAsPerson, runId, asked.version),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error("key A's confirmation was admitted: it started a turn")), 5_000),
+        ),
+      ]);
       expect(refused.isError).toBe(true);
       expect(refused.structuredContent).toMatchObject({ code: 'confirmation_requires_person', status: 403 });
       const rest = await api(h.url, 'POST', `${RUNS}/${runId}/continue`, {
