@@ -299,7 +299,8 @@ describe.each(serverStoreFlavours())('an external agent works Helix turns over /
       pending_questions: [{ question_id: 'destination' }, { question_id: 'notes', skippable: true }],
     });
     const version = (await askTurn).body.version as number;
-    const person = await connectMcp(h.url, token, '/mcp');
+    // The person's own client: another key of the same owner (ATP-31: the agent's key cannot confirm).
+    const person = await connectMcp(h.url, await h.key(SCOPES), '/mcp');
     const answer = (request: Record<string, unknown>) =>
       person.callTool({
         name: 'helix_run_answer',

@@ -402,6 +402,7 @@ describe.each(inspectable(storeFlavours()))('subject access on $name', (flavour)
         runs: 3,
         run_events: events,
         run_artifacts: 4,
+        run_agent_executors: 0,
         idempotency_receipts: 7,
         model_providers: 1,
         rooms: 1,

@@ -8,7 +8,7 @@ import type { CredentialCache } from './credentialCache.js';
 import { verifyLocalJwt, type LocalJwtConfig } from './localJwt.js';
 import type { OAuthVerifier, VerifiedAccessToken } from './oauthJwt.js';
 import type { Principal } from './principal.js';
-import { TENANT_HEADERS } from './tenantClaims.js';
+import { signedClientOf, TENANT_HEADERS } from './tenantClaims.js';
 
 /** Issuer recorded for principals authenticated by an `hlx_` key. */
 export const API_KEY_ISSUER = 'urn:helix:api-key';
@@ -156,6 +156,7 @@ export class Authenticator {
           ? ScopeSet.parse(scopeClaim)
           : new ScopeSet(Array.isArray(scopeClaim) ? scopeClaim.filter((s): s is string => typeof s === 'string') : []),
       credentialId: binding.bindingRef,
+      ...signedClientOf(token.payload),
       linkedAccount: true,
     };
   }

@@ -1,7 +1,7 @@
 import { errors, jwtVerify } from 'jose';
 import { ScopeSet } from '../domain/scopes.js';
 import type { Principal } from './principal.js';
-import { signedTenantOf } from './tenantClaims.js';
+import { signedClientOf, signedTenantOf } from './tenantClaims.js';
 
 export interface LocalJwtConfig {
   readonly secret: Uint8Array;
@@ -45,6 +45,7 @@ export const verifyLocalJwt = async (
       accountId: account,
       scopes,
       credentialId: typeof payload.jti === 'string' ? payload.jti.slice(0, 100) : `sub:${payload.sub}`,
+      ...signedClientOf(payload),
       linkedAccount: false,
     };
   } catch (err) {

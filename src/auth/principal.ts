@@ -16,6 +16,11 @@ export interface Principal {
   /** A non-secret identifier of the credential (API key id or token `jti`), for rate limits and audit. */
   readonly credentialId: string;
   /**
+   * The OAuth client a token was issued to (RFC 9068 §2.2 `client_id`, else OIDC `azp`), when the
+   * token names one: stable across the client's tokens, unlike `jti` (src/auth/agentExecutor.ts).
+   */
+  readonly clientId?: string;
+  /**
    * True when `accountId` names an active Helix account, whose policy then applies. Always true for
    * OAuth principals; for an `hlx_` key or a local JWT only when its account exists (outside
    * production a key may name a free-form account, which gets the deployment default policy).

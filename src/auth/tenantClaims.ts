@@ -11,3 +11,12 @@ export const signedTenantOf = (claims: Readonly<Record<string, unknown>>): strin
   }
   return undefined;
 };
+
+/** The client a token was issued to: RFC 9068 §2.2 `client_id`, else OIDC Core §2 `azp`. */
+export const signedClientOf = (claims: Readonly<Record<string, unknown>>): { clientId?: string } => {
+  for (const name of ['client_id', 'azp']) {
+    const value = claims[name];
+    if (typeof value === 'string' && value.length > 0 && value.length <= 200) return { clientId: value };
+  }
+  return {};
+};

@@ -51,6 +51,7 @@ export const ERROR_CODES = [
   'run_cancelled',
   'budget_exhausted',
   'invalid_answer',
+  'confirmation_requires_person',
   'idempotency_conflict',
   'idempotency_in_progress',
   'outcome_unknown',
@@ -211,6 +212,14 @@ export const ERROR_TABLE: { readonly [C in ErrorCode]: ErrorSpec } = {
   invalid_answer: {
     status: 400,
     message: 'Each answer must name an outstanding pending question exactly once.',
+  },
+  // ATP-31: the credential holds the scope; what it lacks is being a person. Not insufficient_scope
+  // (no scope would help, and its challenge would say otherwise): another credential or the console answers.
+  confirmation_requires_person: {
+    status: 403,
+    adr: 'authz_denied',
+    message:
+      'A confirmation must come from a person: this credential executed agent work in this run. Confirm with another credential of the owner, or in the console.',
   },
   idempotency_conflict: {
     status: 422,

@@ -1,5 +1,6 @@
 import { ungroundedValues } from './answerValues.js';
 import { sha256Hex } from './hashing.js';
+import { addressesObjective } from './objectiveRelevance.js';
 import type { TerminalCandidate, TurnArtifact } from './turn.js';
 
 export type AuthorityDecision =
@@ -18,18 +19,21 @@ export type AuthorityRefusal =
   | 'no_supporting_refs'
   | 'support_not_current_turn'
   | 'ungrounded_values'
+  | 'off_objective'
   | 'required_evidence_missing';
 
 /**
  * The canonical terminal finalizer. It verifies and never repairs: a candidate is authorized only
  * when exactly one writer proposed it, its text hash matches, every supporting ref is an artifact
  * admitted in this very turn, every number, identifier and quoted string of a written (not quoted)
- * answer occurs in the passages it cites, and no scope-required evidence family is still missing.
+ * answer occurs in the passages it cites, the answer addresses the run's objective
+ * (objectiveRelevance.ts), and no scope-required evidence family is still missing.
  */
 export const evaluateTerminalAuthority = (
   candidates: readonly TerminalCandidate[],
   currentTurnArtifacts: readonly TurnArtifact[],
   missingRequiredFamilies: readonly string[],
+  objective: string,
 ): AuthorityDecision => {
   if (candidates.length === 0) return { status: 'not_evaluated', candidate: null, reason: 'no_candidate' };
   const writers = new Set(candidates.map((c) => c.writer));
@@ -43,12 +47,12 @@ export const evaluateTerminalAuthority = (
   if (candidate.supportingRefs.length === 0) return refuse('no_supporting_refs');
   const current = new Set(currentTurnArtifacts.map((a) => a.ref));
   if (!candidate.supportingRefs.every((ref) => current.has(ref))) return refuse('support_not_current_turn');
-  if (candidate.quotesOnly !== true) {
-    // What a writer read of each cited artifact is its title and excerpt; a value found in neither was not read.
-    const cited = new Set(candidate.supportingRefs);
-    const read = currentTurnArtifacts.filter((a) => cited.has(a.ref)).map((a) => `${a.title ?? ''}\n${a.excerpt}`);
-    if (ungroundedValues(candidate.text, read).length > 0) return refuse('ungrounded_values');
-  }
+  // What a writer read of each cited artifact is its title and excerpt; a value found in neither was not read.
+  const cited = new Set(candidate.supportingRefs);
+  const read = currentTurnArtifacts.filter((a) => cited.has(a.ref)).map((a) => `${a.title ?? ''}\n${a.excerpt}`);
+  if (candidate.quotesOnly !== true && ungroundedValues(candidate.text, read).length > 0)
+    return refuse('ungrounded_values');
+  if (!addressesObjective(objective, candidate.text, read)) return refuse('off_objective');
   if (missingRequiredFamilies.length > 0) return refuse('required_evidence_missing');
   return { status: 'authorized', candidate, reason: null };
 };

@@ -41,7 +41,12 @@ export interface TurnVerdict {
 export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext): TurnVerdict => {
   const reentry = auditReentry(outcome, ctx);
   const gate = requiredEvidenceGate(outcome, ctx, reentry.admitted);
-  const authority = evaluateTerminalAuthority(outcome.terminalCandidates, reentry.admitted, gate.missingFamilies);
+  const authority = evaluateTerminalAuthority(
+    outcome.terminalCandidates,
+    reentry.admitted,
+    gate.missingFamilies,
+    run.objective,
+  );
   const authorized = authority.status === 'authorized' ? authority.candidate : null;
   const projected = projectGrounded(run, reentry.admitted, authorized);
   const answered = new Set(run.answers.map((a) => a.question_id));

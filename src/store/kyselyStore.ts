@@ -2,6 +2,7 @@ import { CompiledQuery, Kysely, Migrator, sql, type Dialect } from 'kysely';
 import { CREDENTIALS_CHANNEL, type CredentialsChanged } from './credentialChanges.js';
 import { classifyStoreError, reportingUnavailable, storeUnavailable } from './failures.js';
 import { accountRepository } from './kysely/accountRepository.js';
+import { agentExecutorRepository } from './kysely/agentExecutorRepository.js';
 import { apiKeyRepository } from './kysely/apiKeyRepository.js';
 import { bindingRepository } from './kysely/bindingRepository.js';
 import { chatRepository } from './kysely/chatRepository.js';
@@ -30,7 +31,7 @@ type Repositories = { readonly [K in keyof UnitOfWork]: () => UnitOfWork[K] };
 
 /**
  * A unit of work over `db` whose repositories are built on first use: a request touches two or
- * three of the nineteen, and building the rest per transaction was a measurable share of a start.
+ * three of the twenty, and building the rest per transaction was a measurable share of a start.
  */
 const unitOfWork = (
   db: Kysely<HelixDatabase>,
@@ -58,6 +59,7 @@ const unitOfWork = (
     runtimeApprovals: () => runtimeApprovalRepository(db),
     embodiment: () => embodimentRepository(db),
     chats: () => chatRepository(db),
+    agentExecutors: () => agentExecutorRepository(db),
   };
   const uow = {} as UnitOfWork;
   for (const name of Object.keys(build) as (keyof UnitOfWork)[]) {

@@ -3,6 +3,7 @@ import type { RunRecord } from '../domain/run.js';
 import type { LifecycleStatus } from '../domain/statuses.js';
 import type { TurnArtifact } from '../domain/turn.js';
 import type { SealedSecret } from '../domain/sealedSecret.js';
+import type { AgentExecutorRepository } from './agentExecutorPort.js';
 import type { ChatRepository } from './chatPort.js';
 import type { RoomRepository } from './roomPort.js';
 import type { EmbodimentRepository } from './embodimentPort.js';
@@ -68,6 +69,8 @@ export interface UnitOfWork {
   readonly embodiment: EmbodimentRepository;
   /** The console's chats and the observer lane (src/store/chatPort.ts). */
   readonly chats: ChatRepository;
+  /** ATP-31: the credentials that executed agent work in a run (src/store/agentExecutorPort.ts). */
+  readonly agentExecutors: AgentExecutorRepository;
 }
 
 export interface RunRepository {

@@ -148,6 +148,14 @@ export interface HelixDatabase
   helix_workers: WorkersTable;
   helix_meta: MetaTable;
   helix_runtime_approval_receipts: RuntimeApprovalReceiptsTable;
+  helix_run_agent_executors: RunAgentExecutorsTable;
+}
+
+/** ATP-31: a keyed hash of each credential that executed an agent call of the run (migration 0020). */
+export interface RunAgentExecutorsTable {
+  run_id: string;
+  executor_hash: string;
+  recorded_at: number | string;
 }
 
 export interface LibraryDocumentsTable {

@@ -12,11 +12,15 @@ export const QUOTED = 'The flux capacitor stores charge in a ring.';
 export const PASSAGE = `Preface <img src=x onerror="window.pwned=1"> text. ${QUOTED} Unrelated closing remark.`;
 export const ANSWER = `${QUOTED} [1]`;
 export const QUESTION = { question_id: 'pick_era', prompt: 'Which era should the search cover?' };
-/** An objective that asks its question first; answering it completes the run. */
-export const ASKING = 'Which era? Find the asking run';
+/**
+ * An objective that asks its question first; answering it completes the run. Like every objective
+ * here, it names what ANSWER speaks of: an answer that does not address its objective is not
+ * authorized (src/domain/objectiveRelevance.ts).
+ */
+export const ASKING = 'Which era? Find the asking run about the charge ring';
 
 /** ATP-28: an objective that asks a person to confirm first; only `is_confirmed: true` completes it. */
-export const CONFIRMING = 'Search the archive too? Find the confirming run';
+export const CONFIRMING = 'Search the archive too? Find the confirming run about the charge ring';
 export const CONFIRMATION = {
   question_id: 'go_ahead',
   prompt: 'Search the paid archive as well?',

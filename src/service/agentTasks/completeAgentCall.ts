@@ -7,7 +7,7 @@ import { parseSubmittedResult } from '../../solver/model/resultTool.js';
 import { loadOwnedRun } from '../runs/access.js';
 import type { RunServiceDeps } from '../runs/deps.js';
 import { watchRun } from '../runs/runNotifier.js';
-import { agentUseCase, ownedCallOf } from './liveCall.js';
+import { agentUseCase, ownedCallOf, recordAgentExecutor } from './liveCall.js';
 
 /** How long a completion waits for its turn to be finalized before answering with the run as it is. */
 const FINALIZE_WAIT_MS = 30_000;
@@ -22,8 +22,10 @@ const FINALIZE_WAIT_MS = 30_000;
 export const completeAgentCall = agentUseCase(
   'agent_task.complete',
   CompleteAgentCallRequestSchema,
-  async ({ deps, request, owner, calls }) => {
+  async ({ deps, principal, request, owner, calls }) => {
     const call = await ownedCallOf(deps, calls, owner, request.ownedRef);
+    // ATP-31: an owner token handed to another credential makes that one an executor too.
+    await recordAgentExecutor(deps, principal, call.runId);
     const raw = typeof request.result === 'string' ? request.result : JSON.stringify(request.result);
     const parsed = parseSubmittedResult(raw);
     // A refused completion leaves the task open: the agent can fix the JSON and complete again.

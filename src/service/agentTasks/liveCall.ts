@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { OwnedRef } from '../../api/agentTaskSchemas.js';
+import { agentExecutorHash } from '../../auth/agentExecutor.js';
 import type { Ownership, Principal } from '../../auth/principal.js';
 import { HelixError, isHelixError } from '../../domain/errors.js';
 import type { AgentTaskOperation } from '../../domain/scopes.js';
@@ -33,6 +34,7 @@ export interface AgentAnswer {
 
 export interface AcceptedAgentRequest<R> {
   readonly deps: RunServiceDeps;
+  readonly principal: Principal;
   readonly request: R;
   readonly owner: Ownership;
   readonly calls: AgentCalls;
@@ -49,9 +51,19 @@ export const agentUseCase =
     work: (accepted: AcceptedAgentRequest<z.output<S>>) => Promise<AgentAnswer>,
   ) =>
   async (deps: RunServiceDeps, principal: Principal, body: unknown): Promise<ServiceResult> => {
-    const answer = await work({ deps, ...acceptAgentRequest(deps, principal, operation, schema, body) });
+    const answer = await work({ deps, principal, ...acceptAgentRequest(deps, principal, operation, schema, body) });
     return { status: 200, replayed: answer.replayed ?? false, body: answer.body };
   };
+
+/**
+ * ATP-31: the credential that takes up an agent call, or submits its result, is recorded durably
+ * for the run before it acts (a failed write stops it), so that a confirmation it later answers
+ * for the run can be refused (claimTurn.ts). Recording again is a no-op.
+ */
+export const recordAgentExecutor = async (deps: RunServiceDeps, principal: Principal, runId: string): Promise<void> => {
+  const executorHash = agentExecutorHash(principal, deps.config.instanceSecret);
+  await deps.store.transaction((uow) => uow.agentExecutors.record(runId, executorHash, deps.clock.now()));
+};
 
 /** ATP-15: the live call a task reference names; another owner's call is "not found" (no oracle). */
 export const liveCallOf = (

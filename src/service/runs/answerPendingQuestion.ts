@@ -31,10 +31,16 @@ export const answerPendingQuestion = async (
 ): Promise<ServiceResult<RunView>> => {
   const run = await loadAccountRun(deps, accountId, runId);
   const principal = await owningKeyPrincipal(deps, accountId, run.ownerHash);
-  return continueRun(deps, principal, run.runId, answer.idempotencyKey, {
-    expected_version: answer.expectedVersion,
-    answers: [{ question_id: answer.questionId, value: answer.value }],
-  });
+  // ATP-31: a signed-in browser session is a person present, so the console may confirm even
+  // when the key it acts through is the one the run's agent executes with.
+  return continueRun(
+    deps,
+    principal,
+    run.runId,
+    answer.idempotencyKey,
+    { expected_version: answer.expectedVersion, answers: [{ question_id: answer.questionId, value: answer.value }] },
+    'signed_in_person',
+  );
 };
 
 const owningKeyPrincipal = async (deps: RunServiceDeps, accountId: string, ownerHash: string): Promise<Principal> => {

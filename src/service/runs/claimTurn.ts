@@ -19,6 +19,11 @@ export interface TurnClaim {
   readonly request: ContinueRunRequest;
   readonly lease: { readonly expiresAt: number; readonly workerId: string };
   readonly now: number;
+  /**
+   * ATP-31: the answering credential's executor hash (src/auth/agentExecutor.ts), or undefined when
+   * a person signed in to the console answers (answerPendingQuestion.ts, the only such path).
+   */
+  readonly answeringCredential: string | undefined;
 }
 
 /**
@@ -50,6 +55,7 @@ export const claimTurn = traced(
         if (reservation.kind !== 'reserved') return reservation;
         const run = await loadOwnedRunIn(deps, uow, claim.runId, claim.owner);
         assertContinuable(run, request);
+        await assertConfirmedByPerson(uow, run, claim);
         const taken = deps.slots.reserve(claim.owner.ownerHash);
         slot = taken;
         const committed = await commitClaim(uow, run, claim, taken.queued);
@@ -92,6 +98,21 @@ const commitClaim = async (uow: UnitOfWork, run: RunRecord, claim: TurnClaim, qu
   const committed = await commitRunChange(uow, run, claimed, events, now);
   if (committed === undefined) throw new HelixError('version_conflict', { current_version: run.version });
   return committed;
+};
+
+/**
+ * ATP-31, agent execution cannot authorize a human confirmation: a `confirmation` question is not
+ * answered by a credential that executed agent work in this run (claimed or completed one of its
+ * agent calls). Checked in the claim's transaction, so a refusal spends nothing and bumps no version.
+ */
+const assertConfirmedByPerson = async (uow: UnitOfWork, run: RunRecord, claim: TurnClaim): Promise<void> => {
+  if (claim.answeringCredential === undefined) return;
+  const confirmations = new Set(
+    run.pendingQuestions.filter((q) => q.kind === 'confirmation').map((q) => q.question_id),
+  );
+  if (!claim.request.answers.some((a) => confirmations.has(a.question_id))) return;
+  if (await uow.agentExecutors.executed(run.runId, claim.answeringCredential))
+    throw new HelixError('confirmation_requires_person', { current_version: run.version });
 };
 
 const assertContinuable = (run: RunRecord, request: ContinueRunRequest): void => {

@@ -1,5 +1,6 @@
 import { ContinueRunRequestSchema } from '../../api/schemas.js';
 import type { RunView } from '../../api/runView.js';
+import { agentExecutorHash } from '../../auth/agentExecutor.js';
 import type { Principal } from '../../auth/principal.js';
 import { isRunTerminal } from '../../domain/run.js';
 import { loadOwnedRun } from './access.js';
@@ -14,6 +15,13 @@ import { startQueuedTurn } from './startQueuedTurn.js';
 import { ATTR, inSpan } from '../../telemetry/instruments.js';
 
 /**
+ * Who answers the run's questions: a credential (REST, MCP), or a person signed in to the console,
+ * which only the console's answer path (answerPendingQuestion.ts) may claim. ATP-31: a credential
+ * that executed agent work in the run cannot answer its confirmations; a signed-in person can.
+ */
+export type Answerer = 'credential' | 'signed_in_person';
+
+/**
  * POST /api/v1/agent-runs/{run_id}/continue: claim the turn (v -> v+1), execute exactly one
  * governed turn under its signal and deadline, finalize with compare-and-set (v+1 -> v+2).
  */
@@ -23,6 +31,7 @@ export const continueRun = async (
   runId: string,
   idempotencyKey: string | undefined,
   body: unknown,
+  answerer: Answerer = 'credential',
 ): Promise<ServiceResult<RunView>> => {
   const { request, owner, idem } = acceptMutation(deps, principal, {
     operation: 'run.continue',
@@ -52,7 +61,9 @@ export const continueRun = async (
   });
   try {
     return await inSpan('helix.turn', { [ATTR.runId]: runId }, async () => {
-      const claim = await claimTurn(deps, { runId, turnId, owner, idem, request, lease, now });
+      const answeringCredential =
+        answerer === 'signed_in_person' ? undefined : agentExecutorHash(principal, deps.config.instanceSecret);
+      const claim = await claimTurn(deps, { runId, turnId, owner, idem, request, lease, now, answeringCredential });
       if (claim.kind !== 'claimed') return (await answerReservation(deps, claim)) as ServiceResult<RunView>;
       deps.notifier.publish(runId, 'events');
       // The turn slot is held from the claim until this request ends, however it ends.

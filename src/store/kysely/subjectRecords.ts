@@ -173,6 +173,15 @@ export const SUBJECT_TABLES: readonly SubjectTable[] = [
     json: ['provenance'],
     orderBy: ['run_id', 'turn', 'ref'],
   },
+  // ATP-31: which credentials executed agent work in the run; the credential hash is never exported.
+  {
+    kind: 'run_agent_executors',
+    table: 'helix_run_agent_executors',
+    column: 'run_id',
+    match: 'run',
+    exported: ['run_id', 'recorded_at'],
+    orderBy: ['run_id', 'recorded_at', 'executor_hash'],
+  },
   {
     kind: 'idempotency_receipts',
     table: 'helix_idempotency_receipts',

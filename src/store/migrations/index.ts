@@ -18,6 +18,7 @@ import { runList } from './0016_run_list.js';
 import { dropRunOwnerIndex } from './0017_drop_run_owner_index.js';
 import { roomTrustBounds } from './0018_room_trust_bounds.js';
 import { roomStorageBounds } from './0019_room_storage_bounds.js';
+import { runAgentExecutors } from './0020_run_agent_executors.js';
 
 export type { StoreDialect } from './dialect.js';
 import type { StoreDialect } from './dialect.js';
@@ -43,6 +44,7 @@ const migrations = (dialect: StoreDialect): Readonly<Record<string, Migration>> 
   '0017_drop_run_owner_index': dropRunOwnerIndex,
   '0018_room_trust_bounds': roomTrustBounds,
   '0019_room_storage_bounds': roomStorageBounds,
+  '0020_run_agent_executors': runAgentExecutors,
 });
 
 export const migrationProvider = (dialect: StoreDialect): MigrationProvider => ({

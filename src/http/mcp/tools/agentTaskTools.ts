@@ -103,14 +103,15 @@ export const AGENT_TASK_TOOLS: readonly ToolDefinition[] = [
 
 /**
  * ATP-26..ATP-31: a person answers the run's pending questions in the reference's shape. It is a
- * run continue (the run tools' scope and idempotency key); the agent-task tools have no way to
- * answer, so an agent working a task cannot confirm on the person's behalf.
+ * run continue (the run tools' scope and idempotency key). ATP-31: the agent-task tools have no way
+ * to answer, and a confirmation sent here by a credential that claimed or completed an agent call
+ * of the run is refused (claimTurn.ts), so an agent cannot confirm on the person's behalf.
  */
 export const HUMAN_ANSWER_TOOL: ToolDefinition = {
   name: 'helix_run_answer',
   title: "Answer a Helix run's pending questions",
   description:
-    'For the person, not the agent: answer pending_questions with the complete array [{questionId, isSkipped, answer}] (skip only where skippable), or a confirmation {questionId, isConfirmed, feedback}; formCancelled: true keeps the run waiting. Runs the next turn.',
+    'For the person, not the agent: answer pending_questions with the complete array [{questionId, isSkipped, answer}] (skip only where skippable), or a confirmation {questionId, isConfirmed, feedback} (refused as confirmation_requires_person from a credential that worked an agent call of this run); formCancelled: true keeps the run waiting. Runs the next turn.',
   operation: 'run.continue',
   mutation: true,
   input: z.strictObject({
