@@ -1,6 +1,6 @@
 import type { Budget, CompletionContract } from './contract.js';
 import type { CompletionStatus, LifecycleStatus, NextAction, TerminalAuthorityStatus } from './statuses.js';
-import type { TurnFailureDetail } from './turn.js';
+import type { TurnFailureDetail } from './turnFailures.js';
 import { isTerminalLifecycle } from './statuses.js';
 
 export const RUN_ID_PATTERN = /^run_[A-Za-z0-9._:-]{8,200}$/;

@@ -1,3 +1,4 @@
+import type { TurnFailureDetail } from './turnFailures.js';
 import { addUsage, ZERO_USAGE, type ModelUsage } from './usage.js';
 import type { Claim, Contradiction, PendingQuestion } from './run.js';
 
@@ -63,21 +64,6 @@ export interface TerminalCandidate {
    * values are grounded by construction; a written answer's values are checked against what was read.
    */
   readonly quotesOnly?: true;
-}
-
-/**
- * What a model provider stated about the error a failed turn ended with (docs/spec/codex-subscription-protocol.md:
- * the stated `type`, `code` and `message` are "carried in the failure the turn ends with").
- * Sanitized at the model boundary: identifiers only for `type` and `code`, the message bounded with
- * control characters removed and every credential the client sent masked. Wire shape, so snake_case.
- */
-export interface TurnFailureDetail {
-  /** The model client that failed (`codex-subscription`, `openai-responses`, …); null when none was chosen yet. */
-  readonly provider: string | null;
-  readonly type: string | null;
-  readonly code: string | null;
-  readonly message: string | null;
-  readonly http_status: number | null;
 }
 
 /** The result of one solver turn, before re-entry audit, terminal authority and completion. */

@@ -36,3 +36,18 @@ export type TurnFailingCapabilityError = (typeof TURN_FAILING_CAPABILITY_ERRORS)
 
 export const isTurnFailingCapabilityError = (code: string): code is TurnFailingCapabilityError =>
   (TURN_FAILING_CAPABILITY_ERRORS as readonly string[]).includes(code);
+
+/**
+ * What a model provider stated about the error a failed turn ended with (docs/spec/codex-subscription-protocol.md:
+ * the stated `type`, `code` and `message` are "carried in the failure the turn ends with").
+ * Sanitized at the model boundary: identifiers only for `type` and `code`, the message bounded with
+ * control characters removed and every credential the client sent masked. Wire shape, so snake_case.
+ */
+export interface TurnFailureDetail {
+  /** The model client that failed (`codex-subscription`, `openai-responses`, …); null when none was chosen yet. */
+  readonly provider: string | null;
+  readonly type: string | null;
+  readonly code: string | null;
+  readonly message: string | null;
+  readonly http_status: number | null;
+}

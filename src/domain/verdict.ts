@@ -3,7 +3,8 @@ import type { LatestResult, PendingQuestion, RunRecord } from './run.js';
 import type { CompletionStatus, LifecycleStatus, TerminalAuthorityStatus } from './statuses.js';
 import { evaluateTerminalAuthority } from './terminalAuthority.js';
 import { isPermanentTurnFailure } from './turnFailures.js';
-import type { TerminalCandidate, TurnArtifact, TurnFailureDetail, TurnOutcome } from './turn.js';
+import type { TerminalCandidate, TurnArtifact, TurnOutcome } from './turn.js';
+import type { TurnFailureDetail } from './turnFailures.js';
 
 export const REQUIRED_EVIDENCE_PREFIX = 'required_evidence:';
 

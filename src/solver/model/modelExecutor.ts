@@ -1,4 +1,5 @@
-import { emptyOutcome, type TurnFailureDetail, type TurnOutcome } from '../../domain/turn.js';
+import { emptyOutcome, type TurnOutcome } from '../../domain/turn.js';
+import type { TurnFailureDetail } from '../../domain/turnFailures.js';
 import { ModelError, type ModelResolver, type ModelSelection } from '../../model/port.js';
 import type { TurnExecutor, TurnInput } from '../executor.js';
 import { outcomeFromResult } from './resultTool.js';
