@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../src/service/accounts/createAccount.js';
 import { accountDeps } from './support/accounts.js';
 import { agentTool, pendingCallOf } from './support/agentTaskClient.js';
-import { signInCookie } from './support/consoleSession.js';
+import { consoleForm, signInCookie } from './support/consoleSession.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
 import { connectMcp } from './support/mcpClient.js';
 import { serverStoreFlavours } from './support/stores.js';
@@ -128,21 +128,11 @@ describe.each(serverStoreFlavours())(
       const keyBRow = (await h.testStore.store.read.apiKeys.listForAccount(account)).find((k) => k.keyId !== keyAId)!;
       await h.testStore.store.read.apiKeys.revoke(keyBRow.keyId, Date.now());
       const cookie = await signInCookie(h.url, await accountDeps(h.testStore.store), account);
-      const consoleAnswer = fetch(`${h.url}/account/runs/${runId}/answers`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: new URL(h.url).origin,
-          'sec-fetch-site': 'same-origin',
-          cookie,
-        },
-        body: new URLSearchParams({
-          question_id: confirmation(2).question_id,
-          expected_version: String(afterB.version),
-          decision: 'confirm',
-          idempotency_key: 'console-atp31-confirm',
-        }),
+      const consoleAnswer = consoleForm(h.url, cookie, `/account/runs/${runId}/answers`, {
+        question_id: confirmation(2).question_id,
+        expected_version: String(afterB.version),
+        decision: 'confirm',
+        idempotency_key: 'console-atp31-confirm',
       });
       expect(await agentAsksToConfirm(runId, 'claim-3', confirmation(3))).toContain(
         'scope_ok_2: {"is_confirmed":true}',

@@ -1,43 +1,35 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snippetInputFrom } from '../src/cli/mcpConfig.js';
 import { mcpSnippet } from '../src/cli/mcpSnippets.js';
-import { ingestPaths } from '../src/sources/library/ingest.js';
 import { agentTool, pendingCallOf } from './support/agentTaskClient.js';
+import {
+  AGENT_TASK_SCOPES,
+  type AgentTaskLibrary,
+  DAMPING_DOCUMENT,
+  startAgentTaskLibrary,
+} from './support/agentTaskLibrary.js';
 import { api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
 import { connectMcp, rawMcp } from './support/mcpClient.js';
 import { serverStoreFlavours } from './support/stores.js';
 
 const RUNS = '/api/v1/agent-runs';
-const SCOPES = 'helix.agent_runs.read helix.agent_runs.write helix.data.research_library.read';
+const SCOPES = AGENT_TASK_SCOPES;
 const SEARCH = 'research-library__search';
 const NEVER_RECEIVED = `artifact:sha256:${'f'.repeat(40)}`;
 
 describe.each(serverStoreFlavours())('an external agent works Helix turns over /mcp/codex on $name', (flavour) => {
+  let library: AgentTaskLibrary;
   let h: TestHelix;
   let token: string;
-  let dir: string;
   let agent: Client;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'helix-agent-task-'));
-    mkdirSync(join(dir, 'library'));
-    writeFileSync(
-      join(dir, 'library', 'damping.md'),
-      '# Resonance damping\n\nThe resonance damping mechanism reduces vibration amplitude by absorbing energy in a viscoelastic layer bonded to the panel.\n',
-    );
-    h = await startTestHelix(flavour, { env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library' } });
-    expect(await ingestPaths(h.testStore.store, [join(dir, 'library')], Date.now)).toMatchObject({ added: 1 });
-    token = await h.key(SCOPES);
-    agent = await connectMcp(h.url, token, '/mcp/codex');
+    library = await startAgentTaskLibrary(flavour, { 'damping.md': DAMPING_DOCUMENT });
+    ({ h, token, agent } = library);
   });
   afterAll(async () => {
-    await agent?.close();
-    await h?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await library?.close();
   });
 
   const startAgentRun = async () => {

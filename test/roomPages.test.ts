@@ -4,7 +4,7 @@ import { createLogger } from '../src/logger.js';
 import { createAccount } from '../src/service/accounts/createAccount.js';
 import { linkIdentity } from '../src/service/accounts/linkIdentity.js';
 import { accountDeps } from './support/accounts.js';
-import { signInCookie } from './support/consoleSession.js';
+import { consoleForm, signInCookie } from './support/consoleSession.js';
 import { startTestHelix, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
 
@@ -230,18 +230,7 @@ describe('the invite link behind a proxy (D-09)', () => {
         subject: 'owner',
       });
       const cookie = await signInCookie(h.url, deps, accountId);
-      const form = (path: string, body: Record<string, string>) =>
-        fetch(`${h.url}${path}`, {
-          method: 'POST',
-          redirect: 'manual',
-          headers: {
-            'content-type': 'application/x-www-form-urlencoded',
-            origin: new URL(h.url).origin,
-            'sec-fetch-site': 'same-origin',
-            cookie,
-          },
-          body: new URLSearchParams(body),
-        });
+      const form = (path: string, body: Record<string, string>) => consoleForm(h.url, cookie, path, body);
       const created = await form('/account/rooms', { title: 'Proxied' });
       const roomId = created.headers.get('location')!.split('/').at(-1)!;
       const invited = await form(`/account/rooms/${roomId}/invites`, { role: 'member', ttl: '1h' });

@@ -30,6 +30,20 @@ export const followSignInLink = async (baseUrl: string, code: string, cookie?: s
   });
 };
 
+/** A console form post as the page sends it: same origin, the session cookie, url-encoded fields. */
+export const consoleForm = (baseUrl: string, cookie: string, path: string, fields: Record<string, string>) =>
+  fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: new URL(baseUrl).origin,
+      'sec-fetch-site': 'same-origin',
+      cookie,
+    },
+    body: new URLSearchParams(fields),
+  });
+
 /** Signs the account in with a one-time link over HTTP; answers its `helix_session=…` cookie pair. */
 export const signInCookie = async (baseUrl: string, accounts: AccountDeps, accountId: string): Promise<string> => {
   const res = await followSignInLink(baseUrl, await issueSignInLink(accounts, accountId));
