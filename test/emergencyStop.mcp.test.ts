@@ -9,7 +9,7 @@ import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy
 import { publishConsentVersion } from '../src/service/rooms/publishConsentVersion.js';
 import { removeMember } from '../src/service/rooms/removeMember.js';
 import { accountDeps } from './support/accounts.js';
-import { codeOf, embodimentWorld } from './support/embodimentWorld.js';
+import { codeOf, embodimentWorld, walkingMember } from './support/embodimentWorld.js';
 import { ROOM_FEATURE_LOCKED, useEmbodimentServer } from './support/embodimentServer.js';
 import { connectMcp } from './support/mcpClient.js';
 import { serverStoreFlavours } from './support/stores.js';
@@ -19,15 +19,7 @@ describe.each(serverStoreFlavours())('Emergency Stop over MCP on $name (MC-05, M
   const { clock, clients } = server;
 
   /** A room whose member bob is walking a player, the walk already handed to the connector. */
-  const walking = async () => {
-    const w = await embodimentWorld(server.h, clock.now, clients);
-    const bob = await w.member('bob');
-    expect((await w.select(bob.call)).isError).toBeFalsy();
-    const started = await w.act({ kind: 'walk', direction: 'forward', ticks: 100 }, {}, bob.call);
-    const ref = started.structuredContent.workflow_ref as string;
-    expect((await w.connector.poll()).actions).toHaveLength(1);
-    return { w, bob, ref };
-  };
+  const walking = () => walkingMember(server.h, clock.now, clients);
   const control = (w: Awaited<ReturnType<typeof walking>>['w'], ref: string, which: string) => ({
     room_id: w.source.roomId,
     workflow_ref: ref,

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { changeAccountPolicy } from '../src/service/accounts/changeAccountPolicy.js';
 import { accountDeps } from './support/accounts.js';
 import { signInCookie } from './support/consoleSession.js';
-import { embodimentWorld } from './support/embodimentWorld.js';
+import { embodimentWorld, walkingMember } from './support/embodimentWorld.js';
 import { ROOM_FEATURE_LOCKED, useEmbodimentServer } from './support/embodimentServer.js';
 import { serverStoreFlavours } from './support/stores.js';
 
@@ -32,12 +32,7 @@ describe.each(serverStoreFlavours())('the console manual override on $name (MC-1
 
   /** A room whose member bob is walking a player; the owner and bob signed in. */
   const walking = async () => {
-    const w = await embodimentWorld(server.h, clock.now, clients);
-    const bob = await w.member('bob');
-    expect((await w.select(bob.call)).isError).toBeFalsy();
-    const started = await w.act({ kind: 'walk', direction: 'forward', ticks: 100 }, {}, bob.call);
-    const ref = started.structuredContent.workflow_ref as string;
-    await w.connector.poll();
+    const { w, bob, ref } = await walkingMember(server.h, clock.now, clients);
     return { w, bob, ref, owner: await cookieOf(w.owner.accountId), bobCookie: await cookieOf(bob.id) };
   };
 

@@ -8,6 +8,25 @@ export interface ConsoleReply {
   readonly body: any;
 }
 
+/** A console form post as the page sends it: same origin, the session cookie, url-encoded fields. */
+export const consoleForm = (
+  baseUrl: string,
+  cookie: string | undefined,
+  path: string,
+  fields: Record<string, string>,
+) =>
+  fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: new URL(baseUrl).origin,
+      'sec-fetch-site': 'same-origin',
+      ...(cookie === undefined ? {} : { cookie }),
+    },
+    body: new URLSearchParams(fields),
+  });
+
 /**
  * Follows a sign-in link as a browser does: opening it shows the confirmation page (200, no
  * cookie), whose button posts the code back from this origin. Answers the post's reply (`303` and
@@ -17,32 +36,8 @@ export const followSignInLink = async (baseUrl: string, code: string, cookie?: s
   const session = cookie === undefined ? {} : { cookie };
   const opened = await fetch(`${baseUrl}/account/sign-in?code=${encodeURIComponent(code)}`, { headers: session });
   await opened.text();
-  return fetch(`${baseUrl}/account/sign-in`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: new URL(baseUrl).origin,
-      'sec-fetch-site': 'same-origin',
-      ...session,
-    },
-    body: new URLSearchParams({ code }),
-  });
+  return consoleForm(baseUrl, cookie, '/account/sign-in', { code });
 };
-
-/** A console form post as the page sends it: same origin, the session cookie, url-encoded fields. */
-export const consoleForm = (baseUrl: string, cookie: string, path: string, fields: Record<string, string>) =>
-  fetch(`${baseUrl}${path}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: new URL(baseUrl).origin,
-      'sec-fetch-site': 'same-origin',
-      cookie,
-    },
-    body: new URLSearchParams(fields),
-  });
 
 /** Signs the account in with a one-time link over HTTP; answers its `helix_session=…` cookie pair. */
 export const signInCookie = async (baseUrl: string, accounts: AccountDeps, accountId: string): Promise<string> => {

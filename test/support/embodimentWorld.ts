@@ -64,3 +64,14 @@ export const embodimentWorld = async (h: TestHelix, now: () => number, clients: 
   return { owner, source, connector, call, member, subjectRef, select, act, status };
 };
 const ADMIT: any = { features: { shared_live_room: false }, defaultCapability: 'admit' as const, capabilities: {} };
+
+/** A world whose member bob walks the room's player, the walk already handed to the connector. */
+export const walkingMember = async (h: TestHelix, now: () => number, clients: Client[]) => {
+  const w = await embodimentWorld(h, now, clients);
+  const bob = await w.member('bob');
+  expect((await w.select(bob.call)).isError).toBeFalsy();
+  const started = await w.act({ kind: 'walk', direction: 'forward', ticks: 100 }, {}, bob.call);
+  const ref = started.structuredContent.workflow_ref as string;
+  expect((await w.connector.poll()).actions).toHaveLength(1);
+  return { w, bob, ref };
+};
