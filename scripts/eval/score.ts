@@ -1,5 +1,5 @@
 /** How one run's outcome is scored against its question, and the per-kind summary the goals read. */
-import { answerPatterns, isAnswerable, QUESTION_KINDS, type Question, type QuestionKind } from './questionSet.js';
+import { answerGroups, isAnswerable, QUESTION_KINDS, type Question, type QuestionKind } from './questionSet.js';
 
 export const VERDICTS = ['correct', 'partial', 'declined', 'declined_correctly', 'authorized_but_wrong'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -18,8 +18,15 @@ export interface RunOutcome {
 
 const normalize = (text: string): string => text.replace(/\s+/g, ' ');
 
+/** A procedure's steps appear in the answer in the order given (each at its first match). */
+const inOrder = (groups: readonly RegExp[][], text: string): boolean => {
+  const positions = groups.map((group) => Math.min(...group.map((pattern) => text.search(pattern))));
+  return positions.every((position, i) => i === 0 || position > (positions[i - 1] ?? -1));
+};
+
 /**
- * Answerable: an authorized answer matching every pattern is correct, some of them partial, none
+ * Answerable: an authorized answer stating every group (each part of a two-part question, each
+ * item of a list, in order for a procedure, each pattern otherwise) is correct, some of them partial, none
  * authorized-but-wrong; no authorized answer is a decline (a miss). Unanswerable: declining is
  * correct. Contradiction: correct only when declined with the conflict reported; authorizing
  * either side is authorized-but-wrong.
@@ -28,9 +35,10 @@ export const scoreOutcome = (question: Question, outcome: RunOutcome): Verdict =
   if (isAnswerable(question.kind)) {
     if (!outcome.authorized || outcome.answer === null) return 'declined';
     const text = normalize(outcome.answer);
-    const matched = answerPatterns(question).filter((pattern) => pattern.test(text)).length;
-    if (matched === answerPatterns(question).length) return 'correct';
-    return matched > 0 ? 'partial' : 'authorized_but_wrong';
+    const groups = answerGroups(question);
+    const met = groups.filter((group) => group.every((pattern) => pattern.test(text))).length;
+    if (met === groups.length && (question.ordered !== true || inOrder(groups, text))) return 'correct';
+    return groups.some((group) => group.some((pattern) => pattern.test(text))) ? 'partial' : 'authorized_but_wrong';
   }
   if (outcome.authorized) return 'authorized_but_wrong';
   if (question.kind === 'contradiction') return outcome.contradictions > 0 ? 'declined_correctly' : 'declined';
