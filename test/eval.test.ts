@@ -4,8 +4,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildBm25 } from '../scripts/eval/bm25.js';
-import { checkQuestions, loadQuestions, QUESTION_KINDS, type Question } from '../scripts/eval/questionSet.js';
+import { fileURLToPath } from 'node:url';
+import { CORPORA, labelMatches, labelOf } from '../scripts/eval/corpus.js';
+import {
+  checkQuestions,
+  isAnswerable,
+  loadQuestions,
+  QUESTION_KINDS,
+  type Question,
+} from '../scripts/eval/questionSet.js';
 import { scoreOutcome, summarize, type RunOutcome } from '../scripts/eval/score.js';
+import { assignSplits } from '../scripts/eval/split.js';
 
 const outcome = (over: Partial<RunOutcome>): RunOutcome => ({
   authorized: false,
@@ -54,6 +63,45 @@ describe('scoring an outcome', () => {
   it('a two-passage answer with one of its two facts is partial', () => {
     expect(scoreOutcome(pair, outcome({ authorized: true, answer: '6700 and 50' }))).toBe('correct');
     expect(scoreOutcome(pair, outcome({ authorized: true, answer: 'only 6700' }))).toBe('partial');
+  });
+
+  it('a two-part answer is correct only with every part, partial with some', () => {
+    const twoParts: Question = {
+      ...fact,
+      id: 'two-01',
+      kind: 'two_parts',
+      answer: undefined,
+      parts: [['default\\W{0,4}true'], ['default\\W{0,4}false']],
+    };
+    expect(
+      scoreOutcome(twoParts, outcome({ authorized: true, answer: 'Default: True. [1] Default: False. [2]' })),
+    ).toBe('correct');
+    expect(scoreOutcome(twoParts, outcome({ authorized: true, answer: 'Default: True. [1]' }))).toBe('partial');
+    expect(scoreOutcome(twoParts, outcome({ authorized: true, answer: 'Browsers will not allow it. [1]' }))).toBe(
+      'authorized_but_wrong',
+    );
+  });
+
+  it('a list needs every item, a procedure every step in order; the lead-in alone is wrong', () => {
+    const list: Question = {
+      ...fact,
+      id: 'list-01',
+      kind: 'list',
+      answer: undefined,
+      items: ['Werkzeug', 'Jinja', 'Click'],
+    };
+    const steps: Question = { ...list, id: 'list-02', items: ['mkdir', 'cd', 'venv'], ordered: true };
+    expect(scoreOutcome(list, outcome({ authorized: true, answer: 'Click, Jinja and Werkzeug.' }))).toBe('correct');
+    expect(scoreOutcome(list, outcome({ authorized: true, answer: 'Jinja and Click.' }))).toBe('partial');
+    expect(scoreOutcome(list, outcome({ authorized: true, answer: 'These distributions are installed:' }))).toBe(
+      'authorized_but_wrong',
+    );
+    expect(scoreOutcome(steps, outcome({ authorized: true, answer: 'mkdir p; cd p; python3 -m venv venv' }))).toBe(
+      'correct',
+    );
+    expect(scoreOutcome(steps, outcome({ authorized: true, answer: 'python3 -m venv venv; mkdir p; cd p' }))).toBe(
+      'partial',
+    );
   });
 
   it('declining is a miss on an answerable question and right on an unanswerable one', () => {
@@ -111,11 +159,66 @@ describe('the question set', () => {
     ]);
   });
 
-  it('the committed set has at least 60 questions of the five kinds, at least five of each', () => {
+  it('the committed Git set has at least 60 questions of its five kinds, at least five of each', () => {
     const questions = loadQuestions();
     expect(questions.length).toBeGreaterThanOrEqual(60);
-    for (const kind of QUESTION_KINDS)
+    for (const kind of ['single_fact', 'two_passages', 'paraphrase', 'unanswerable', 'contradiction'] as const)
       expect(questions.filter((q) => q.kind === kind).length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('the corpora and their question sets', () => {
+  const questionsOf = (questions: string): Question[] =>
+    loadQuestions(fileURLToPath(new URL(`../scripts/eval/${questions}`, import.meta.url)));
+
+  it('every corpus beyond the Git manual has at least 40 questions of every kind, a fifth of them unanswerable', () => {
+    for (const spec of CORPORA.filter((c) => c.name !== 'git')) {
+      const questions = questionsOf(spec.questions);
+      expect(questions.length, spec.name).toBeGreaterThanOrEqual(40);
+      for (const kind of ['single_fact', 'two_parts', 'paraphrase', 'list', 'quantity', 'unanswerable'] as const)
+        expect(questions.filter((q) => q.kind === kind).length, `${spec.name} ${kind}`).toBeGreaterThanOrEqual(5);
+      expect(questions.filter((q) => !isAnswerable(q.kind)).length / questions.length).toBeGreaterThanOrEqual(0.2);
+    }
+  });
+
+  it('never uses the manuals kept for the independent evaluation', () => {
+    for (const spec of CORPORA) expect(spec.package).not.toMatch(/postgres|sqlite|^r-/i);
+  });
+
+  it('every question has its recorded half, the halves of each kind differ by at most one, and the split is reproducible', () => {
+    for (const spec of CORPORA) {
+      const questions = questionsOf(spec.questions);
+      for (const kind of QUESTION_KINDS) {
+        const ofKind = questions.filter((q) => q.kind === kind);
+        const development = ofKind.filter((q) => q.split === 'development').length;
+        const heldOut = ofKind.filter((q) => q.split === 'held_out').length;
+        expect(development + heldOut, `${spec.name} ${kind}`).toBe(ofKind.length);
+        expect(Math.abs(development - heldOut)).toBeLessThanOrEqual(1);
+      }
+      const fresh = assignSplits(
+        spec.name,
+        questions.map(({ split: _, ...q }) => q),
+      );
+      expect(fresh.map((q) => q.split)).toEqual(questions.map((q) => q.split));
+    }
+  });
+
+  it('a recorded split never moves when questions are added', () => {
+    const base = assignSplits('t', [
+      { id: 'single-01', kind: 'single_fact' as const },
+      { id: 'single-02', kind: 'single_fact' as const },
+    ]);
+    const grown = assignSplits('t', [...base, { id: 'single-03', kind: 'single_fact' as const }]);
+    expect(grown.slice(0, 2)).toEqual(base);
+    expect(new Set(base.map((q) => q.split))).toEqual(new Set(['development', 'held_out']));
+  });
+
+  it('names documents by their path under the corpus folder and matches a label by its last segments', () => {
+    expect(labelOf('/d/html', '/d/html/deploying/index.html')).toBe('deploying/index.html');
+    expect(labelOf('/d/html', '/elsewhere/site-notes.html')).toBe('site-notes.html');
+    expect(labelMatches('index.html', 'deploying/index.html')).toBe(true);
+    expect(labelMatches('deploying/index.html', 'deploying/index.html')).toBe(true);
+    expect(labelMatches('ndex.html', 'deploying/index.html')).toBe(false);
   });
 });
 

@@ -123,6 +123,7 @@ const filesUnder = (directory: string, include: RegExp, exclude?: RegExp): strin
 
 const installedVersion = (pkg: string): string | undefined => {
   try {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query expands ${Status} and ${Version} itself.
     const out = execFileSync('dpkg-query', ['-W', '-f=${Status} ${Version}', pkg], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -214,4 +215,3 @@ export const corpusTexts = async (corpus: Corpus): Promise<Map<string, string>> 
   }
   return texts;
 };
-

@@ -32,7 +32,10 @@ const QuestionSchema = z
     /** Case-insensitive patterns; all must match an authorized answer for it to be correct. */
     answer: z.array(z.string().min(1)).min(1).optional(),
     /** two_parts: one pattern set per part; every part must be answered for `correct`. */
-    parts: z.array(z.array(z.string().min(1)).min(1)).min(2).optional(),
+    parts: z
+      .array(z.array(z.string().min(1)).min(1))
+      .min(2)
+      .optional(),
     /** list: one pattern per item the answer must quote. */
     items: z.array(z.string().min(1)).min(2).optional(),
     /** list: the items are steps and must appear in this order. */

@@ -43,8 +43,7 @@ export interface Goal {
 
 const percent = (share: number): string => `${(share * 100).toFixed(0)} %`;
 
-export const megabytesPerSecond = (c: CorpusFigures): number =>
-  c.bytes / 1_000_000 / Math.max(c.ingest.seconds, 1e-9);
+export const megabytesPerSecond = (c: CorpusFigures): number => c.bytes / 1_000_000 / Math.max(c.ingest.seconds, 1e-9);
 
 const ofSplit = (scored: readonly Scored[], split: Split | undefined): Scored[] =>
   split === undefined ? [...scored] : scored.filter((s) => s.question.split === split);

@@ -79,7 +79,8 @@ const parseUsage = (): Usage => {
   if (unknown.length > 0) throw new RangeError(`unknown kind ${unknown.join(', ')}`);
   const names = values.corpus?.split(',');
   const corpora = names === undefined ? CORPORA : CORPORA.filter((c) => names.includes(c.name));
-  if (names !== undefined && corpora.length !== names.length) throw new RangeError(`unknown corpus among ${values.corpus}`);
+  if (names !== undefined && corpora.length !== names.length)
+    throw new RangeError(`unknown corpus among ${values.corpus}`);
   if (values.split !== undefined && !(SPLITS as readonly string[]).includes(values.split))
     throw new RangeError(`unknown split ${values.split}`);
   return {
@@ -151,7 +152,9 @@ const checkedCorpus = async (spec: CorpusSpec, usage: Usage): Promise<{ corpus: 
   const problems = checkQuestions(questions, await corpusTexts(corpus));
   if (problems.length > 0) {
     for (const problem of problems) say(`${prefix}: question set: ${problem}`);
-    throw new Error(`the ${spec.name} question set does not hold against ${corpus.version} (${problems.length} problems)`);
+    throw new Error(
+      `the ${spec.name} question set does not hold against ${corpus.version} (${problems.length} problems)`,
+    );
   }
   return { corpus, questions };
 };
@@ -162,7 +165,9 @@ const printCounts = (spec: CorpusSpec, corpus: Corpus, questions: readonly Quest
     const ofKind = questions.filter((q) => q.kind === kind);
     if (ofKind.length === 0) return [];
     const count = (half: Split | undefined): number => ofKind.filter((q) => q.split === half).length;
-    return [`${kind} ${count('development')}/${count('held_out')}${count(undefined) > 0 ? ` (+${count(undefined)} unsplit)` : ''}`];
+    return [
+      `${kind} ${count('development')}/${count('held_out')}${count(undefined) > 0 ? ` (+${count(undefined)} unsplit)` : ''}`,
+    ];
   });
   process.stdout.write(
     `${spec.name}: ${corpus.version}, ${corpus.files.length} files, ${(corpus.bytes / 1_000_000).toFixed(1)} MB; ${questions.length} questions hold (development/held-out): ${cells.join(', ')}\n`,
@@ -281,7 +286,9 @@ const main = async (): Promise<void> => {
     corpora,
   };
   for (const g of goalsOf(figures))
-    process.stdout.write(`goal (held-out): ${g.name} ${g.target}: ${g.met ? 'MET' : 'NOT MET'} (${g.figures.join(', ')})\n`);
+    process.stdout.write(
+      `goal (held-out): ${g.name} ${g.target}: ${g.met ? 'MET' : 'NOT MET'} (${g.figures.join(', ')})\n`,
+    );
   if (usage.write) {
     writeFileSync(new URL('../../docs/quality.md', import.meta.url), renderQualityDoc(figures));
     say('eval: wrote docs/quality.md');

@@ -19,13 +19,18 @@ const rank = (corpus: string, id: string): string =>
   createHash('sha256').update(`${SPLIT_SEED}:${corpus}:${id}`).digest('hex');
 
 /** Every question with a split: the recorded ones as they are, the rest assigned as described above. */
-export const assignSplits = <Q extends Pick<Question, 'id' | 'kind' | 'split'>>(corpus: string, questions: readonly Q[]): Q[] => {
+export const assignSplits = <Q extends Pick<Question, 'id' | 'kind'> & { readonly split?: Split | undefined }>(
+  corpus: string,
+  questions: readonly Q[],
+): (Q & { readonly split?: Split | undefined })[] => {
   const assigned = new Map<string, Split>();
   for (const kind of QUESTION_KINDS) {
     const ofKind = questions.filter((q) => q.kind === kind);
     const count = (split: Split): number => ofKind.filter((q) => q.split === split).length;
     let next: Split = count('held_out') < count('development') ? 'held_out' : 'development';
-    const open = ofKind.filter((q) => q.split === undefined).sort((a, b) => (rank(corpus, a.id) < rank(corpus, b.id) ? -1 : 1));
+    const open = ofKind
+      .filter((q) => q.split === undefined)
+      .sort((a, b) => (rank(corpus, a.id) < rank(corpus, b.id) ? -1 : 1));
     for (const q of open) {
       assigned.set(q.id, next);
       next = next === 'development' ? 'held_out' : 'development';
@@ -39,7 +44,7 @@ const main = (): void => {
     const path = fileURLToPath(new URL(`./${spec.questions}`, import.meta.url));
     const file = JSON.parse(readFileSync(path, 'utf8')) as { questions: Question[] };
     const before = file.questions.filter((q) => q.split === undefined).length;
-    file.questions = assignSplits(spec.name, file.questions);
+    file.questions = assignSplits(spec.name, file.questions) as Question[];
     writeFileSync(path, `${JSON.stringify(file, null, 1)}\n`);
     process.stderr.write(`split: ${spec.name}: assigned ${before} of ${file.questions.length}\n`);
   }
