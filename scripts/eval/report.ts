@@ -30,6 +30,10 @@ export interface CorpusFigures {
 export interface EvalFigures {
   readonly date: string;
   readonly machine: string;
+  /** Wall time of the whole evaluation, seconds. */
+  readonly seconds: number;
+  /** 1-minute load average when the evaluation started (other work on the machine slows ingest and turns). */
+  readonly loadAverage: number;
   readonly corpora: readonly CorpusFigures[];
 }
 
@@ -200,14 +204,13 @@ const corpusSection = (c: CorpusFigures): string[] => {
     '',
     ...kindTable(c.scored),
     '',
-    `<details><summary>Every question of ${c.name}</summary>`,
+    `<details><summary>Every development question of ${c.name} (the held-out half is reported above only in aggregate, so that nobody tunes on it)</summary>`,
     '',
-    row(['id', 'half', 'kind', 'verdict', 'steps', 'answer (start)']),
-    row(['---', '---', '---', '---', '---:', '---']),
-    ...c.scored.map((s) =>
+    row(['id', 'kind', 'verdict', 'steps', 'answer (start)']),
+    row(['---', '---', '---', '---:', '---']),
+    ...ofSplit(c.scored, 'development').map((s) =>
       row([
         s.question.id,
-        splitLabel(s.question.split),
         s.question.kind.replaceAll('_', ' '),
         s.verdict.replaceAll('_', ' '),
         s.outcome.stepsUsed,
@@ -225,7 +228,7 @@ export const renderQualityDoc = (figures: EvalFigures): string => {
   return [
     '# Answer quality',
     '',
-    `Written by \`npm run eval\` on ${figures.date}; ${figures.machine}. Corpora: ${figures.corpora.map((c) => `${c.name} (${c.version})`).join(', ')} — freely licensed Debian documentation packages of different generators, listed with their licenses in \`scripts/eval/corpus.ts\`. Questions: \`scripts/eval/questions.json\` (Git) and \`scripts/eval/questions/<corpus>.json\`, written from the documents and checked against them before scoring. Each question is one run on a fresh embedded SQLite store per corpus, driven by the loop \`helix ask\` uses (start, then continue while the run recommends it and progress is made).`,
+    `Written by \`npm run eval\` on ${figures.date}; ${figures.machine}, load average ${figures.loadAverage.toFixed(1)} at the start; the whole evaluation took ${figures.seconds.toFixed(0)} s. Corpora: ${figures.corpora.map((c) => `${c.name} (${c.version})`).join(', ')} — freely licensed Debian documentation packages of different generators, listed with their licenses in \`scripts/eval/corpus.ts\`. Questions: \`scripts/eval/questions.json\` (Git) and \`scripts/eval/questions/<corpus>.json\`, written from the documents and checked against them before scoring. Each question is one run on a fresh embedded SQLite store per corpus, driven by the loop \`helix ask\` uses (start, then continue while the run recommends it and progress is made).`,
     '',
     'Every question file is split into a **development** and a **held-out** half (field `split`; `scripts/eval/split.ts`: seeded, stratified by kind, recorded before any code was changed for it). Tune on the development half only; the goals are judged on the held-out half.',
     '',

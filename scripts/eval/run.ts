@@ -9,7 +9,7 @@
  * Exit 0 whatever the figures; 1 if the evaluation breaks or a question set does not hold; 2 on bad usage.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -274,6 +274,8 @@ const main = async (): Promise<void> => {
     }
     return;
   }
+  const started = performance.now();
+  const loadAverage = loadavg()[0] ?? 0;
   const corpora: CorpusFigures[] = [];
   for (const spec of usage.corpora) {
     const figures = await evaluateCorpus(spec, usage);
@@ -283,6 +285,8 @@ const main = async (): Promise<void> => {
   const figures = {
     date: new Date().toISOString().slice(0, 10),
     machine: `node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}`,
+    seconds: (performance.now() - started) / 1000,
+    loadAverage,
     corpora,
   };
   for (const g of goalsOf(figures))
