@@ -259,7 +259,10 @@ const printCorpus = (c: CorpusFigures): void => {
   }
   for (const s of summarize(c.scored).filter((k) => k.questions > 0))
     process.stdout.write(`${c.name} ${s.kind}: ${s.questions} questions, right ${(s.rightShare * 100).toFixed(0)} %\n`);
-  const verdicts = Object.fromEntries(c.scored.map((s) => [s.question.id, s.verdict]));
+  // Per-question verdicts of the development half only: the held-out half is read in aggregate.
+  const verdicts = Object.fromEntries(
+    c.scored.filter((s) => s.question.split !== 'held_out').map((s) => [s.question.id, s.verdict]),
+  );
   process.stdout.write(
     `${JSON.stringify({ eval: 'helix', corpus: c.name, version: c.version, seconds: Math.round(c.seconds), recall: c.recall, turn_p50_ms: c.turnMillis.p50, verdicts })}\n`,
   );
