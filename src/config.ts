@@ -1,3 +1,4 @@
+import { DEFAULT_MIN_FOCUS_COVERAGE } from './domain/answerContract/contract.js';
 import { ConfigError, endpoint, integer, list, value, type Env } from './config/env.js';
 import type { OAuthConfig } from './auth/oauthJwt.js';
 import { accountPolicyDefaults } from './config/accountPolicyConfig.js';
@@ -30,6 +31,8 @@ export interface HelixConfig {
   readonly port: number;
   readonly publicBaseUrl: string | undefined;
   readonly turnTimeoutMs: number;
+  /** HELIX_ANSWER_MIN_FOCUS_COVERAGE: the answer contract's focus threshold for new runs (docs/solver.md). */
+  readonly answerMinFocusCoverage: number;
   /** Concurrent turns per process and per owner, and how many may wait for a slot (src/service/runs/turnSlots.ts). */
   readonly turnLimits: TurnLimits;
   /**
@@ -137,6 +140,14 @@ const turnTimeout = (env: Env): number => {
   if (raw === undefined) return TURN_TIMEOUT.default;
   if (!/^\d+$/.test(raw)) throw new ConfigError('HELIX_AGENT_TURN_TIMEOUT_MS must be a whole number of milliseconds');
   return Math.min(TURN_TIMEOUT.max, Math.max(TURN_TIMEOUT.min, Number(raw)));
+};
+
+const answerMinFocusCoverage = (env: Env): number => {
+  const raw = value(env, 'HELIX_ANSWER_MIN_FOCUS_COVERAGE');
+  if (raw === undefined) return DEFAULT_MIN_FOCUS_COVERAGE;
+  const share = /^(?:0(?:\.\d+)?|1(?:\.0+)?|\.\d+)$/.test(raw) ? Number(raw) : Number.NaN;
+  if (Number.isNaN(share)) throw new ConfigError('HELIX_ANSWER_MIN_FOCUS_COVERAGE must be a decimal from 0 to 1');
+  return share;
 };
 
 const localJwt = (env: Env, production: boolean): HelixConfig['localJwt'] => {
@@ -410,6 +421,7 @@ export const loadConfig = (env: Env = process.env, overrides: ConfigOverrides = 
     port: overrides.port ?? integer(env, 'HELIX_PORT', DEFAULT_PORT, 0, 65_535),
     publicBaseUrl,
     turnTimeoutMs: turnTimeout(env),
+    answerMinFocusCoverage: answerMinFocusCoverage(env),
     credentialCacheTtlMs: integer(env, 'HELIX_CREDENTIAL_CACHE_SECONDS', 5, 0, 300) * 1000,
     turnLimits: {
       perProcess: integer(env, 'HELIX_MAX_CONCURRENT_TURNS', 32, 1, 10_000),

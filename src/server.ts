@@ -189,6 +189,7 @@ const buildRunService = async (config: HelixConfig, options: StartOptions, rt: R
     clock,
     config: {
       turnTimeoutMs: config.turnTimeoutMs,
+      answerMinFocusCoverage: config.answerMinFocusCoverage,
       receiptTtlMs: RECEIPT_TTL_MS,
       scopes: {
         enabled: config.enabledScopes,

@@ -64,6 +64,7 @@ describe.each(storeFlavours())('chats and the observer lane on $name', (flavour)
       output_fields: {},
       terminal_candidate_ref: 'cand_1',
       writer: 'helix.extractive',
+      authority_reason: null,
       failure_code: null,
       failure_detail: null,
     };

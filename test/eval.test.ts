@@ -22,6 +22,7 @@ const outcome = (over: Partial<RunOutcome>): RunOutcome => ({
   contradictions: 0,
   recommendedNextAction: 'stop',
   stepsUsed: 1,
+  authority: null,
   ...over,
 });
 

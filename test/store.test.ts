@@ -34,6 +34,7 @@ describe.each(storeFlavours())('store port on $name', (flavour) => {
       output_fields: {},
       terminal_candidate_ref: 'candidate:sha256:c',
       writer: 'helix.extractive',
+      authority_reason: null,
       failure_code: null,
       failure_detail: null,
     };
@@ -62,6 +63,7 @@ describe.each(storeFlavours())('store port on $name', (flavour) => {
       output_fields: {},
       terminal_candidate_ref: null,
       writer: null,
+      authority_reason: null,
       failure_code: 'model_quota',
       failure_detail,
     };

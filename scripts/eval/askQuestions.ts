@@ -2,7 +2,7 @@
 import { askHelix } from '../../src/client/askLoop.js';
 import type { HelixRestClient } from '../../src/client/restClient.js';
 import type { Question } from './questionSet.js';
-import type { RunOutcome } from './score.js';
+import type { AuthorityTrace, RunOutcome } from './score.js';
 
 export interface AskedQuestion {
   readonly outcome: RunOutcome;
@@ -28,6 +28,7 @@ export const askQuestion = async (client: HelixRestClient, question: Question): 
       },
     },
   );
+  const authority = await lastAuthority(client, run.run_id, run.answer_contract);
   const authorized = run.completion_status === 'completed' && run.terminal_authority_status === 'authorized';
   return {
     outcome: {
@@ -36,7 +37,33 @@ export const askQuestion = async (client: HelixRestClient, question: Question): 
       contradictions: run.contradictions.length,
       recommendedNextAction: run.recommended_next_action,
       stepsUsed: run.budget.steps_used,
+      authority,
     },
     turnMillis,
   };
+};
+
+/** The run's last `run.terminal_authority_evaluated` event, reduced to its reason and contract coverage. */
+const lastAuthority = async (
+  client: HelixRestClient,
+  runId: string,
+  contract: unknown,
+): Promise<AuthorityTrace | null> => {
+  let trace: AuthorityTrace | null = null;
+  let after = 0;
+  for (;;) {
+    const page = await client.events(runId, { after_seq: after, limit: 200 });
+    for (const event of page.events) {
+      if (event.kind !== 'run.terminal_authority_evaluated') continue;
+      const judgment = event.data.answer_contract as { parts?: { coverage: number }[] } | undefined;
+      const coverages = judgment?.parts?.map((p) => p.coverage) ?? [];
+      trace = {
+        reason: typeof event.data.reason === 'string' ? event.data.reason : null,
+        coverage: coverages.length === 0 ? null : Math.min(...coverages),
+        detail: { contract, parts: judgment?.parts ?? null },
+      };
+    }
+    if (!page.has_more) return trace;
+    after = page.next_after_seq;
+  }
 };

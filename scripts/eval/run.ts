@@ -50,7 +50,7 @@ const say = (line: string): void => {
   process.stderr.write(`${line.startsWith('  ') ? `${prefix}${line}` : line}\n`);
 };
 
-const USAGE = `usage: npm run eval [-- --corpus <names>] [--split development|held_out] [--kinds <kinds>] [--ids <ids>] [--no-write] [--check]   (corpora: ${CORPORA.map((c) => c.name).join(', ')}; kinds: comma-separated, from ${QUESTION_KINDS.join(', ')}; ids: question ids, whose answers are printed)`;
+const USAGE = `usage: npm run eval [-- --corpus <names>] [--split development|held_out] [--kinds <kinds>] [--ids <ids>] [--no-write] [--check] [--min-focus-coverage <0..1>]   (corpora: ${CORPORA.map((c) => c.name).join(', ')}; kinds: comma-separated, from ${QUESTION_KINDS.join(', ')}; ids: question ids, whose answers are printed)`;
 
 interface Usage {
   readonly corpora: readonly CorpusSpec[];
@@ -60,6 +60,8 @@ interface Usage {
   readonly write: boolean;
   /** Only check the question sets against their corpora and count them per kind and half. */
   readonly check: boolean;
+  /** HELIX_ANSWER_MIN_FOCUS_COVERAGE for the evaluated server (calibration); the configured default when undefined. */
+  readonly minFocusCoverage: string | undefined;
 }
 
 const parseUsage = (): Usage => {
@@ -71,6 +73,7 @@ const parseUsage = (): Usage => {
       ids: { type: 'string' },
       'no-write': { type: 'boolean' },
       check: { type: 'boolean' },
+      'min-focus-coverage': { type: 'string' },
     },
   });
   const ids = values.ids?.split(',');
@@ -89,8 +92,10 @@ const parseUsage = (): Usage => {
     kinds: kinds as QuestionKind[],
     ids,
     check: values.check === true,
+    minFocusCoverage: values['min-focus-coverage'],
     write:
       values['no-write'] !== true &&
+      values['min-focus-coverage'] === undefined &&
       values.kinds === undefined &&
       ids === undefined &&
       names === undefined &&
@@ -106,10 +111,20 @@ const askAll = async (client: HelixRestClient, questions: readonly Question[], s
     const verdict = scoreOutcome(question, asked.outcome);
     scored.push({ question, outcome: asked.outcome, verdict });
     turnMillis.push(...asked.turnMillis);
-    say(`  [${index + 1}/${questions.length}] ${question.id}: ${verdict} (${asked.outcome.stepsUsed} steps)`);
+    // A held-out question is reported in aggregate only: its progress line names no verdict.
+    const authority = asked.outcome.authority;
+    const trace =
+      authority === null
+        ? ''
+        : `; authority ${authority.reason ?? 'authorized'}, focus ${authority.coverage?.toFixed(2) ?? '–'}`;
+    say(
+      question.split === 'held_out'
+        ? `  [${index + 1}/${questions.length}] held-out question`
+        : `  [${index + 1}/${questions.length}] ${question.id}: ${verdict} (${asked.outcome.stepsUsed} steps${trace})`,
+    );
     if (showAnswers)
       say(
-        `    ${question.question}\n    -> ${asked.outcome.answer ?? `(no answer; next: ${asked.outcome.recommendedNextAction})`}`,
+        `    ${question.question}\n    -> ${asked.outcome.answer ?? `(no answer; next: ${asked.outcome.recommendedNextAction})`}\n    contract ${JSON.stringify(authority?.detail ?? null)}`,
       );
   }
   return { scored, turnMillis };
@@ -208,6 +223,7 @@ const evaluateCorpus = async (spec: CorpusSpec, usage: Usage): Promise<CorpusFig
         HELIX_AGENT_DATABASE_SCOPES: 'research_library',
         HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',
         HELIX_AGENT_IP_RATE_LIMIT: '0',
+        ...(usage.minFocusCoverage === undefined ? {} : { HELIX_ANSWER_MIN_FOCUS_COVERAGE: usage.minFocusCoverage }),
       },
       { host: '127.0.0.1', port: 0, database },
     );

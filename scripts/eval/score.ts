@@ -14,6 +14,16 @@ export interface RunOutcome {
   /** The run's last `recommended_next_action`. */
   readonly recommendedNextAction: string;
   readonly stepsUsed: number;
+  /** The last terminal-authority evaluation: its refusal reason and the answer contract's least part coverage. */
+  readonly authority: AuthorityTrace | null;
+}
+
+export interface AuthorityTrace {
+  readonly reason: string | null;
+  /** The least focus coverage over the contract's parts; null when the candidate never reached the contract. */
+  readonly coverage: number | null;
+  /** The run's answer contract and the judgment's parts, printed for the questions `--ids` names. */
+  readonly detail: { readonly contract: unknown; readonly parts: unknown };
 }
 
 const normalize = (text: string): string => text.replace(/\s+/g, ' ');

@@ -1,3 +1,4 @@
+import { deriveAnswerContract } from '../domain/answerContract/contract.js';
 import { describe, expect, it } from 'vitest';
 import { HelixError } from '../domain/errors.js';
 import type { RunRecord } from '../domain/run.js';
@@ -20,6 +21,7 @@ const run: RunRecord = {
   tenantRef: 'tenant:sha256:t',
   accountRef: 'account:sha256:a',
   objective: 'o',
+  answerContract: deriveAnswerContract('o'),
   objectiveHash: 'h',
   runtimeProvider: 'p',
   lifecycle: 'completed',
@@ -52,6 +54,7 @@ const run: RunRecord = {
     output_fields: { x: 1 },
     terminal_candidate_ref: 'cand',
     writer: 'helix.extractive',
+    authority_reason: null,
     failure_code: null,
     failure_detail: null,
   },

@@ -1,3 +1,5 @@
+import { ANSWER_TYPES } from '../domain/answerContract/answerTypes.js';
+import { FOCUS_KINDS } from '../domain/answerContract/focusTerms.js';
 import { z } from 'zod';
 import { ERROR_CODES } from '../domain/errors.js';
 import { EVENT_KINDS } from '../domain/events.js';
@@ -54,6 +56,18 @@ export const RunViewSchema = z.looseObject({
     max_unresolved_requirements: z.number().int(),
     allow_conflicts: z.boolean(),
   }),
+  answer_contract: z.looseObject({
+    version: z.number().int(),
+    parts: z.array(
+      z.looseObject({
+        text: z.string(),
+        expected_types: z.array(z.enum(ANSWER_TYPES)),
+        focus_terms: z.array(z.looseObject({ term: z.string(), kind: z.enum(FOCUS_KINDS), weight: z.number() })),
+      }),
+    ),
+    min_focus_coverage: z.number(),
+    weighting: z.enum(['corpus', 'uniform']),
+  }),
   constraints: z.array(z.string()),
   database_scope: z.array(z.string()),
   budget: z.looseObject({
@@ -94,6 +108,7 @@ export const RunViewSchema = z.looseObject({
       output_fields: z.record(z.string(), z.unknown()),
       terminal_candidate_ref: z.string().nullable(),
       writer: z.string().nullable(),
+      authority_reason: z.string().nullable(),
       failure_code: z.string().nullable(),
       failure_detail: FailureDetailSchema.nullable(),
     })

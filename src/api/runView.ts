@@ -27,6 +27,7 @@ export const projectRun = (run: RunRecord) => ({
   terminal_authority_status: run.terminalAuthority,
   version: run.version,
   completion_contract: run.contract,
+  answer_contract: run.answerContract,
   constraints: run.constraints,
   database_scope: run.databaseScope,
   budget: {

@@ -3,8 +3,9 @@
  * paraphrase its sources, but each of these must occur in the passages it cites, or it was made up.
  */
 
-/** Identifier shapes: dotted names, snake_case, camelCase, command-line options, TeX-like commands. */
+/** Identifier shapes: scoped (`APT::Periodic::MaxAge`) and dotted names, snake_case, camelCase, command-line options, TeX-like commands. */
 export const IDENTIFIER_PATTERN = [
+  String.raw`[A-Za-z_][\w-]*(?:::[A-Za-z_][\w-]*)+`,
   String.raw`[A-Za-z_][\w-]*(?:\.(?:<[\w-]+>|[A-Za-z_][\w-]*))+`,
   '[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+',
   '[a-z]+[A-Z][A-Za-z0-9]*',

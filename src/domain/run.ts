@@ -1,3 +1,4 @@
+import type { AnswerContract } from './answerContract/contract.js';
 import type { Budget, CompletionContract } from './contract.js';
 import type { CompletionStatus, LifecycleStatus, NextAction, TerminalAuthorityStatus } from './statuses.js';
 import type { TurnFailureDetail } from './turnFailures.js';
@@ -46,6 +47,11 @@ export interface LatestResult {
   readonly terminal_candidate_ref: string | null;
   /** The executor that wrote the terminal candidate (`helix.extractive`, `helix.model`, ...); null without one. */
   readonly writer: string | null;
+  /**
+   * Why the latest candidate was not authorized (`focus_not_covered`, `ungrounded_values`, …;
+   * src/domain/terminalAuthority.ts); null when it was, or when there was none.
+   */
+  readonly authority_reason: string | null;
   readonly failure_code: string | null;
   /** What the model provider stated about the failure (type, code, sanitized message); null otherwise. */
   readonly failure_detail: TurnFailureDetail | null;
@@ -73,6 +79,8 @@ export interface RunRecord {
   readonly terminalAuthority: TerminalAuthorityStatus;
   readonly version: number;
   readonly contract: CompletionContract;
+  /** What an answer to the objective must be (src/domain/answerContract/): derived at start, judged every turn. */
+  readonly answerContract: AnswerContract;
   readonly constraints: readonly string[];
   readonly databaseScope: readonly string[];
   readonly budget: Budget;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedArtifact, scriptedCandidate } from '../solver/scriptedExecutor.js';
-import { evaluateTerminalAuthority } from './terminalAuthority.js';
+import { deriveAnswerContract } from './answerContract/contract.js';
+import { evaluateTerminalAuthority as judgeWith } from './terminalAuthority.js';
+
+/** Terminal authority with the answer contract derived from the objective, as a run stores it. */
+const evaluateTerminalAuthority = (
+  ...args: [Parameters<typeof judgeWith>[0], Parameters<typeof judgeWith>[1], readonly string[], string]
+) => judgeWith(...args, deriveAnswerContract(args[3]));
 
 const LIB = { capabilityId: 'research-library.search', family: 'research_library_evidence' };
 const a = scriptedArtifact('alpha', LIB);

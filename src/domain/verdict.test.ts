@@ -1,3 +1,4 @@
+import { deriveAnswerContract } from './answerContract/contract.js';
 import { describe, expect, it } from 'vitest';
 import { scriptedArtifact, scriptedCandidate } from '../solver/scriptedExecutor.js';
 import type { RunRecord } from './run.js';
@@ -11,6 +12,7 @@ const run = (overrides: Partial<RunRecord> = {}): RunRecord => ({
   tenantRef: 't',
   accountRef: 'a',
   objective: 'o',
+  answerContract: deriveAnswerContract(overrides.objective ?? 'o'),
   objectiveHash: 'h',
   runtimeProvider: 'p',
   lifecycle: 'running',

@@ -1,6 +1,7 @@
 import type { NewRunEvent } from './events.js';
 import type { LatestResult, PendingQuestion, RunRecord } from './run.js';
 import type { CompletionStatus, LifecycleStatus, TerminalAuthorityStatus } from './statuses.js';
+import { CONTRACT_REFUSALS, type ContractJudgment } from './answerContract/judge.js';
 import { evaluateTerminalAuthority } from './terminalAuthority.js';
 import { isPermanentTurnFailure } from './turnFailures.js';
 import type { TerminalCandidate, TurnArtifact, TurnOutcome } from './turn.js';
@@ -41,13 +42,14 @@ export interface TurnVerdict {
  */
 export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext): TurnVerdict => {
   const reentry = auditReentry(outcome, ctx);
-  const gate = requiredEvidenceGate(outcome, ctx, reentry.admitted);
   const authority = evaluateTerminalAuthority(
     outcome.terminalCandidates,
     reentry.admitted,
-    gate.missingFamilies,
+    requiredEvidenceGate(outcome, ctx, reentry.admitted).missingFamilies,
     run.objective,
+    run.answerContract,
   );
+  const gate = requiredEvidenceGate(outcome, ctx, reentry.admitted, answerMissing(authority.reason));
   const authorized = authority.status === 'authorized' ? authority.candidate : null;
   const projected = projectGrounded(run, reentry.admitted, authorized);
   const answered = new Set(run.answers.map((a) => a.question_id));
@@ -67,6 +69,7 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
     output_fields: authorized ? { ...authorized.outputFields } : {},
     terminal_candidate_ref: authority.candidate?.ref ?? null,
     writer: authority.candidate?.writer ?? null,
+    authority_reason: authority.status === 'not_authorized' ? authority.reason : null,
     failure_code: failureCode,
     failure_detail: failureDetail,
   };
@@ -87,6 +90,7 @@ export const judgeTurn = (run: RunRecord, outcome: TurnOutcome, ctx: TurnContext
       pendingQuestions,
       terminalAuthority,
       reason: authority.reason,
+      judgment: authority.status === 'not_evaluated' ? undefined : authority.judgment,
       completion,
       failure: { code: failureCode, detail: failureDetail },
     }),
@@ -126,6 +130,16 @@ interface Reentry {
   readonly rejectedRefs: readonly string[];
 }
 
+/**
+ * A candidate the answer contract refused says the evidence this turn read does not state the
+ * answer: the turn records `answer_not_found`, so the run recommends broadening its sources
+ * rather than another turn over the same ones.
+ */
+const answerMissing = (reason: string | null): readonly string[] =>
+  (CONTRACT_REFUSALS as readonly (string | null)[]).includes(reason) ? [ANSWER_NOT_FOUND] : [];
+
+const ANSWER_NOT_FOUND = 'answer_not_found';
+
 /** Phase 1, re-entry: only a successful turn's artifacts from admitted capabilities, each once. */
 const auditReentry = (outcome: TurnOutcome, ctx: TurnContext): Reentry => {
   const seen = new Set<string>();
@@ -155,12 +169,19 @@ interface Gate {
  * Phase 2, the hard gate, rebuilt from the scopes on every turn: neither a generic resolution nor
  * an earlier turn's artifacts can clear a required family.
  */
-const requiredEvidenceGate = (outcome: TurnOutcome, ctx: TurnContext, admitted: readonly TurnArtifact[]): Gate => {
+const requiredEvidenceGate = (
+  outcome: TurnOutcome,
+  ctx: TurnContext,
+  admitted: readonly TurnArtifact[],
+  refused: readonly string[] = [],
+): Gate => {
   const satisfied = new Set(outcome.satisfiedFamilies);
   const missingFamilies = ctx.requiredFamilies.filter(
     (family) => !satisfied.has(family) || !admitted.some((a) => a.family === family),
   );
-  const generic = outcome.unresolvedRequirements.filter((r) => !r.startsWith(REQUIRED_EVIDENCE_PREFIX));
+  const generic = [...outcome.unresolvedRequirements, ...refused].filter(
+    (r) => !r.startsWith(REQUIRED_EVIDENCE_PREFIX),
+  );
   return {
     missingFamilies,
     unresolvedRequirements: [
@@ -217,6 +238,7 @@ const verdictEvents = (
     readonly pendingQuestions: readonly PendingQuestion[];
     readonly terminalAuthority: TerminalAuthorityStatus;
     readonly reason: string | null;
+    readonly judgment: ContractJudgment | undefined;
     readonly completion: CompletionStatus;
     readonly failure: ClosingFailure;
   },
@@ -244,7 +266,12 @@ const verdictEvents = (
   }
   events.push({
     kind: 'run.terminal_authority_evaluated',
-    data: { turn: ctx.turn, status: v.terminalAuthority, reason: v.reason },
+    data: {
+      turn: ctx.turn,
+      status: v.terminalAuthority,
+      reason: v.reason,
+      ...(v.judgment === undefined ? {} : { answer_contract: v.judgment }),
+    },
   });
   events.push(closingEvent(v.completion, ctx.turn, v.failure));
   return events;

@@ -47,6 +47,18 @@ export interface Capability<I = unknown> {
    * (the bound room lane, BRE-04): nothing is spent on a turn that cannot read its evidence.
    */
   precheck?(context: PrecheckContext): Promise<void>;
+  /**
+   * How often words occur in what this capability searches, for the answer contract's focus
+   * weights (src/domain/answerContract/focusTerms.ts). Only a search over a corpus it holds has one.
+   */
+  termStatistics?(words: readonly string[]): Promise<TermStatistics>;
+}
+
+export interface TermStatistics {
+  /** Searchable units (passages). */
+  readonly units: number;
+  /** Per word, the units it occurs in; a word the engine cannot look up is absent. */
+  readonly frequencies: ReadonlyMap<string, number>;
 }
 
 export interface PrecheckContext {

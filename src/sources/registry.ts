@@ -1,5 +1,6 @@
 import { HelixError } from '../domain/errors.js';
 import { SCOPE_CATALOG } from '../domain/scopeCatalog.js';
+import { NO_RARITY, type TermRarity } from '../domain/answerContract/focusTerms.js';
 import type { Capability, CapabilityContext, CapabilityResult, PrecheckContext } from './capability.js';
 
 /**
@@ -33,6 +34,23 @@ export class CapabilityRegistry {
   /** The capabilities an executor may offer this turn, in a stable order. */
   menu(admitted: ReadonlySet<string>): Capability[] {
     return [...this.byId.values()].filter((c) => admitted.has(c.id)).sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /**
+   * The admitted corpus's word rarities: the statistics of every admitted capability that keeps
+   * them, summed. A source that fails to answer counts as keeping none (the weights stay uniform
+   * for what it holds); a run is never refused for want of statistics.
+   */
+  async corpusRarity(admitted: ReadonlySet<string>, words: readonly string[]): Promise<TermRarity> {
+    let units = 0;
+    const counts = new Map<string, number>();
+    for (const capability of this.menu(admitted)) {
+      const statistics = await capability.termStatistics?.(words).catch(() => undefined);
+      if (statistics === undefined) continue;
+      units += statistics.units;
+      for (const [word, n] of statistics.frequencies) counts.set(word, (counts.get(word) ?? 0) + n);
+    }
+    return units === 0 ? NO_RARITY : { units, frequency: (word) => counts.get(word) };
   }
 
   /** Each admitted capability's precheck, in menu order; the first refusal is thrown. */

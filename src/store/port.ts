@@ -254,6 +254,12 @@ export interface LibraryRepository {
   /** Ranked full-text search: any term or phrase may match; better matches first. */
   search(query: LibraryQuery, limit: number): Promise<LibrarySearchHit[]>;
   countPassages(): Promise<number>;
+  /**
+   * In how many passages each word occurs, as the search engine tokenizes and stems it (for the
+   * answer contract's focus weights). A word the engine cannot look up (a stopword of its
+   * dictionary, no letters or digits) is absent from the map.
+   */
+  termFrequencies(words: readonly string[]): Promise<ReadonlyMap<string, number>>;
 
   // Optional passage embeddings (hybrid search, docs/solver.md); empty when none are configured.
   /** Stores (or replaces) passages' embeddings made by `model`; the vectors are L2-normalized on the way in. */

@@ -1,3 +1,4 @@
+import { deriveAnswerContract } from '../../src/domain/answerContract/contract.js';
 import type { RunRecord } from '../../src/domain/run.js';
 
 /** A fresh `waiting` run as the store holds it, for tests that need a run row without starting one. */
@@ -7,6 +8,7 @@ export const baseRun = (runId: string): RunRecord => ({
   tenantRef: 'tenant:sha256:x',
   accountRef: 'account:sha256:y',
   objective: 'Store test',
+  answerContract: deriveAnswerContract('Store test'),
   objectiveHash: 'h'.repeat(64),
   runtimeProvider: 'test',
   lifecycle: 'waiting',

@@ -22,6 +22,8 @@ export interface ServiceConfig {
   readonly instanceSecret: string;
   /** This process's identity for turn leases. */
   readonly workerId: string;
+  /** HELIX_ANSWER_MIN_FOCUS_COVERAGE: the answer contract's focus threshold for new runs (default in src/domain/answerContract/contract.ts). */
+  readonly answerMinFocusCoverage?: number;
 }
 
 export interface RunServiceDeps {

@@ -22,6 +22,7 @@ const interruptedResult = (run: RunRecord): LatestResult => ({
   output_fields: {},
   terminal_candidate_ref: null,
   writer: null,
+  authority_reason: null,
   failure_code: RUN_INTERRUPTED,
   failure_detail: null,
 });

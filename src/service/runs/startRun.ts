@@ -1,6 +1,9 @@
 import { StartRunRequestSchema } from '../../api/schemas.js';
 import { projectRun, type RunView } from '../../api/runView.js';
 import type { Principal } from '../../auth/principal.js';
+import { deriveAnswerContract, type AnswerContract } from '../../domain/answerContract/contract.js';
+import { focusWords } from '../../domain/answerContract/focusTerms.js';
+import { questionParts } from '../../domain/answerContract/questionParts.js';
 import { sha256Hex } from '../../domain/hashing.js';
 import type { RunRecord } from '../../domain/run.js';
 import type { TurnExecutorKind } from '../../domain/agentTask.js';
@@ -21,6 +24,17 @@ const runtimeProviderOf = (deps: RunServiceDeps, kind: TurnExecutorKind): string
   return deps.agentTasks.provider;
 };
 
+/** The run's answer contract, its focus weighted by the rarity of each word in the admitted corpus. */
+const answerContractFor = async (
+  deps: RunServiceDeps,
+  objective: string,
+  admitted: ReadonlySet<string>,
+): Promise<AnswerContract> => {
+  const words = questionParts(objective).flatMap(focusWords);
+  const rarity = await deps.registry.corpusRarity(admitted, words);
+  return deriveAnswerContract(objective, rarity, deps.config.answerMinFocusCoverage);
+};
+
 /**
  * POST /api/v1/agent-runs: records a bounded objective. It never executes a turn; the run starts
  * at version 1, `waiting`, `needs_more_evidence`, terminal authority `not_evaluated`.
@@ -38,8 +52,9 @@ export const startRun = async (
     body,
     schema: StartRunRequestSchema,
   });
-  await admitScopes(request.database_scope, principal, deps.config.scopes, deps.policy);
+  const admission = await admitScopes(request.database_scope, principal, deps.config.scopes, deps.policy);
   const runtimeProvider = runtimeProviderOf(deps, request.turn_executor ?? 'helix');
+  const answerContract = await answerContractFor(deps, request.objective, admission.admittedCapabilities);
   const now = deps.clock.now();
   const runId = deps.newId('run');
 
@@ -59,6 +74,7 @@ export const startRun = async (
       terminalAuthority: 'not_evaluated',
       version: 1,
       contract: request.completion_contract,
+      answerContract,
       constraints: request.constraints,
       databaseScope: request.database_scope,
       budget: request.budget,

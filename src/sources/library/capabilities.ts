@@ -30,6 +30,13 @@ const search = (store: Store, hybrid: HybridRanking | undefined): Capability<z.o
   kind: 'search',
   description: 'Ranked full-text search over the operator-curated research library; returns passages with provenance.',
   input: SearchInput,
+  async termStatistics(words) {
+    const [units, frequencies] = await Promise.all([
+      store.read.library.countPassages(),
+      store.read.library.termFrequencies(words),
+    ]);
+    return { units, frequencies };
+  },
   async execute(input, context) {
     const lexical = (limit: number) => rankedSearch(store, input.query, limit);
     const hits =

@@ -145,6 +145,28 @@ const searchPostgres = async (
   return rows.map((r) => toHit(r as SearchRow));
 };
 
+/** The single letters-and-digits token a word is for the engines, or undefined when it is none. */
+const singleToken = (word: string): string | undefined => {
+  const [token, ...rest] = safeTerms([word]);
+  return token !== undefined && rest.length === 0 ? token : undefined;
+};
+
+/** SQLite FTS5: passages matching the quoted (porter-stemmed) token, counted from the index. */
+const frequencySqlite = async (db: Kysely<HelixDatabase>, token: string): Promise<number | undefined> => {
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM helix_library_fts
+    WHERE helix_library_fts MATCH ${`"${token}"`}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+};
+
+/** PostgreSQL: passages whose tsvector matches the word's English lexeme; a dictionary stopword has none. */
+const frequencyPostgres = async (db: Kysely<HelixDatabase>, token: string): Promise<number | undefined> => {
+  const { rows } = await sql<{ nodes: number; n: number | string }>`SELECT numnode(q.q) AS nodes,
+      (SELECT count(*) FROM helix_library_passages p WHERE p.tsv @@ q.q) AS n
+    FROM (SELECT plainto_tsquery('english', ${token}) AS q) q`.execute(db);
+  const row = rows[0];
+  return row === undefined || Number(row.nodes) === 0 ? undefined : Number(row.n);
+};
+
 /** SQLite: removes a document's FTS5 rows by rowid (indexed), before its passages go. */
 const deleteIndexRows = async (db: Kysely<HelixDatabase>, docId: string): Promise<void> => {
   await db
@@ -255,6 +277,16 @@ export const libraryRepository = (db: Kysely<HelixDatabase>, dialect: StoreDiale
       .orderBy('p.ordinal')
       .execute();
     return rows.map(passageFromRow);
+  },
+  async termFrequencies(words) {
+    const frequencies = new Map<string, number>();
+    for (const word of [...new Set(words)].slice(0, MAX_TERMS)) {
+      const token = singleToken(word);
+      if (token === undefined) continue;
+      const n = dialect === 'sqlite' ? await frequencySqlite(db, token) : await frequencyPostgres(db, token);
+      if (n !== undefined) frequencies.set(word, n);
+    }
+    return frequencies;
   },
   async search(query, limit) {
     const safe = safeQuery(query);

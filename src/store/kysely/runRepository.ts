@@ -1,5 +1,6 @@
 import { compiledOnce } from './compiledOnce.js';
 import type { Kysely, Selectable } from 'kysely';
+import { deriveAnswerContract } from '../../domain/answerContract/contract.js';
 import type { RunRecord } from '../../domain/run.js';
 import type { CompletionStatus, LifecycleStatus, TerminalAuthorityStatus } from '../../domain/statuses.js';
 import type { RunRepository } from '../port.js';
@@ -10,6 +11,7 @@ import { selectRunsForOwners } from './runListQuery.js';
 type RunState = Pick<
   RunRecord,
   | 'contract'
+  | 'answerContract'
   | 'constraints'
   | 'databaseScope'
   | 'budget'
@@ -25,6 +27,7 @@ type RunState = Pick<
 const toRow = (run: RunRecord): AgentRunsTable => {
   const state: RunState = {
     contract: run.contract,
+    answerContract: run.answerContract,
     constraints: run.constraints,
     databaseScope: run.databaseScope,
     budget: run.budget,
@@ -69,6 +72,8 @@ const fromRow = (row: Selectable<AgentRunsTable>): RunRecord => {
   const state = JSON.parse(row.state) as RunState;
   return {
     contract: state.contract,
+    // A run stored before answer contracts were derived is judged by one derived from its objective, uniformly weighted.
+    answerContract: state.answerContract ?? deriveAnswerContract(row.objective),
     constraints: state.constraints,
     databaseScope: state.databaseScope,
     budget: state.budget,
@@ -85,6 +90,7 @@ const fromRow = (row: Selectable<AgentRunsTable>): RunRecord => {
         : {
             ...state.latestResult,
             writer: state.latestResult.writer ?? null,
+            authority_reason: state.latestResult.authority_reason ?? null,
             failure_detail: state.latestResult.failure_detail ?? null,
           },
     runId: row.run_id,

@@ -1,0 +1,47 @@
+/**
+ * The answer contract: what an answer to the run's objective must be, derived once when the run
+ * starts and stored with it. Terminal authority judges every writer's candidate against it
+ * (judge.ts), so "authorized" means the answer answers the question, not only that it cites.
+ */
+import { expectedTypes, type AnswerType } from './answerTypes.js';
+import { focusTermsOf, NO_RARITY, type FocusTerm, type TermRarity } from './focusTerms.js';
+import { questionParts } from './questionParts.js';
+
+export const ANSWER_CONTRACT_VERSION = 1;
+
+/**
+ * The least rarity-weighted share of a part's focus an answer must cover. Chosen on the
+ * development halves of the evaluation corpora and reported on the held-out halves (docs/quality.md,
+ * docs/solver.md "The answer contract").
+ */
+export const DEFAULT_MIN_FOCUS_COVERAGE = 0.5;
+
+export interface ContractPart {
+  readonly text: string;
+  /** Any one of these answers the part. */
+  readonly expected_types: readonly AnswerType[];
+  readonly focus_terms: readonly FocusTerm[];
+}
+
+export interface AnswerContract {
+  readonly version: typeof ANSWER_CONTRACT_VERSION;
+  readonly parts: readonly ContractPart[];
+  readonly min_focus_coverage: number;
+  /** `corpus` when the focus weights are the admitted corpus's rarities, `uniform` when no source gave any. */
+  readonly weighting: 'corpus' | 'uniform';
+}
+
+export const deriveAnswerContract = (
+  objective: string,
+  rarity: TermRarity = NO_RARITY,
+  minFocusCoverage: number = DEFAULT_MIN_FOCUS_COVERAGE,
+): AnswerContract => ({
+  version: ANSWER_CONTRACT_VERSION,
+  parts: questionParts(objective).map((text) => ({
+    text,
+    expected_types: expectedTypes(text),
+    focus_terms: focusTermsOf(text, rarity),
+  })),
+  min_focus_coverage: minFocusCoverage,
+  weighting: rarity.units > 0 ? 'corpus' : 'uniform',
+});

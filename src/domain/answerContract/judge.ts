@@ -1,0 +1,165 @@
+/**
+ * Judges a candidate answer against the run's answer contract: every part answered, each part's
+ * answer carrying a value of an expected type, and the part's focus covered. What an answer says
+ * for a part is the claims (sentences, list lines) whose context — the claim, the titles of the
+ * passages it cites and the sentence of theirs it restates — touches the part's focus; an answer that quotes a lead-in for a list, another
+ * setting's default, or one half of a two-part question is refused with the typed reason.
+ */
+import { escapeRegExp } from '../regExp.js';
+import { stemSet } from '../terms.js';
+import { carriesAnyType } from './typedValues.js';
+import type { AnswerContract, ContractPart } from './contract.js';
+import { coversTerm, focusCoverage } from './focusTerms.js';
+
+export const CONTRACT_REFUSALS = ['part_unanswered', 'focus_not_covered', 'answer_type_missing'] as const;
+export type ContractRefusal = (typeof CONTRACT_REFUSALS)[number];
+
+export interface CitedPassage {
+  readonly ref: string;
+  readonly title: string;
+  readonly excerpt: string;
+}
+
+export interface PartJudgment {
+  readonly part: number;
+  /** How many of the answer's statements touch this part's focus at all. */
+  readonly claims: number;
+  /** The best focus coverage, 0..1, of a statement that carries an expected type (of any statement when none does). */
+  readonly coverage: number;
+  /** Whether some statement touching the part carries a value of an expected type. */
+  readonly typed: boolean;
+}
+
+export interface ContractJudgment {
+  readonly reason: ContractRefusal | null;
+  readonly parts: readonly PartJudgment[];
+}
+
+interface AnswerClaim {
+  readonly text: string;
+  /** The refs the claim cites, as one key: consecutive claims with the same key quote one passage. */
+  readonly citing: string;
+  /** The claim, the titles of what it cites and the cited sentence it restates: what the claim is said about. */
+  readonly context: string;
+}
+
+/** Sentences and lines of a passage. */
+const sentencesOf = (text: string): string[] => text.split(/(?<=[.!?])\s+|\n+/u).filter((s) => s.trim() !== '');
+
+/**
+ * The sentence of the cited passages a claim restates: the one sharing the most of the claim's
+ * terms, when it shares at least half of them ("Paris." restates "Paris is the capital of
+ * France."). A written answer is judged with what it says it drew on, and no more of the passage.
+ */
+const restatedSentence = (claim: string, passages: readonly CitedPassage[]): string => {
+  const said = stemSet(claim);
+  if (said.size === 0) return '';
+  let best = '';
+  let bestShared = 0;
+  for (const sentence of passages.flatMap((p) => sentencesOf(p.excerpt))) {
+    const stems = stemSet(sentence);
+    const shared = [...said].filter((s) => stems.has(s)).length;
+    if (shared > bestShared) [best, bestShared] = [sentence, shared];
+  }
+  return bestShared * 2 >= said.size ? best : '';
+};
+
+const CITATION = /\[(\d+)\]/g;
+/** A claim ends after a citation marker, a sentence end, or a line. */
+const CLAIM_BREAK = /(?<=\[\d+\])\s+|(?<=[.!?])\s+(?=[A-Z(`'"‘“$-])|\n+/u;
+
+/** The answer's claims; the numbered source list after "Sources:" is layout, not a claim. */
+const claimsOf = (text: string, cited: readonly CitedPassage[], supportingRefs: readonly string[]): AnswerClaim[] => {
+  const body = text.split(/\n\s*Sources:\s*\n/)[0] ?? text;
+  const byRef = new Map(cited.map((c) => [c.ref, c]));
+  return body
+    .split(CLAIM_BREAK)
+    .filter((claim) => /[\p{L}\p{N}]/u.test(claim))
+    .map((claim) => {
+      const numbers = [...claim.matchAll(CITATION)].map((m) => Number(m[1]));
+      const refs = numbers.flatMap((n) => supportingRefs[n - 1] ?? []);
+      const inline = supportingRefs.filter((ref) => claim.includes(ref));
+      const named = [...refs, ...inline].flatMap((ref) => byRef.get(ref) ?? []);
+      const sources = named.length > 0 ? named : cited;
+      const said = claim.replace(CITATION, ' ');
+      const titles = sources.map((c) => c.title).join('\n');
+      return {
+        text: said,
+        citing: sources.map((c) => c.ref).join(' '),
+        context: `${said}\n${titles}\n${restatedSentence(said, sources)}`,
+      };
+    });
+};
+
+/** The text without the values the question itself names: repeating "SESSION_COOKIE_NAME" answers nothing. */
+const withoutAskedValues = (text: string, part: ContractPart): string =>
+  part.focus_terms
+    .filter((t) => t.kind !== 'word')
+    .reduce((rest, t) => rest.replace(new RegExp(escapeRegExp(t.term), 'gi'), ' '), text);
+
+/**
+ * What can answer a part on its own: each claim, and for a list or a procedure each run of
+ * consecutive claims quoting the same passages (a lead-in and its items).
+ */
+const statementsOf = (claims: readonly AnswerClaim[], part: ContractPart): AnswerClaim[] => {
+  if (!part.expected_types.some((t) => t === 'list' || t === 'procedure')) return [...claims];
+  const runs: AnswerClaim[] = [];
+  for (const claim of claims) {
+    const last = runs.at(-1);
+    if (last !== undefined && last.citing === claim.citing)
+      runs[runs.length - 1] = {
+        ...last,
+        text: `${last.text}\n${claim.text}`,
+        context: `${last.context}\n${claim.context}`,
+      };
+    else runs.push(claim);
+  }
+  return runs;
+};
+
+/**
+ * A part is answered by one statement that both carries a value of an expected type and covers
+ * the part's focus: a number said about another setting, beside a sentence naming this one, is
+ * not an answer about this one.
+ */
+const judgePart = (part: ContractPart, index: number, claims: readonly AnswerClaim[]): PartJudgment => {
+  const statements = statementsOf(claims, part).map((statement) => {
+    const stems = stemSet(statement.context);
+    return {
+      touches: part.focus_terms.length === 0 || part.focus_terms.some((t) => coversTerm(statement.context, stems, t)),
+      coverage: focusCoverage(statement.context, part.focus_terms),
+      typed: carriesAnyType(withoutAskedValues(statement.text, part), part.expected_types),
+    };
+  });
+  const touching = statements.filter((s) => s.touches);
+  const typed = touching.filter((s) => s.typed);
+  return {
+    part: index,
+    claims: touching.length,
+    coverage: Math.max(0, ...(typed.length > 0 ? typed : touching).map((s) => s.coverage)),
+    typed: typed.length > 0,
+  };
+};
+
+/** The first refusal that applies, in the order a reader would see it: a part unanswered, untyped, off focus. */
+const refusalOf = (contract: AnswerContract, parts: readonly PartJudgment[]): ContractRefusal | null => {
+  if (parts.some((p) => p.claims === 0)) return parts.length > 1 ? 'part_unanswered' : 'focus_not_covered';
+  if (parts.some((p) => !p.typed)) return 'answer_type_missing';
+  if (parts.some((p) => p.coverage < contract.min_focus_coverage)) return 'focus_not_covered';
+  return null;
+};
+
+/**
+ * The contract's judgment of one candidate. `cited` are the passages the candidate cites, in its
+ * `supportingRefs` order (citation [n] is supportingRefs[n-1]).
+ */
+export const judgeAnswer = (
+  contract: AnswerContract,
+  text: string,
+  supportingRefs: readonly string[],
+  cited: readonly CitedPassage[],
+): ContractJudgment => {
+  const claims = claimsOf(text, cited, supportingRefs);
+  const parts = contract.parts.map((part, index) => judgePart(part, index, claims));
+  return { reason: refusalOf(contract, parts), parts };
+};
