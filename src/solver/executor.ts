@@ -1,3 +1,4 @@
+import type { AnswerContract } from '../domain/answerContract/contract.js';
 import type { Answer, LatestResult } from '../domain/run.js';
 import type { UsageMeter } from '../domain/turn.js';
 import type { TurnOutcome } from '../domain/turn.js';
@@ -20,6 +21,8 @@ export interface TurnInput {
   readonly ownerHash: string;
   readonly turn: number;
   readonly objective: string;
+  /** What an answer to the objective must be; terminal authority judges every candidate against it. */
+  readonly answerContract: AnswerContract;
   readonly constraints: readonly string[];
   readonly instruction: string | null;
   /** Every answer given so far, including this continuation's. */

@@ -14,7 +14,7 @@ export const ANSWER_CONTRACT_VERSION = 1;
  * development halves of the evaluation corpora and reported on the held-out halves (docs/quality.md,
  * docs/solver.md "The answer contract").
  */
-export const DEFAULT_MIN_FOCUS_COVERAGE = 0.5;
+export const DEFAULT_MIN_FOCUS_COVERAGE = 0.85;
 
 export interface ContractPart {
   readonly text: string;
@@ -31,17 +31,32 @@ export interface AnswerContract {
   readonly weighting: 'corpus' | 'uniform';
 }
 
+/**
+ * A part that asks the same of several names ("the defaults of gc.reflogExpire and
+ * gc.pruneExpire") asks it of each: one part per name, each with the part's other focus terms.
+ * The plural came from the names, so each asks for one value where the whole asked for a list.
+ */
+const perIdentifier = (part: ContractPart): ContractPart[] => {
+  const names = part.focus_terms.filter((t) => t.kind === 'identifier');
+  if (names.length < 2) return [part];
+  const shared = part.focus_terms.filter((t) => t.kind !== 'identifier');
+  const single = part.expected_types.map((type): AnswerType => (type === 'list' ? 'name' : type));
+  return names.map((name) => ({
+    text: part.text,
+    expected_types: [...new Set(single)],
+    focus_terms: [name, ...shared],
+  }));
+};
+
 export const deriveAnswerContract = (
   objective: string,
   rarity: TermRarity = NO_RARITY,
   minFocusCoverage: number = DEFAULT_MIN_FOCUS_COVERAGE,
 ): AnswerContract => ({
   version: ANSWER_CONTRACT_VERSION,
-  parts: questionParts(objective).map((text) => ({
-    text,
-    expected_types: expectedTypes(text),
-    focus_terms: focusTermsOf(text, rarity),
-  })),
+  parts: questionParts(objective).flatMap((text) =>
+    perIdentifier({ text, expected_types: expectedTypes(text), focus_terms: focusTermsOf(text, rarity) }),
+  ),
   min_focus_coverage: minFocusCoverage,
   weighting: rarity.units > 0 ? 'corpus' : 'uniform',
 });

@@ -34,7 +34,7 @@ const QUESTION_FORM_WORDS = new Set(
   (
     'many much often long large big far wide old kind kinds way ways thing things something someone anything ' +
     'need needs want able possible exactly get gets make makes called name named value values number ' +
-    'step steps order ordered sequence happen happens mean means stand stands purpose reason default defaults'
+    'step steps order ordered sequence happen happens mean means stand stands purpose reason'
   ).split(' '),
 );
 

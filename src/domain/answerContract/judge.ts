@@ -24,9 +24,11 @@ export interface PartJudgment {
   readonly part: number;
   /** How many of the answer's statements touch this part's focus at all. */
   readonly claims: number;
-  /** The best focus coverage, 0..1, of a statement that carries an expected type (of any statement when none does). */
+  /** The best focus coverage, 0..1, of a statement that answers the part (of any touching it when none does). */
   readonly coverage: number;
-  /** Whether some statement touching the part carries a value of an expected type. */
+  /** Whether some statement is on the part's focus and covers enough of it. */
+  readonly on_focus: boolean;
+  /** Whether such a statement also carries a value of an expected type. */
   readonly typed: boolean;
 }
 
@@ -35,8 +37,7 @@ export interface ContractJudgment {
   readonly parts: readonly PartJudgment[];
 }
 
-interface AnswerClaim {
-  readonly text: string;
+interface AnswerClaim extends Statement {
   /** The refs the claim cites, as one key: consecutive claims with the same key quote one passage. */
   readonly citing: string;
   /** The claim, the titles of what it cites and the cited sentence it restates: what the claim is said about. */
@@ -83,10 +84,12 @@ const claimsOf = (text: string, cited: readonly CitedPassage[], supportingRefs: 
       const sources = named.length > 0 ? named : cited;
       const said = claim.replace(CITATION, ' ');
       const titles = sources.map((c) => c.title).join('\n');
+      const restated = `${said}\n${restatedSentence(said, sources)}`;
       return {
         text: said,
+        said: restated,
         citing: sources.map((c) => c.ref).join(' '),
-        context: `${said}\n${titles}\n${restatedSentence(said, sources)}`,
+        context: `${restated}\n${titles}`,
       };
     });
 };
@@ -110,6 +113,7 @@ const statementsOf = (claims: readonly AnswerClaim[], part: ContractPart): Answe
       runs[runs.length - 1] = {
         ...last,
         text: `${last.text}\n${claim.text}`,
+        said: `${last.said}\n${claim.said}`,
         context: `${last.context}\n${claim.context}`,
       };
     else runs.push(claim);
@@ -117,35 +121,66 @@ const statementsOf = (claims: readonly AnswerClaim[], part: ContractPart): Answe
   return runs;
 };
 
-/**
- * A part is answered by one statement that both carries a value of an expected type and covers
- * the part's focus: a number said about another setting, beside a sentence naming this one, is
- * not an answer about this one.
- */
-const judgePart = (part: ContractPart, index: number, claims: readonly AnswerClaim[]): PartJudgment => {
-  const statements = statementsOf(claims, part).map((statement) => {
-    const stems = stemSet(statement.context);
-    return {
-      touches: part.focus_terms.length === 0 || part.focus_terms.some((t) => coversTerm(statement.context, stems, t)),
-      coverage: focusCoverage(statement.context, part.focus_terms),
-      typed: carriesAnyType(withoutAskedValues(statement.text, part), part.expected_types),
-    };
-  });
-  const touching = statements.filter((s) => s.touches);
-  const typed = touching.filter((s) => s.typed);
+/** What a statement says (`text`), with the cited sentence it restates (`said`) and the titles it is said under (`context`). */
+export interface Statement {
+  readonly text: string;
+  readonly said: string;
+  readonly context: string;
+}
+
+/** How one statement fits a part. */
+export interface StatementFit {
+  /** It touches the part's focus at all. */
+  readonly touches: boolean;
+  /** Rarity-weighted share of the focus its context covers. */
+  readonly coverage: number;
+  /**
+   * It is about what was asked: it (or its title) names every identifier and number of the part,
+   * and it says at least one of the part's focus words itself — a title naming the setting does
+   * not make any sentence under it an answer about the setting's default.
+   */
+  readonly onFocus: boolean;
+  readonly typed: boolean;
+}
+
+export const fitOf = (part: ContractPart, statement: Statement): StatementFit => {
+  const stems = stemSet(statement.context);
+  const saidStems = stemSet(statement.said);
+  const words = part.focus_terms.filter((t) => t.kind === 'word');
+  const named = part.focus_terms.filter((t) => t.kind !== 'word').every((t) => coversTerm(statement.context, stems, t));
   return {
-    part: index,
-    claims: touching.length,
-    coverage: Math.max(0, ...(typed.length > 0 ? typed : touching).map((s) => s.coverage)),
-    typed: typed.length > 0,
+    touches: part.focus_terms.length === 0 || part.focus_terms.some((t) => coversTerm(statement.context, stems, t)),
+    coverage: focusCoverage(statement.context, part.focus_terms),
+    onFocus: named && (words.length === 0 || words.some((t) => coversTerm(statement.said, saidStems, t))),
+    typed: carriesAnyType(withoutAskedValues(statement.text, part), part.expected_types),
   };
 };
 
-/** The first refusal that applies, in the order a reader would see it: a part unanswered, untyped, off focus. */
-const refusalOf = (contract: AnswerContract, parts: readonly PartJudgment[]): ContractRefusal | null => {
+/**
+ * A part is answered by one statement that is on its focus, covers enough of it and carries a
+ * value of an expected type: a number said about another setting, beside a sentence naming this
+ * one, is not an answer about this one.
+ */
+const judgePart = (part: ContractPart, index: number, claims: readonly AnswerClaim[], least: number): PartJudgment => {
+  const fits = statementsOf(claims, part).map((statement) => fitOf(part, statement));
+  const touching = fits.filter((f) => f.touches);
+  const focused = touching.filter((f) => f.onFocus && f.coverage >= least);
+  const answering = focused.filter((f) => f.typed);
+  const best = (group: readonly StatementFit[]): number => Math.max(0, ...group.map((f) => f.coverage));
+  return {
+    part: index,
+    claims: touching.length,
+    coverage: best(answering.length > 0 ? answering : touching),
+    on_focus: focused.length > 0,
+    typed: answering.length > 0,
+  };
+};
+
+/** The first refusal that applies, in the order a reader would see it: a part unanswered, off focus, untyped. */
+const refusalOf = (parts: readonly PartJudgment[]): ContractRefusal | null => {
   if (parts.some((p) => p.claims === 0)) return parts.length > 1 ? 'part_unanswered' : 'focus_not_covered';
+  if (parts.some((p) => !p.on_focus)) return 'focus_not_covered';
   if (parts.some((p) => !p.typed)) return 'answer_type_missing';
-  if (parts.some((p) => p.coverage < contract.min_focus_coverage)) return 'focus_not_covered';
   return null;
 };
 
@@ -160,6 +195,6 @@ export const judgeAnswer = (
   cited: readonly CitedPassage[],
 ): ContractJudgment => {
   const claims = claimsOf(text, cited, supportingRefs);
-  const parts = contract.parts.map((part, index) => judgePart(part, index, claims));
-  return { reason: refusalOf(contract, parts), parts };
+  const parts = contract.parts.map((part, index) => judgePart(part, index, claims, contract.min_focus_coverage));
+  return { reason: refusalOf(parts), parts };
 };

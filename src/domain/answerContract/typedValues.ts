@@ -8,8 +8,9 @@
 import { answerValues } from '../answerValues.js';
 import type { AnswerType } from './answerTypes.js';
 
+// "one of the options", "one or more" name no quantity.
 const NUMBER_WORD =
-  /\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|unlimited|infinite|twice|half|double|single|dozen)\b/i;
+  /\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|unlimited|infinite|twice|half|double|dozen)\b(?!\s+(?:of|or|another|by one)\b)/i;
 const DIGIT = /\d/;
 const VERSION = /\b\d+(?:\.\d+)+\b|\bv\d+\b|\bversion \d/i;
 const DATE =
@@ -53,7 +54,9 @@ const DETECTORS: Readonly<Record<AnswerType, (text: string) => boolean>> = {
   version_date: (text) => VERSION.test(text) || DATE.test(text),
   name: carriesName,
   yes_no: () => true,
-  list: (text) => count(text, LIST_LINE) >= 2 || SERIES.test(text) || distinctValues(text) >= 3,
+  // Items are parallel: list lines, a written series, or three values in one sentence — not values scattered over prose.
+  list: (text) =>
+    count(text, LIST_LINE) >= 2 || text.split('\n').some((line) => SERIES.test(line) || distinctValues(line) >= 3),
   procedure: (text) => count(text, LIST_LINE) >= 2 || count(text, COMMAND_LINE) >= 2 || sentenceCount(text) >= 2,
   definition: () => true,
   location: (text) =>

@@ -84,6 +84,7 @@ const runTurn = async (
         ownerHash: run.ownerHash,
         turn: run.stepsUsed,
         objective: run.objective,
+        answerContract: run.answerContract,
         constraints: run.constraints,
         instruction,
         answers: run.answers,

@@ -1,3 +1,4 @@
+import { deriveAnswerContract } from '../../domain/answerContract/contract.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AGENT_TASK_ABANDONED, MAX_AGENT_RECEIPTS } from '../../domain/agentTask.js';
@@ -27,6 +28,7 @@ const callWith = (invoke: (input: unknown) => Promise<CapabilityResult>, objecti
     ownerHash: 'owner',
     turn: 1,
     objective,
+    answerContract: deriveAnswerContract(objective),
     constraints: [],
     instruction: null,
     answers: [],

@@ -3,7 +3,10 @@ import type { Answer, PendingQuestion } from '../../domain/run.js';
 import { emptyOutcome, type TerminalCandidate, type TurnArtifact, type TurnOutcome } from '../../domain/turn.js';
 import type { CapabilityHit } from '../../sources/capability.js';
 import type { TurnExecutor, TurnInput } from '../executor.js';
+import type { AnswerContract } from '../../domain/answerContract/contract.js';
+import { judgeAnswer } from '../../domain/answerContract/judge.js';
 import { composeAnswer, renderAnswer, type ComposedAnswer } from './compose.js';
+import { composeByContract } from './contractAnswer.js';
 import { detectContradictions, type DetectedContradiction } from './contradictions.js';
 import { focusedConflicts, isEntryFor, selectFocused } from './focusedAnswer.js';
 import { questionFocus, type QuestionFocus } from './questionFocus.js';
@@ -36,6 +39,30 @@ const answerFor = (
   if (focus.identifiers.length === 0) return composeAnswer(question, focus, support);
   const selection = selectFocused(question, focus, relevant);
   return selection.kind === 'answer' ? renderAnswer(selection.sentences) : undefined;
+};
+
+/** Whether the answer meets the contract as terminal authority will judge it (the same judge, the same passages). */
+const meetsContract = (contract: AnswerContract, answer: ComposedAnswer): boolean =>
+  judgeAnswer(
+    contract,
+    answer.text,
+    answer.cited.map((h) => h.ref),
+    answer.cited.map((h) => ({ ref: h.ref, title: h.title, excerpt: h.text })),
+  ).reason === null;
+
+/**
+ * The relevance-first answer when it meets the contract; else the answer composed to the contract
+ * from the same evidence; else the relevance-first answer still, for terminal authority to refuse
+ * with its typed reason (the run then says why nothing was authorized).
+ */
+const contractedAnswer = (
+  contract: AnswerContract,
+  first: ComposedAnswer | undefined,
+  relevant: readonly RankedHit[],
+): ComposedAnswer | undefined => {
+  if (first !== undefined && first.cited.length > 0 && meetsContract(contract, first)) return first;
+  const composed = composeByContract(contract, relevant);
+  return composed !== undefined && meetsContract(contract, composed) ? composed : first;
 };
 
 export const conflictQuestionId = (contradictionId: string): string => `resolve_${contradictionId}`;
@@ -185,7 +212,11 @@ export class ExtractiveExecutor implements TurnExecutor {
       return emptyOutcome({ ...admitted, questions: rulings.questions, unresolvedRequirements: unavailable });
 
     const kept = (hits: readonly RankedHit[]) => hits.filter((h) => !rulings.rejected.has(h.ref));
-    const answer = answerFor(question, focus, kept(relevant), kept(support));
+    const answer = contractedAnswer(
+      input.answerContract,
+      answerFor(question, focus, kept(relevant), kept(support)),
+      kept(relevant),
+    );
     // The evidence names no entry for what was asked, or never states the asked attribute of it:
     // nothing is proposed, and the client is told the answer is not in the sources.
     if (answer === undefined)

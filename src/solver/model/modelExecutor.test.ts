@@ -1,3 +1,4 @@
+import { deriveAnswerContract } from '../../domain/answerContract/contract.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HelixError } from '../../domain/errors.js';
@@ -94,6 +95,7 @@ const turnInput = (
     ownerHash: 'owner-hash',
     turn: 1,
     objective: 'How does damping work?',
+    answerContract: deriveAnswerContract('How does damping work?'),
     constraints: ['Cite sources'],
     instruction: 'Answer briefly.',
     answers: [{ question_id: 'q_scope', value: 'panels only' }],
