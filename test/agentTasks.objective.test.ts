@@ -107,5 +107,33 @@ describe.each(serverStoreFlavours())(
       );
       expect(answered).toMatchObject({ lifecycle_status: 'completed', terminal_authority_status: 'authorized' });
     });
+
+    it.each([
+      ['How many layers does the resonance damping mechanism bond to the panel?', 'answer_type_missing'],
+      ['What damping ratio does the titanium panel reach?', 'focus_not_covered'],
+    ])(
+      'the answer contract refuses an agent completion that cites a real passage but misses the question: %s',
+      async (objective, reason) => {
+        const started = await api(h.url, 'POST', RUNS, {
+          token,
+          idempotencyKey: idemKey(),
+          body: { objective, database_scope: ['research_library'], turn_executor: 'agent_task' },
+        });
+        expect(started.status, started.text).toBe(201);
+        const run = await turnAnswering(
+          started.body.run_id as string,
+          1,
+          'resonance damping',
+          'viscoelastic',
+          'The mechanism absorbs energy in a viscoelastic layer bonded to the panel [1].',
+        );
+        expect(run).toMatchObject({
+          completion_status: 'needs_more_evidence',
+          terminal_authority_status: 'not_authorized',
+          latest_result: { text: null, authority_reason: reason },
+          recommended_next_action: 'broaden_scope',
+        });
+      },
+    );
   },
 );

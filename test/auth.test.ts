@@ -200,6 +200,16 @@ describe('configuration fails closed', () => {
     expect(() => loadConfig({ HELIX_AGENT_TURN_TIMEOUT_MS: '2m' })).toThrow(ConfigError);
   });
 
+  it('reads the answer contract focus threshold as a decimal from 0 to 1 and refuses anything else', () => {
+    expect(loadConfig({}).answerMinFocusCoverage).toBe(0.85);
+    expect(loadConfig({ HELIX_ANSWER_MIN_FOCUS_COVERAGE: '.7' }).answerMinFocusCoverage).toBe(0.7);
+    expect(loadConfig({ HELIX_ANSWER_MIN_FOCUS_COVERAGE: '1' }).answerMinFocusCoverage).toBe(1);
+    for (const bad of ['1.5', '-0.1', 'high', '70%'])
+      expect(() => loadConfig({ HELIX_ANSWER_MIN_FOCUS_COVERAGE: bad }), bad).toThrow(
+        /HELIX_ANSWER_MIN_FOCUS_COVERAGE/,
+      );
+  });
+
   it('refuses unknown logical scopes in HELIX_AGENT_DATABASE_SCOPES', () => {
     expect(() => loadConfig({ HELIX_AGENT_DATABASE_SCOPES: 'research_library,everything' })).toThrow(/everything/);
     expect([...loadConfig({ HELIX_AGENT_DATABASE_SCOPES: ' research_library , public_web ' }).enabledScopes]).toEqual([

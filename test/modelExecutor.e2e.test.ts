@@ -80,10 +80,10 @@ describe('the model-driven executor end to end (Chat Completions on loopback, re
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const start = async () =>
+  const start = async (objective = 'How does the resonance damping mechanism reduce vibration?') =>
     (
       await new HelixRestClient(h.url, token).start({
-        objective: 'How does the resonance damping mechanism reduce vibration?',
+        objective,
         database_scope: ['research_library'],
       })
     ).run_id;
@@ -183,6 +183,45 @@ describe('the model-driven executor end to end (Chat Completions on loopback, re
     });
     expect(evidence.artifacts.map((a) => a.ref)).not.toContain(invented);
   });
+
+  it.each([
+    // The cited passage is real and on topic; the answer states no number for "how many".
+    [
+      'How many layers does the resonance damping mechanism bond to the panel?',
+      'A viscoelastic layer is bonded to the panel [1].',
+      'answer_type_missing',
+    ],
+    // "titanium" occurs nowhere in the library: no cited sentence is about the asked panel.
+    [
+      'What damping ratio does the titanium panel reach?',
+      'The mechanism absorbs energy in a viscoelastic layer [1].',
+      'focus_not_covered',
+    ],
+  ])(
+    'the answer contract refuses a model answer that cites a real passage but misses the question: %s',
+    async (objective, text, reason) => {
+      chat.push({ kind: 'tool_calls', calls: [searchCall()] }, (request) => ({
+        kind: 'tool_calls',
+        calls: [submitCall({ text, supporting_refs: [refsIn(request)[0]] })],
+      }));
+      const runId = await start(objective);
+      const res = await turn(runId);
+      expect(res.body).toMatchObject({
+        completion_status: 'needs_more_evidence',
+        terminal_authority_status: 'not_authorized',
+        latest_result: { text: null, writer: 'helix.model', authority_reason: reason },
+        unresolved_requirements: ['answer_not_found'],
+        recommended_next_action: 'broaden_scope',
+      });
+      expect(res.body.answer_contract.parts[0].focus_terms.length).toBeGreaterThan(0);
+      const { events } = await projections(runId);
+      expect(events.find((e) => e.kind === 'run.terminal_authority_evaluated')?.data).toMatchObject({
+        status: 'not_authorized',
+        reason,
+        answer_contract: { reason },
+      });
+    },
+  );
 
   it('tools outside the admitted set answer tool_not_found and the turn carries on', async () => {
     const before = chat.requests.length;

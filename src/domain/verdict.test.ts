@@ -73,6 +73,26 @@ describe('judgeTurn', () => {
     expect(v.latestResult.output_fields).toEqual({ confidence: 'high' });
   });
 
+  it('refuses a candidate the answer contract refuses, and records answer_not_found so the run broadens (issue 28)', () => {
+    const passage = scriptedArtifact('The pool starts workers on demand.', LIB);
+    const outcome = emptyOutcome({
+      artifacts: [passage],
+      satisfiedFamilies: [LIB.family],
+      terminalCandidates: [scriptedCandidate('The pool starts workers on demand. [1]', [passage.ref])],
+    });
+    const v = judgeTurn(run({ objective: 'How many workers does the pool start?' }), outcome, ctx);
+    expect(v).toMatchObject({
+      completion: 'needs_more_evidence',
+      terminalAuthority: 'not_authorized',
+      unresolvedRequirements: ['answer_not_found'],
+      latestResult: { text: null, authority_reason: 'answer_type_missing' },
+    });
+    expect(v.events.find((e) => e.kind === 'run.terminal_authority_evaluated')?.data).toMatchObject({
+      reason: 'answer_type_missing',
+      answer_contract: { reason: 'answer_type_missing', parts: [{ part: 0, on_focus: true, typed: false }] },
+    });
+  });
+
   it('rebuilds the required-evidence gate: a generic resolution cannot clear it', () => {
     const outcome = {
       ...grounded(),

@@ -176,10 +176,14 @@ const judgePart = (part: ContractPart, index: number, claims: readonly AnswerCla
   };
 };
 
-/** The first refusal that applies, in the order a reader would see it: a part unanswered, off focus, untyped. */
+/**
+ * The first refusal that applies, in the order a reader would see it: some part answered and
+ * another not (part_unanswered), nothing on focus, nothing of the asked type.
+ */
 const refusalOf = (parts: readonly PartJudgment[]): ContractRefusal | null => {
-  if (parts.some((p) => p.claims === 0)) return parts.length > 1 ? 'part_unanswered' : 'focus_not_covered';
-  if (parts.some((p) => !p.on_focus)) return 'focus_not_covered';
+  const answered = parts.filter((p) => p.on_focus);
+  if (answered.length > 0 && answered.length < parts.length) return 'part_unanswered';
+  if (answered.length === 0) return 'focus_not_covered';
   if (parts.some((p) => !p.typed)) return 'answer_type_missing';
   return null;
 };

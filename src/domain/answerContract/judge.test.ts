@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { deriveAnswerContract } from './contract.js';
+import type { TermRarity } from './focusTerms.js';
+import { judgeAnswer } from './judge.js';
+import { questionParts } from './questionParts.js';
+
+/** A corpus of 1,000 passages where "default" is everywhere and "partitioned" nowhere. */
+const RARITY: TermRarity = {
+  units: 1000,
+  frequency: (word) => ({ default: 400, value: 500, cookie: 30, session: 40, partitioned: 0 })[word] ?? 20,
+};
+
+const judge = (question: string, answer: string, titles: readonly string[] = ['Configuration']) => {
+  const cited = titles.map((title, i) => ({ ref: `artifact:${i + 1}`, title, excerpt: answer }));
+  return judgeAnswer(
+    deriveAnswerContract(question, RARITY, 0.6),
+    answer,
+    cited.map((c) => c.ref),
+    cited,
+  );
+};
+
+describe('the answer contract', () => {
+  it('splits a question into the parts it asks, and a part per name asked the same of several', () => {
+    expect(questionParts('What is the default port, and which option changes it?')).toEqual([
+      'What is the default port',
+      'which option changes it?',
+    ]);
+    expect(questionParts('What is the tab width and the output width?')).toHaveLength(1);
+    expect(deriveAnswerContract('What are the defaults of gc.auto and gc.autoPackLimit?').parts).toHaveLength(2);
+  });
+
+  it('weights focus words by rarity in the admitted corpus, uniformly without statistics', () => {
+    const weighted = deriveAnswerContract('What is the default of the partitioned cookie?', RARITY);
+    const weight = (term: string) => weighted.parts[0]?.focus_terms.find((t) => t.term === term)?.weight ?? 0;
+    expect(weighted.weighting).toBe('corpus');
+    expect(weight('partitioned')).toBeGreaterThan(weight('cookie'));
+    expect(weight('cookie')).toBeGreaterThan(weight('default'));
+    const uniform = deriveAnswerContract('What is the default of the partitioned cookie?');
+    expect(uniform.weighting).toBe('uniform');
+    expect(new Set(uniform.parts[0]?.focus_terms.map((t) => t.weight))).toEqual(new Set([1]));
+  });
+
+  it('authorizes a statement on focus that carries a value of the asked type', () => {
+    const verdict = judge('What is the default value of SESSION_COOKIE_NAME?', "Default: 'session' [1]", [
+      'Configuration — SESSION_COOKIE_NAME',
+    ]);
+    expect(verdict.reason).toBeNull();
+  });
+
+  it('refuses another entity’s value: focus_not_covered', () => {
+    // The rare focus word is nowhere in what the answer says or cites.
+    expect(
+      judge('What is the default of the partitioned cookie?', 'The default cookie name is "session". [1]').reason,
+    ).toBe('focus_not_covered');
+    // A title naming the setting does not make any sentence under it about the setting's default.
+    expect(
+      judge('What is the default value of SESSION_COOKIE_NAME?', 'Deprecated since version 2.2. [1]', [
+        'Configuration — SESSION_COOKIE_NAME',
+      ]).reason,
+    ).toBe('focus_not_covered');
+  });
+
+  it('refuses an answer without a value of the asked type: answer_type_missing', () => {
+    expect(
+      judge(
+        'How many workers does the cookie session pool start?',
+        'The session pool starts cookie workers on demand. [1]',
+      ).reason,
+    ).toBe('answer_type_missing');
+    expect(
+      judge('How many workers does the cookie session pool start?', 'The session pool starts 4 cookie workers. [1]')
+        .reason,
+    ).toBeNull();
+    // A list question answered with its lead-in only.
+    const leadIn = 'The session store accepts these cookie backends: [1]';
+    expect(judge('Which cookie backends does the session store accept?', leadIn).reason).toBe('answer_type_missing');
+    expect(
+      judge('Which cookie backends does the session store accept?', `${leadIn}\n- memory [1]\n- redis [1]\n- files [1]`)
+        .reason,
+    ).toBeNull();
+  });
+
+  it('refuses half an answer to a two-part question: part_unanswered', () => {
+    const question = 'Which port does the session cookie server use, and which protocol encrypts the cookie?';
+    expect(judge(question, 'The session cookie server uses port 8443. [1]').reason).toBe('part_unanswered');
+    expect(
+      judge(question, 'The session cookie server uses port 8443. [1] The protocol TLS encrypts the cookie. [1]').reason,
+    ).toBeNull();
+  });
+
+  it('does not count the names the question itself gives as the value', () => {
+    expect(judge('What is the default value of cache.size?', 'cache.size sets the default cache. [1]').reason).toBe(
+      'answer_type_missing',
+    );
+  });
+
+  it('judges a written answer by the cited sentence it restates', () => {
+    const cited = [
+      { ref: 'artifact:1', title: 'Atlas', excerpt: 'Paris is the capital of France. Lyon is its third city.' },
+    ];
+    const contract = deriveAnswerContract('What is the capital of France?');
+    expect(judgeAnswer(contract, 'Paris. [1]', ['artifact:1'], cited).reason).toBeNull();
+    expect(judgeAnswer(contract, 'Lyon is a city. [1]', ['artifact:1'], cited).reason).toBe('focus_not_covered');
+  });
+});
