@@ -7,7 +7,7 @@ import { ASKING, QUESTION, QUOTED, startConsoleRuns, type ConsoleRuns } from './
 import { storeFlavours } from './support/stores.js';
 import { ceilingFor } from './support/ceilings.js';
 
-const SCRIPTED_OBJECTIVE = 'Explain <script>window.pwned=1</script> the flux capacitor';
+const SCRIPTED_OBJECTIVE = 'Explain <script>self["pwned"]=true</script> the flux capacitor';
 
 // .ci/run installs Debian's chromium; elsewhere the pages are still covered over HTTP by test/runPages.test.ts.
 describe.skipIf(!hasChromium())('the console run pages in a real browser (issue 17)', () => {

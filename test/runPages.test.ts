@@ -14,7 +14,7 @@ import {
 import { api } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
 
-const SCRIPTED_OBJECTIVE = 'Explain <script>window.pwned=1</script> the flux capacitor';
+const SCRIPTED_OBJECTIVE = 'Explain <script>self["pwned"]=true</script> the flux capacitor';
 
 describe.each(storeFlavours())('the console run pages over HTTP on $name', (flavour) => {
   let c: ConsoleRuns;
@@ -86,8 +86,8 @@ describe.each(storeFlavours())('the console run pages over HTTP on $name', (flav
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     const page = await res.text();
-    expect(page).toContain('Explain &lt;script&gt;window.pwned=1&lt;/script&gt; the flux capacitor');
-    expect(page).not.toContain('<script>window.pwned');
+    expect(page).toContain('Explain &lt;script&gt;self[&quot;pwned&quot;]=true&lt;/script&gt; the flux capacitor');
+    expect(page).not.toContain('<script>self');
     expect(page).not.toContain('<img src=x');
     expect(page).toContain('&lt;img src=x onerror=&quot;window.pwned=1&quot;&gt;');
     expect(page).toContain(`<mark>${QUOTED}</mark>`);

@@ -33,7 +33,11 @@ describe.each(storeFlavours())('OpenTelemetry on $name', (flavour) => {
   let token: string;
 
   beforeAll(async () => {
-    const executor = new ScriptedExecutor([groundedTurn(), hangingTurn], emptyOutcome());
+    // The answer meets the objective's answer contract: it says what the objective asks about, marker and all.
+    const executor = new ScriptedExecutor(
+      [groundedTurn('The objective text 5d1e mechanism works as both passages describe.'), hangingTurn],
+      emptyOutcome(),
+    );
     h = await startTestHelix(flavour, {
       executor,
       env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library', HELIX_AGENT_TURN_TIMEOUT_MS: '1000' },

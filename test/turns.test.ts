@@ -50,7 +50,7 @@ describe.each(storeFlavours())('versioned turns on $name', (flavour) => {
       completion_status: 'completed',
       terminal_authority_status: 'authorized',
       recommended_next_action: 'stop',
-      latest_result: { text: 'The mechanism is supported by both passages.', outcome: 'succeeded' },
+      latest_result: { text: 'The mechanism works as both passages describe.', outcome: 'succeeded' },
       answer_authority: false,
     });
     expect(res.body.completed_at).not.toBeNull();

@@ -27,7 +27,10 @@ export const contentTerms = (text: string): string[] => {
   return [...seen];
 };
 
-/** A light English stem for overlap comparison (not for display). */
+/**
+ * A light English stem for overlap comparison (not for display). A final "e" goes too, so the
+ * word meets its inflections: "reduce" / "reduces" / "reduced" → "reduc", "name" / "names" → "nam".
+ */
 export const stem = (word: string): string => {
   for (const suffix of [
     'ational',
@@ -48,7 +51,7 @@ export const stem = (word: string): string => {
   ]) {
     if (word.length - suffix.length >= 3 && word.endsWith(suffix)) return word.slice(0, -suffix.length);
   }
-  return word;
+  return word.length >= 4 && word.endsWith('e') ? word.slice(0, -1) : word;
 };
 
 export const stemSet = (text: string): Set<string> => new Set(contentTerms(text).map(stem));

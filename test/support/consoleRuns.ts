@@ -14,13 +14,14 @@ export const ANSWER = `${QUOTED} [1]`;
 export const QUESTION = { question_id: 'pick_era', prompt: 'Which era should the search cover?' };
 /**
  * An objective that asks its question first; answering it completes the run. Like every objective
- * here, it names what ANSWER speaks of: an answer that does not address its objective is not
- * authorized (src/domain/objectiveRelevance.ts).
+ * here, it is one question whose focus ANSWER speaks to: an answer that does not address its
+ * objective, or answers only one part of it, is not authorized (src/domain/objectiveRelevance.ts,
+ * src/domain/answerContract/).
  */
-export const ASKING = 'Which era? Find the asking run about the charge ring';
+export const ASKING = 'Find the asking run about the charge ring, for which era?';
 
 /** ATP-28: an objective that asks a person to confirm first; only `is_confirmed: true` completes it. */
-export const CONFIRMING = 'Search the archive too? Find the confirming run about the charge ring';
+export const CONFIRMING = 'Find the confirming run about the charge ring, searching the archive too';
 export const CONFIRMATION = {
   question_id: 'go_ahead',
   prompt: 'Search the paid archive as well?',
@@ -69,7 +70,9 @@ export interface ConsoleRuns {
 export const startConsoleRuns = async (flavour: StoreFlavour): Promise<ConsoleRuns> => {
   const h = await startTestHelix(flavour, {
     executor: new ScriptedExecutor([], turnFor),
-    env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library' },
+    // These tests are about the console, not about answers: the answer contract's focus threshold
+    // is off (HELIX_ANSWER_MIN_FOCUS_COVERAGE=0), its other checks stay.
+    env: { HELIX_AGENT_DATABASE_SCOPES: 'research_library', HELIX_ANSWER_MIN_FOCUS_COVERAGE: '0' },
   });
   const deps = await accountDeps(h.testStore.store);
   const owner = (await createAccount(deps, { displayName: 'Olive' })).accountId;

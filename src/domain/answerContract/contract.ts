@@ -33,19 +33,30 @@ export interface AnswerContract {
 
 /**
  * A part that asks the same of several names ("the defaults of gc.reflogExpire and
- * gc.pruneExpire") asks it of each: one part per name, each with the part's other focus terms.
- * The plural came from the names, so each asks for one value where the whole asked for a list.
+ * gc.pruneExpire", "what do --follow of git log and --depth of git clone do") asks it of each:
+ * one part per name. The part is cut at each "and" between two names; a name's part keeps the
+ * words of its own stretch and of the frame before the first name ("what are the defaults of"),
+ * not the other names' words. The plural came from the names, so each asks for one value where
+ * the whole asked for a list.
  */
-const perIdentifier = (part: ContractPart): ContractPart[] => {
-  const names = part.focus_terms.filter((t) => t.kind === 'identifier');
-  if (names.length < 2) return [part];
-  const shared = part.focus_terms.filter((t) => t.kind !== 'identifier');
-  const single = part.expected_types.map((type): AnswerType => (type === 'list' ? 'name' : type));
-  return names.map((name) => ({
-    text: part.text,
-    expected_types: [...new Set(single)],
-    focus_terms: [name, ...shared],
-  }));
+const perIdentifier = (text: string, rarity: TermRarity): ContractPart[] => {
+  const whole: ContractPart = { text, expected_types: expectedTypes(text), focus_terms: focusTermsOf(text, rarity) };
+  const names = whole.focus_terms.filter((t) => t.kind === 'identifier').map((t) => t.term);
+  if (names.length < 2) return [whole];
+  const positions = names.map((name) => text.indexOf(name));
+  const cuts = positions.slice(1).map((at, i) => {
+    const between = text.slice(0, at).lastIndexOf(' and ');
+    return between > (positions[i] ?? 0) ? between : at;
+  });
+  const frame = text.slice(0, positions[0]);
+  const single = [...new Set(whole.expected_types.map((type): AnswerType => (type === 'list' ? 'name' : type)))];
+  return names.map((name, i) => {
+    const stretch = text.slice(i === 0 ? 0 : (cuts[i - 1] ?? 0), cuts[i] ?? text.length);
+    const own = focusTermsOf(i === 0 ? stretch : `${frame} ${stretch}`, rarity).filter(
+      (t) => t.kind !== 'identifier' || t.term === name,
+    );
+    return { text: stretch.replace(/^\s*and\s+/, '').trim(), expected_types: single, focus_terms: own };
+  });
 };
 
 export const deriveAnswerContract = (
@@ -54,9 +65,7 @@ export const deriveAnswerContract = (
   minFocusCoverage: number = DEFAULT_MIN_FOCUS_COVERAGE,
 ): AnswerContract => ({
   version: ANSWER_CONTRACT_VERSION,
-  parts: questionParts(objective).flatMap((text) =>
-    perIdentifier({ text, expected_types: expectedTypes(text), focus_terms: focusTermsOf(text, rarity) }),
-  ),
+  parts: questionParts(objective).flatMap((text) => perIdentifier(text, rarity)),
   min_focus_coverage: minFocusCoverage,
   weighting: rarity.units > 0 ? 'corpus' : 'uniform',
 });

@@ -50,10 +50,14 @@ const weightOf = (word: string, rarity: TermRarity): number => {
 /** The heaviest weight the corpus can give: that of a word no unit holds. */
 const rarestWeight = (rarity: TermRarity): number => (rarity.units > 0 ? Math.log(2 + rarity.units) : 1);
 
+/** "How does X work?": the closing verb frames the question; the answer says how, not "work". */
+const HOW_FRAME = /^(how (?:does|do|did|can|will|would|should) .+?)\s+(?:work|function|operate|behave)\s*\??$/i;
+
 /** The words of `part` that are focus candidates, for a source to look up their frequencies. */
 export const focusWords = (part: string): string[] => {
-  const inIdentifiers = stemSet(identifiersIn(part).join(' '));
-  return contentTerms(part).filter((word) => !QUESTION_FORM_WORDS.has(word) && !inIdentifiers.has(stem(word)));
+  const asked = part.trim().replace(HOW_FRAME, '$1');
+  const inIdentifiers = stemSet(identifiersIn(asked).join(' '));
+  return contentTerms(asked).filter((word) => !QUESTION_FORM_WORDS.has(word) && !inIdentifiers.has(stem(word)));
 };
 
 /** The focus terms of one question part; identifiers and numbers weigh as much as the rarest word. */

@@ -1,5 +1,5 @@
 import { reciprocalRankFusion } from '../../domain/rankFusion.js';
-import { stem, stemSet } from '../../domain/terms.js';
+import { stemSet } from '../../domain/terms.js';
 import type { CapabilityHit } from '../../sources/capability.js';
 
 export interface RankedHit extends CapabilityHit {
@@ -35,7 +35,8 @@ export const rankHits = (
   const minimumMatched = wanted.length <= 2 ? 1 : 2;
   return fused
     .map(({ item: { hit, capabilityId }, score: rrf }) => {
-      const have = new Set([...stemSet(`${hit.title} ${hit.text}`)].map(stem));
+      // Stemmed once, as the question's terms are: a stem stemmed again ("setting" → "sett") meets nothing.
+      const have = stemSet(`${hit.title} ${hit.text}`);
       const matched = wanted.filter((w) => have.has(w)).length;
       const coverage = wanted.length === 0 ? 0 : matched / wanted.length;
       return { ...hit, capabilityId, coverage, matched, rank: rrf * (0.5 + coverage) };
