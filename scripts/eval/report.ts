@@ -89,7 +89,8 @@ export const goalsOf = (figures: EvalFigures): Goal[] => {
     name,
     target,
     figures: values.map((v) => (Number.isNaN(v) ? '–' : show(v))),
-    met: values.every((v) => Number.isNaN(v) || ok(v)),
+    // A goal with no held-out figure at all (a development-only run) is not met: nothing shows it is.
+    met: values.some((v) => !Number.isNaN(v)) && values.every((v) => Number.isNaN(v) || ok(v)),
   });
   const halves = heldOut.map(halfFigures);
   return [

@@ -27,31 +27,38 @@ export const contentTerms = (text: string): string[] => {
   return [...seen];
 };
 
-/**
- * A light English stem for overlap comparison (not for display). A final "e" goes too, so the
- * word meets its inflections: "reduce" / "reduces" / "reduced" → "reduc", "name" / "names" → "nam".
- */
-export const stem = (word: string): string => {
-  for (const suffix of [
-    'ational',
-    'ations',
-    'ation',
-    'ingly',
-    'ing',
-    'edly',
-    'ies',
-    'ied',
-    'ers',
-    'er',
-    'ed',
-    'ly',
-    'es',
-    's',
-    'y',
-  ]) {
+const SUFFIXES = [
+  'ational',
+  'ations',
+  'ation',
+  'ingly',
+  'ing',
+  'edly',
+  'ies',
+  'ied',
+  'ers',
+  'er',
+  'ed',
+  'ly',
+  'es',
+  's',
+  'y',
+];
+
+const stripSuffix = (word: string): string => {
+  for (const suffix of SUFFIXES) {
     if (word.length - suffix.length >= 3 && word.endsWith(suffix)) return word.slice(0, -suffix.length);
   }
   return word.length >= 4 && word.endsWith('e') ? word.slice(0, -1) : word;
 };
+
+/**
+ * A light English stem for overlap comparison (not for display): suffixes stripped twice, so a
+ * word meets its inflections whichever suffix comes first — "recover", "recovers", "recovered",
+ * "recovery" → "recov"; "setting", "settings" → "sett"; "reduce", "reduces" → "reduc" (a final
+ * "e" goes too). Both sides of every comparison use it, so over-stemming costs nothing but
+ * the odd false meeting.
+ */
+export const stem = (word: string): string => stripSuffix(stripSuffix(word));
 
 export const stemSet = (text: string): Set<string> => new Set(contentTerms(text).map(stem));

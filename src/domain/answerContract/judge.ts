@@ -8,6 +8,7 @@
 import { escapeRegExp } from '../regExp.js';
 import { stemSet } from '../terms.js';
 import { carriesAnyType } from './typedValues.js';
+import type { AnswerType } from './answerTypes.js';
 import type { AnswerContract, ContractPart } from './contract.js';
 import { coversTerm, focusCoverage } from './focusTerms.js';
 
@@ -100,25 +101,34 @@ const withoutAskedValues = (text: string, part: ContractPart): string =>
     .filter((t) => t.kind !== 'word')
     .reduce((rest, t) => rest.replace(new RegExp(escapeRegExp(t.term), 'gi'), ' '), text);
 
+/** Types a paragraph answers (how, why, what is, the items of a list); a value is stated in one sentence. */
+const SAID_AT_LENGTH: ReadonlySet<AnswerType> = new Set(['list', 'procedure', 'explanation', 'definition', 'reason']);
+
+/** The part accepts an answer that takes several sentences of one passage. */
+export const takesParagraph = (part: ContractPart): boolean =>
+  part.expected_types.some((type) => SAID_AT_LENGTH.has(type));
+
 /**
- * What can answer a part on its own: each claim, and for a list or a procedure each run of
- * consecutive claims quoting the same passages (a lead-in and its items).
+ * What can answer a part on its own: each claim, and for an answer said at length (a list, a
+ * procedure, an explanation) each run of consecutive claims quoting the same passages (a lead-in
+ * and its items, a paragraph). A value — a number, a name, a version — must be stated in one claim
+ * with what it is the value of.
  */
 const statementsOf = (claims: readonly AnswerClaim[], part: ContractPart): AnswerClaim[] => {
-  if (!part.expected_types.some((t) => t === 'list' || t === 'procedure')) return [...claims];
+  if (!takesParagraph(part)) return [...claims];
   const runs: AnswerClaim[] = [];
   for (const claim of claims) {
     const last = runs.at(-1);
     if (last !== undefined && last.citing === claim.citing)
       runs[runs.length - 1] = {
-        ...last,
         text: `${last.text}\n${claim.text}`,
         said: `${last.said}\n${claim.said}`,
+        citing: last.citing,
         context: `${last.context}\n${claim.context}`,
       };
     else runs.push(claim);
   }
-  return runs;
+  return [...claims, ...runs];
 };
 
 /** What a statement says (`text`), with the cited sentence it restates (`said`) and the titles it is said under (`context`). */

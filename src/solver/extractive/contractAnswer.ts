@@ -1,12 +1,13 @@
 /**
  * An extractive answer composed to the run's answer contract: for each part of the question, the
  * passage statement that carries a value of the asked type and covers most of the part's focus —
- * one sentence for a value, a lead-in with the items after it for a list or a procedure. Used
+ * one sentence for a value, a run of one passage's sentences for a list, a procedure or an
+ * explanation (a lead-in with its items, a paragraph). Used
  * when the relevance-first composition would not meet the contract; undefined when no statement
  * of the evidence meets it for some part.
  */
 import type { AnswerContract, ContractPart } from '../../domain/answerContract/contract.js';
-import { fitOf } from '../../domain/answerContract/judge.js';
+import { fitOf, takesParagraph } from '../../domain/answerContract/judge.js';
 import { renderAnswer, type ComposedAnswer } from './compose.js';
 import type { RankedHit } from './relevance.js';
 import { splitSentences } from './sentences.js';
@@ -23,14 +24,11 @@ interface Statement {
   readonly coverage: number;
 }
 
-const takesItems = (part: ContractPart): boolean =>
-  part.expected_types.some((type) => type === 'list' || type === 'procedure');
-
 /** Every statement the hits offer for the part: single sentences, and for a list runs of one passage's sentences. */
 const statementsFor = (part: ContractPart, hits: readonly RankedHit[]): Statement[] =>
   hits.flatMap((hit, rank) => {
     const sentences = splitSentences(hit.text);
-    const longest = takesItems(part) ? MAX_ITEMS + 1 : 1;
+    const longest = takesParagraph(part) ? MAX_ITEMS + 1 : 1;
     return sentences.flatMap((_, position) => {
       const found: Statement[] = [];
       for (let length = 1; length <= longest && position + length <= sentences.length; length++) {
@@ -49,7 +47,7 @@ const statementsFor = (part: ContractPart, hits: readonly RankedHit[]): Statemen
  * earlier sentence; of runs from one lead-in, a list takes the most items, a value the fewest sentences.
  */
 const bestFor = (part: ContractPart, hits: readonly RankedHit[], least: number): Statement | undefined => {
-  const longer = takesItems(part) ? -1 : 1;
+  const longer = takesParagraph(part) ? -1 : 1;
   return statementsFor(part, hits)
     .filter((s) => s.coverage >= least)
     .sort(
