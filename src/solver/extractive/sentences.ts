@@ -1,16 +1,11 @@
+import { LIST_ITEM_MARKER } from '../../domain/listItem.js';
+
 const MIN_SENTENCE = 12;
 const MAX_SENTENCE = 400;
 
 /** Table rows, fences and rules that carry no sentence of their own. */
 const isStructural = (line: string): boolean =>
   /^\s*(\||```|---|===)/.test(line) || (line.match(/(?<=\s)\|(?=\s)/g)?.length ?? 0) >= 2;
-
-/**
- * A list item's marker: a bullet (`-`, `*`, `+`, `•`) or a number (`1.`, `2)`) and the blank after
- * it. The library writes every HTML list item on a line of its own behind one (extract/html.ts), as
- * Markdown does, so each item is a unit of its own: never joined to its neighbours, never a heading.
- */
-const ITEM_MARKER = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+(?=\S)/;
 
 /**
  * A field: a short label, a colon, then its value (`Default: 'session'`, `Type: str`), or a table
@@ -30,11 +25,14 @@ interface Unit {
   readonly item: boolean;
 }
 
-/** A paragraph's lines grouped into units: each list item with its continuation lines, and the text before the first item. */
+/**
+ * A paragraph's lines grouped into units: each list item (the library writes every item on a line
+ * of its own behind its marker) with its continuation lines, and the text before the first item.
+ */
 const unitsOf = (lines: readonly string[]): Unit[] => {
   const units: Unit[] = [];
   for (const line of lines) {
-    const marker = ITEM_MARKER.exec(line);
+    const marker = LIST_ITEM_MARKER.exec(line);
     const last = units.at(-1);
     if (marker !== null) units.push({ lines: [line.slice(marker[0].length)], item: true });
     else if (last === undefined) units.push({ lines: [line], item: false });

@@ -106,7 +106,8 @@ describe('HTML extraction of adversarial pages', () => {
     );
     expect(wide.text).toBe(Array.from({ length: 2_000 }, () => 'cell').join(' '));
     const nested = await extract(`${'<ul><li>'.repeat(200)}${'<p>line</p>'.repeat(10_000)}`);
-    expect(nested.text).toBe(Array.from({ length: 10_000 }, () => 'line').join('\n\n'));
+    // The outer items hold nothing before their nested list, so only the innermost marker shows.
+    expect(nested.text).toBe(`- ${Array.from({ length: 10_000 }, () => 'line').join('\n')}`);
     const quoted = await extract(`${'<blockquote>'.repeat(400)}<p>said</p>`);
     expect(quoted.text).toBe('said');
   });
@@ -163,6 +164,52 @@ describe('HTML extraction of adversarial pages', () => {
   it('a heading nested in a heading reads as one heading', async () => {
     const doc = await extract('<title>Page</title><h1>Outer <h2>inner</h2></h1><p>x</p>');
     expect(doc.sections.map((section) => section.heading)).toEqual(['Outer inner']);
+  });
+});
+
+// Issue 28: list items ran together as paragraphs with no marker, so neither passages nor quotes knew one item from the next.
+describe('HTML lists', () => {
+  it('writes each item on a line of its own behind its marker, the whole list one paragraph after its lead-in', async () => {
+    const doc = await extract(
+      '<p>These are installed:</p><ul><li><p>Werkzeug implements WSGI.</p><p>It is required.</p></li>' +
+        '<li>Jinja <b>renders</b> pages.</li><li><pre>$ mkdir a\n$ cd a</pre></li></ul><p>After the list.</p>',
+    );
+    expect(doc.text).toBe(
+      'These are installed:\n\n- Werkzeug implements WSGI.\nIt is required.\n- Jinja renders pages.\n- $ mkdir a\n$ cd a\n\nAfter the list.',
+    );
+  });
+
+  it('numbers an ordered list from its start, an item with a value from there on, and a nested list apart', async () => {
+    const doc = await extract(
+      '<ol start="3"><li>Create it.</li><li value="7">Enter it.</li><li>Activate it.<ol><li>Check it.</li></ol></li></ol>',
+    );
+    expect(doc.text).toBe('3. Create it.\n7. Enter it.\n8. Activate it.\n1. Check it.');
+    expect((await extract('<ol start="x"><li>a</li><li>b</li></ol><ul><li>c</li></ul>')).text).toBe(
+      '1. a\n2. b\n\n- c',
+    );
+  });
+
+  it('an item that opens with a nested list gives way to its first item; an empty item leaves nothing', async () => {
+    const doc = await extract('<ul><li><ul><li>inner</li></ul>outer text</li><li></li><li>last</li></ul>');
+    expect(doc.text).toBe('- inner\nouter text\n- last');
+  });
+
+  it('an item that opens with a term leaves no marker before the entry', async () => {
+    const doc = await extract('<p>Intro.</p><ul><li><dl><dt>--color</dt><dd>Colors.</dd></dl></li></ul>');
+    expect(doc.sections.map((section) => section.heading)).toEqual([null, '--color']);
+    expect(doc.text).toBe('Intro.\n\n--color\nColors.');
+  });
+
+  it('a list inside a table cell stays on its row line', async () => {
+    const doc = await extract(
+      '<table><tr><th>Key</th><th>Values</th></tr><tr><td>mode</td><td><ul><li>fast</li><li>safe</li></ul></td></tr></table>',
+    );
+    expect(doc.text).toBe('Key: mode; Values: - fast - safe');
+  });
+
+  it('a noncharacter spelled as an entity cannot forge a list or an item', async () => {
+    const doc = await extract('<p>&#xFDD3;&lt; &#xFDD3;-&#xFDD4;forged</p><ul><li>real</li></ul>');
+    expect(doc.text).toBe('< -forged\n\n- real');
   });
 });
 

@@ -4,6 +4,7 @@ import { Parser } from 'htmlparser2';
 import { HEADING_PATH_SEPARATOR } from '../../../domain/headingPath.js';
 import { toSingleLine, type DraftDocument, type DraftSection } from './assemble.js';
 import { formatTable } from './htmlTable.js';
+import { layOutLists, type ListMarkers, listFormatters, listMarkers, STRAY_LIST_MARKER } from './htmlList.js';
 import { ExtractionError } from './types.js';
 
 /**
@@ -52,6 +53,8 @@ interface Markers {
   readonly listEnd: string;
   /** Every open (with its level), close and list-end marker, and any stray noncharacter the page spelled as an entity. */
   readonly all: RegExp;
+  /** Where bulleted and numbered lists and their items begin and end (htmlList.ts). */
+  readonly lists: ListMarkers;
 }
 
 const newMarkers = (): Markers => {
@@ -61,6 +64,7 @@ const newMarkers = (): Markers => {
     close: `\uFDD1${nonce}`,
     listEnd: `\uFDD2${nonce}`,
     all: new RegExp(`\uFDD0${nonce}[1-9]|\uFDD1${nonce}|\uFDD2${nonce}[1-3]|[\uFDD0\uFDD1\uFDD2]`, 'g'),
+    lists: listMarkers(nonce),
   };
 };
 
@@ -99,13 +103,14 @@ const tableCell: FormatCallback = (element, walk, builder) => {
 };
 
 /*
- * Lists and quotes are plain blocks, tables are rows (htmlTable.ts). html-to-text's own layouts cost
- * more than the page: a data table expands colspan/rowspan into a grid (forty cells with
- * colspan="1000" took 11 s), and list and quote prefixes repeat on every line at every level
- * (115 KB of nested lists became 16 MB).
+ * Quotes are plain blocks, lists are items behind their markers (htmlList.ts), tables are rows
+ * (htmlTable.ts). html-to-text's own layouts cost more than the page: a data table expands
+ * colspan/rowspan into a grid (forty cells with colspan="1000" took 11 s), and list and quote
+ * prefixes repeat on every line at every level (115 KB of nested lists became 16 MB).
  */
-const BLOCKS = ['caption', 'ul', 'ol', 'blockquote'];
-const LINES = ['thead', 'tbody', 'tfoot', 'tr', 'li', 'dd'];
+const BLOCKS = ['caption', 'blockquote'];
+const LISTS = ['ul', 'ol', 'menu', 'dir'];
+const LINES = ['thead', 'tbody', 'tfoot', 'tr', 'dd'];
 /** Definition terms deeper than this belong to the enclosing term's entry. */
 const MAX_LIST_DEPTH = 3;
 const TERM_LEVEL_BASE = 6;
@@ -146,7 +151,7 @@ const optionsFor = (markers: Markers): HtmlToTextOptions => {
     wordwrap: false,
     // assertShallow has already refused anything deeper; this only keeps the walk total if it had not.
     limits: { maxDepth: MAX_HTML_DEPTH },
-    formatters: { markHeading, markList, markTerm, tableCell, formatTable },
+    formatters: { markHeading, markList, markTerm, tableCell, formatTable, ...listFormatters(markers.lists) },
     selectors: [
       // Navigation, scripts, images and permalinks carry no searchable prose of the page itself; the title is read apart.
       ...['title', 'img', 'script', 'style', 'noscript', 'template', 'svg', ...PAGE_CHROME, ...PERMALINK_ANCHORS].map(
@@ -154,6 +159,8 @@ const optionsFor = (markers: Markers): HtmlToTextOptions => {
       ),
       { selector: 'a', options: { ignoreHref: true } },
       ...BLOCKS.map((selector) => ({ selector, format: 'block' })),
+      ...LISTS.map((selector) => ({ selector, format: 'list' })),
+      { selector: 'li', format: 'listItem' },
       { selector: 'table', format: 'formatTable' },
       ...LINES.map((selector) => ({
         selector,
@@ -203,8 +210,8 @@ const pathHeading = (path: HeadingPath, title: string | null): string | null => 
 export const extractHtml = (fileName: string, source: string): DraftDocument => {
   assertShallow(fileName, source);
   const markers = newMarkers();
-  const text = convert(source, optionsFor(markers));
-  const withoutMarkers = (fragment: string): string => fragment.replace(markers.all, '');
+  const text = layOutLists(convert(source, optionsFor(markers)), markers.lists, markers.open);
+  const withoutMarkers = (fragment: string): string => fragment.replace(markers.all, '').replace(STRAY_LIST_MARKER, '');
   const declaredTitle = documentTitle(source);
   const sections: DraftSection[] = [];
   const path: HeadingPath = [];
