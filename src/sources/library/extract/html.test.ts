@@ -104,7 +104,7 @@ describe('HTML extraction of adversarial pages', () => {
     const wide = await extract(
       `<table><tr>${'<td colspan="1000" rowspan="1000">cell</td>'.repeat(2_000)}</tr></table>`,
     );
-    expect(wide.text).toBe(Array.from({ length: 2_000 }, () => 'cell').join(' '));
+    expect(wide.text).toBe(Array.from({ length: 2_000 }, () => 'cell').join('; '));
     const nested = await extract(`${'<ul><li>'.repeat(200)}${'<p>line</p>'.repeat(10_000)}`);
     // The outer items hold nothing before their nested list, so only the innermost marker shows.
     expect(nested.text).toBe(`- ${Array.from({ length: 10_000 }, () => 'line').join('\n')}`);
@@ -112,11 +112,31 @@ describe('HTML extraction of adversarial pages', () => {
     expect(quoted.text).toBe('said');
   });
 
-  it('reads a header-less table as one line per row, its cells as words, as a page shows them', async () => {
+  it('reads a header-less table as one line per row, its values apart, each row a paragraph', async () => {
     const doc = await extract(
       '<table><tr><td>Note</td><td>Mind <b>this</b>.</td></tr><tr><td>a</td><td>b</td></tr></table>',
     );
-    expect(doc.text).toBe('Note Mind this.\na b');
+    expect(doc.text).toBe('Note; Mind this.\n\na; b');
+    // Issue 28: a cell's paragraph (Sphinx writes <td><p>…</p></td>) broke its row into one paragraph per cell.
+    const sphinx = await extract(
+      '<p>Converter types:</p><table><tbody><tr><td><p><code>string</code></p></td><td><p>(default) accepts any text</p></td></tr>' +
+        '<tr><td><p><code>int</code></p></td><td><p>accepts positive integers</p></td></tr></tbody></table>',
+    );
+    expect(sphinx.text).toBe(
+      'Converter types:\n\nstring; (default) accepts any text\n\nint; accepts positive integers',
+    );
+  });
+
+  it('keeps the blocks of a header-less row whose cells hold several (a note box, a layout table)', async () => {
+    const doc = await extract(
+      '<table><tr><td><img src="n.png"></td><th>Note</th></tr><tr><td><p>First paragraph.</p><p>Second one.</p></td></tr></table>',
+    );
+    expect(doc.text).toBe('Note\n\nFirst paragraph.\n\nSecond one.');
+    const layout = await extract(
+      '<table><tr><td><h2>Usage</h2><p>Run it.</p></td><td><p>Side note.</p></td></tr></table>',
+    );
+    expect(layout.sections.map((section) => section.heading)).toEqual(['Usage']);
+    expect(layout.text).toBe('Usage\n\nRun it.\n\nSide note.');
   });
 
   it('reads a data table as rows that name each value by its column header, each row a paragraph', async () => {
