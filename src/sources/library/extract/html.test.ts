@@ -3,7 +3,7 @@ import { convert } from 'html-to-text';
 import { describe, expect, it } from 'vitest';
 import { documentTitle, MAX_HTML_DEPTH } from './html.js';
 import { extractDocument } from './index.js';
-import { ExtractionError, type ExtractedDocument } from './types.js';
+import { ExtractionError, type ExtractedDocument, SkippedDocumentError } from './types.js';
 
 const extract = (source: string, fileName = 'page.html'): Promise<ExtractedDocument> =>
   extractDocument(fileName, new TextEncoder().encode(source));
@@ -184,6 +184,29 @@ describe('HTML extraction of adversarial pages', () => {
   it('a heading nested in a heading reads as one heading', async () => {
     const doc = await extract('<title>Page</title><h1>Outer <h2>inner</h2></h1><p>x</p>');
     expect(doc.sections.map((section) => section.heading)).toEqual(['Outer inner']);
+  });
+});
+
+// Issue 28: makeinfo leaves a redirect stub for every node it moved (89 of the 112 diffutils pages).
+describe('HTML redirect stubs', () => {
+  const STUB =
+    '<html><head><title>Bugs (Comparing and Merging Files)</title><meta http-equiv="Refresh" content="0; url=Projects.html#Bugs"></head>' +
+    '<body lang="en"><p>The node you are looking for is at <a href="Projects.html#Bugs">Bugs</a>.</p></body></html>';
+
+  it('skips a page that redirects and says next to nothing, naming where it redirects', async () => {
+    const skipped = extract(STUB, 'Bugs.html');
+    await expect(skipped).rejects.toThrow(SkippedDocumentError);
+    await expect(skipped).rejects.toMatchObject({ reason: 'a redirect stub to Projects.html#Bugs' });
+  });
+
+  it('reads a page that redirects but has content of its own, and a page that only reloads itself', async () => {
+    const content = `<p>${'A page with real content to read. '.repeat(10)}</p>`;
+    const withContent = await extract(STUB.replace('</p></body>', `</p>${content}</body>`));
+    expect(withContent.text).toContain('A page with real content');
+    const reloading = await extract(
+      '<head><meta http-equiv="refresh" content="30"></head><body><p>Live status.</p></body>',
+    );
+    expect(reloading.text).toBe('Live status.');
   });
 });
 

@@ -5,7 +5,8 @@ import { HEADING_PATH_SEPARATOR } from '../../../domain/headingPath.js';
 import { toSingleLine, type DraftDocument, type DraftSection } from './assemble.js';
 import { formatTable } from './htmlTable.js';
 import { layOutLists, type ListMarkers, listFormatters, listMarkers, STRAY_LIST_MARKER } from './htmlList.js';
-import { ExtractionError } from './types.js';
+import { refreshTarget, stubTarget } from './htmlRedirect.js';
+import { ExtractionError, SkippedDocumentError } from './types.js';
 
 /**
  * Elements nested deeper than this refuse the document; browsers' own parsers stop nesting at 512.
@@ -20,14 +21,17 @@ class TooDeep extends Error {}
 /**
  * Reads the page with the parser html-to-text builds its tree with, stopping at the first element
  * nested past the limit, before that parser's cost can grow with the depth. Implied and void
- * closes arrive as close events, so the count is the tree's real depth.
+ * closes arrive as close events, so the count is the tree's real depth. The same pass finds where
+ * a `<meta http-equiv="refresh">` redirects to, if anywhere (htmlRedirect.ts).
  */
-const assertShallow = (fileName: string, source: string): void => {
+const scanPage = (fileName: string, source: string): { redirect: string | null } => {
   let depth = 0;
+  let redirect: string | null = null;
   const parser = new Parser({
-    onopentag: () => {
+    onopentag: (name, attributes) => {
       depth += 1;
       if (depth > MAX_HTML_DEPTH) throw new TooDeep();
+      if (name === 'meta') redirect ??= refreshTarget(attributes);
     },
     onclosetag: () => {
       depth -= 1;
@@ -40,6 +44,7 @@ const assertShallow = (fileName: string, source: string): void => {
       throw new ExtractionError(fileName, `elements are nested more than ${MAX_HTML_DEPTH} deep`);
     throw error;
   }
+  return { redirect };
 };
 
 // Noncharacters (never valid in interchanged text) plus a per-call nonce bracket each heading in
@@ -149,7 +154,7 @@ const optionsFor = (markers: Markers): HtmlToTextOptions => {
   return {
     // Wrapping would insert line breaks that are not in the document.
     wordwrap: false,
-    // assertShallow has already refused anything deeper; this only keeps the walk total if it had not.
+    // scanPage has already refused anything deeper; this only keeps the walk total if it had not.
     limits: { maxDepth: MAX_HTML_DEPTH },
     formatters: { markHeading, markList, markTerm, tableCell, formatTable, ...listFormatters(markers.lists) },
     selectors: [
@@ -208,10 +213,12 @@ const pathHeading = (path: HeadingPath, title: string | null): string | null => 
 };
 
 export const extractHtml = (fileName: string, source: string): DraftDocument => {
-  assertShallow(fileName, source);
+  const { redirect } = scanPage(fileName, source);
   const markers = newMarkers();
   const text = layOutLists(convert(source, optionsFor(markers)), markers.lists, markers.open);
   const withoutMarkers = (fragment: string): string => fragment.replace(markers.all, '').replace(STRAY_LIST_MARKER, '');
+  const stub = stubTarget(redirect, toSingleLine(withoutMarkers(text)));
+  if (stub !== null) throw new SkippedDocumentError(fileName, `a redirect stub to ${stub}`);
   const declaredTitle = documentTitle(source);
   const sections: DraftSection[] = [];
   const path: HeadingPath = [];
