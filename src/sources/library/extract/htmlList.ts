@@ -29,14 +29,24 @@ const startOf = (element: DomNode): number => {
   return Number.isInteger(declared) ? declared : 1;
 };
 
+/** A conversion's list state: its markers, and the count of each list open around the walk (null for a bulleted one). */
+export interface ListConversion {
+  readonly markers: ListMarkers;
+  readonly counts: (number | null)[];
+}
+
+type Builder = Parameters<FormatCallback>[2];
+
 /**
- * The `ul`/`ol` and `li` formatters. An ordered list counts its items from its `start`; an item's
- * `value` sets its number and the count goes on from there. Each list's count lives on a stack, so
- * nested lists count apart.
+ * The `ul`/`ol` and `li` formatters, reading the conversion's state through `stateOf`. An ordered
+ * list counts its items from its `start`; an item's `value` sets its number and the count goes on
+ * from there. Each list's count lives on a stack, so nested lists count apart.
  */
-export const listFormatters = (markers: ListMarkers): { list: FormatCallback; listItem: FormatCallback } => {
-  const counts: (number | null)[] = [];
+export const listFormatters = (
+  stateOf: (builder: Builder) => ListConversion,
+): { list: FormatCallback; listItem: FormatCallback } => {
   const list: FormatCallback = (element, walk, builder) => {
+    const { markers, counts } = stateOf(builder);
     counts.push(element.name === 'ol' ? startOf(element) - 1 : null);
     builder.openBlock({ leadingLineBreaks: 2 });
     builder.addLiteral(`${markers.lead}<`);
@@ -46,6 +56,7 @@ export const listFormatters = (markers: ListMarkers): { list: FormatCallback; li
     counts.pop();
   };
   const listItem: FormatCallback = (element, walk, builder) => {
+    const { markers, counts } = stateOf(builder);
     const count = counts.at(-1);
     let label = BULLET;
     if (count !== undefined && count !== null) {
