@@ -112,6 +112,20 @@ describe('splitPassages', () => {
       expect(splitPassages(doc).map((passage) => passage.text)).toEqual([prose, `Create a folder:\n\n${code}`]);
     });
 
+    it('in a paragraph cut at its sentences (a PDF page), takes only a sentence ending in a colon for a lead-in', () => {
+      const sentence = (label: string, length: number, end = '.'): string =>
+        `${label} ${'x'.repeat(length - label.length - 2)}${end}`;
+      const item = `• ${sentence('Item', 248)}`;
+      const page = (lead: string): string => `${sentence('A1', 140)} ${sentence('A2', 140)} ${lead}\n${item}`;
+      const options = { targetChars: 300, maxChars: 400 };
+      // The sentence before the bullet ends the previous item as often as it leads into this one.
+      const plain = plainDoc(page(sentence('A3', 100)));
+      expect(splitPassages(plain, options).map((passage) => passage.text.slice(0, 2))).toEqual(['A1', 'A3', '• ']);
+      const colon = plainDoc(page(sentence('A3', 100, ':')));
+      expect(splitPassages(colon, options).map((passage) => passage.text.slice(0, 2))).toEqual(['A1', 'A3']);
+      expectValidPassages(colon, splitPassages(colon, options), 400);
+    });
+
     it('splits a list of 300 KB of items into valid passages', () => {
       const doc = plainDoc(`Lead:\n\n${'- a\n'.repeat(75_000)}- z`);
       const passages = splitPassages(doc);

@@ -144,8 +144,14 @@ const isLeadIn = (text: string, span: Span): boolean => text[span.end - 1] === '
  * one passage goes on in the next, its lead-in with its first part (a passage is one slice of the
  * text, so the lead-in cannot be repeated).
  */
-function* packPieces(text: string, pieces: readonly Span[], targetChars: number, maxChars: number): Generator<Span> {
-  let members: Span[] = [];
+/** A paragraph, or a part of one too long for a passage. */
+interface Piece extends Span {
+  /** The piece ends its paragraph (a part cut from a longer one ends it only when it is the last part). */
+  readonly closesParagraph: boolean;
+}
+
+function* packPieces(text: string, pieces: readonly Piece[], targetChars: number, maxChars: number): Generator<Span> {
+  let members: Piece[] = [];
   /** Where in `members` the unit the last piece belongs to begins; undefined when it belongs to none. */
   let unitFrom: number | undefined;
   const spanOf = (from: readonly Span[]): Span => ({ start: from[0]?.start ?? 0, end: from.at(-1)?.end ?? 0 });
@@ -157,7 +163,11 @@ function* packPieces(text: string, pieces: readonly Span[], targetChars: number,
       continue;
     }
     const labelled = index === 1 && isLabel(text.slice(first.start, first.end));
-    const introduced = isListItem(text, piece) || isLeadIn(text, last);
+    // An item belongs with the list's previous item or the paragraph before the list. Inside a
+    // paragraph cut at its sentences (a PDF page) the sentence before an item is as likely the end
+    // of the previous item: only a colon makes it a lead-in.
+    const item = isListItem(text, piece);
+    const introduced = isLeadIn(text, last) || (item && (last.closesParagraph || isListItem(text, last)));
     if (labelled) unitFrom = 0;
     else if (introduced) unitFrom ??= members.length - 1;
     else unitFrom = undefined;
@@ -200,9 +210,10 @@ export function* generatePassages(
   for (const section of doc.sections) {
     const start = Math.max(0, Math.min(section.start, text.length));
     const bounds = { start, end: Math.max(start, Math.min(section.end, text.length)) };
-    const pieces = cutAt(text, bounds, paragraphBreaks).flatMap((paragraph) =>
-      splitParagraph(text, paragraph, maxChars),
-    );
+    const pieces = cutAt(text, bounds, paragraphBreaks).flatMap((paragraph) => {
+      const parts = splitParagraph(text, paragraph, maxChars);
+      return parts.map((part, index) => ({ ...part, closesParagraph: index === parts.length - 1 }));
+    });
     for (const span of packPieces(text, pieces, targetChars, maxChars)) {
       const passageText = text.slice(span.start, span.end);
       if (!SEARCHABLE.test(passageText)) continue;
