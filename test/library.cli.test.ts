@@ -49,7 +49,7 @@ describe('helix library and helix ask', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/\[1\/2\] added\s+\S*notes\.md \(1 passage\)/);
     expect(first.stderr).toMatch(/\[2\/2\] added\s+\S*thermal\.pdf/);
-    expect(first.stdout).toContain('2 added, 0 updated, 0 unchanged, 0 failed');
+    expect(first.stdout).toContain('2 added, 0 updated, 0 unchanged, 0 skipped, 0 failed');
 
     const again = await runCli([
       'library',
@@ -59,7 +59,7 @@ describe('helix library and helix ask', () => {
       '--database',
       database,
     ]);
-    expect(again.stdout).toContain('0 added, 0 updated, 2 unchanged, 0 failed');
+    expect(again.stdout).toContain('0 added, 0 updated, 2 unchanged, 0 skipped, 0 failed');
 
     writeFileSync(join(dir, 'notes.md'), '# Bracket notes\n\nThe bracket is now cast in titanium.\n');
     const changed = await runCli(['library', 'add', join(dir, 'notes.md'), '--database', database]);
@@ -90,7 +90,9 @@ describe('helix library and helix ask', () => {
       /\[1\/2\] refused {3}\S*long\.md: Refused "\S*long\.md": more than 200 characters of text \(the textChars limit; stopped at \d+\); raise it with --max-text-chars or HELIX_LIBRARY_MAX_TEXT_CHARS\n/,
     );
     expect(res.stderr).toMatch(/\[2\/2\] added\s+\S*notes\.md/);
-    expect(res.stdout).toContain('library: 1 added, 0 updated, 0 unchanged, 0 failed, 1 refused; 1 passage indexed');
+    expect(res.stdout).toContain(
+      'library: 1 added, 0 updated, 0 unchanged, 0 skipped, 0 failed, 1 refused; 1 passage indexed',
+    );
     expect(res.stderr).toContain('helix: 1 file could not be indexed (1 refused by a per-document limit)');
     const listed = await runCli(['library', 'list', '--database', database]);
     expect(listed.stdout).not.toContain('long.md');
@@ -222,7 +224,7 @@ describe('helix library add on a Sphinx HTML tree', () => {
     const database = join(dir, 'helix.db');
     const added = await runCli(['library', 'add', site, '--exclude', 'changelog.html', '--database', database]);
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stdout).toContain('library: 2 added, 0 updated, 0 unchanged, 0 failed, 0 refused');
+    expect(added.stdout).toContain('library: 2 added, 0 updated, 0 unchanged, 0 skipped, 0 failed, 0 refused');
     expect(added.stderr).toMatch(/\[1\/2\] added\s+\S*index\.html/);
     expect(added.stderr).toMatch(/\[2\/2\] added\s+\S*usage\.html/);
     expect(added.stderr).not.toMatch(/_sources|_static|changelog|buildinfo/);

@@ -68,7 +68,7 @@ describe.each(storeFlavours())('hybrid library search on $name', (flavour) => {
 
   it('without configuration ingests and searches lexically, sending nothing', async () => {
     const report = await ingestPaths(t.store, [dir], () => 1_000);
-    expect(report).toEqual({ added: 3, updated: 0, unchanged: 0, refused: 0, failed: 0, passages: 3 });
+    expect(report).toEqual({ added: 3, updated: 0, unchanged: 0, skipped: 0, refused: 0, failed: 0, passages: 3 });
     expect(server.requests).toEqual([]);
     // Lexical search cannot reach the repair note: it shares no word with the question.
     expect((await searchWith(t, undefined, 'fix broken car')).sort()).toEqual(['Parking', 'Windows']);

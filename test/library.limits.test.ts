@@ -53,7 +53,7 @@ describe('helix library add with per-document limits', () => {
         LIMITS,
       );
 
-      expect(report).toEqual({ added: 1, updated: 0, unchanged: 0, refused: 4, failed: 0, passages: 1 });
+      expect(report).toEqual({ added: 1, updated: 0, unchanged: 0, skipped: 0, refused: 4, failed: 0, passages: 1 });
       const byName = new Map(progress.map((p) => [p.path.split('/').at(-1), p]));
       expect(byName.get('notes.md')).toMatchObject({ outcome: 'added', passages: 1 });
       expect(byName.get('bomb.pdf')).toMatchObject({ outcome: 'refused', limit: 'pdfExpandedBytes', passages: 0 });

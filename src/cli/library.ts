@@ -43,7 +43,7 @@ const describeProgress = (p: IngestProgress): string => {
     p.limit === undefined
       ? ''
       : `; raise it with ${LIMIT_OPTIONS[p.limit].flag} or ${LIBRARY_LIMIT_SETTINGS[p.limit].variable}`;
-  if (p.outcome === 'failed' || p.outcome === 'refused')
+  if (p.outcome === 'failed' || p.outcome === 'refused' || p.outcome === 'skipped')
     return `${position} ${p.outcome.padEnd(9)} ${p.path}: ${p.reason ?? 'unknown error'}${raise}`;
   return `${position} ${p.outcome.padEnd(9)} ${p.path} (${counted(p.passages, 'passage')})`;
 };
@@ -121,7 +121,7 @@ const addCommand = (): Command => {
         process.stderr.write(`${describeProgress(p)}\n`),
       );
       process.stdout.write(
-        `library: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.failed} failed, ${report.refused} refused; ${counted(report.passages, 'passage')} indexed\n`,
+        `library: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.skipped} skipped, ${report.failed} failed, ${report.refused} refused; ${counted(report.passages, 'passage')} indexed\n`,
       );
       if (report.embedded !== undefined)
         process.stdout.write(`library: ${counted(report.embedded, 'passage')} embedded\n`);

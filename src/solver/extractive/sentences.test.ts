@@ -24,4 +24,34 @@ describe('splitSentences', () => {
     ]);
     expect(splitSentences('name | default | meaning')).toEqual([]);
   });
+
+  it('keeps each list item apart, without its marker, however short, and joins an item with its continuation lines', () => {
+    const text =
+      'Converter types:\n- string accepts any text\n- int\n1. Create a folder\nand enter it.\n2) Activate it.\n• uuid';
+    expect(splitSentences(text)).toEqual([
+      'Converter types:',
+      'string accepts any text',
+      'int',
+      'Create a folder and enter it.',
+      'Activate it.',
+      'uuid',
+    ]);
+  });
+
+  it('never takes a lone item for a heading, and drops an item with no word', () => {
+    expect(splitSentences('Options\n\n- verbose\n\n- --')).toEqual(['verbose']);
+  });
+
+  it('quotes a field line (a label, a colon, its value) and a labelled table row; a bare short line stays a heading', () => {
+    expect(splitSentences("SESSION_COOKIE_NAME\n\nThe name of the cookie.\n\nDefault: 'session'")).toEqual([
+      'The name of the cookie.',
+      "Default: 'session'",
+    ]);
+    expect(splitSentences('Name: port; Default: 1522')).toEqual(['Name: port; Default: 1522']);
+    expect(splitSentences('Builtin Configuration Values')).toEqual([]);
+  });
+
+  it('keeps a hyphenated word or a negative number at a line start as prose', () => {
+    expect(splitSentences('The offset is\n-5 lines from here.')).toEqual(['The offset is -5 lines from here.']);
+  });
 });

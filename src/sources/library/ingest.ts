@@ -4,7 +4,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { sha256Hex } from '../../domain/hashing.js';
 import type { LibraryDocumentRecord, LibraryPassageRecord, Store } from '../../store/port.js';
 import { BOILERPLATE_MIN_DOCUMENTS, BoilerplateCounter, withoutBoilerplate } from './boilerplate.js';
-import { extractDocument, type ExtractedDocument } from './extract/index.js';
+import { extractDocument, type ExtractedDocument, SkippedDocumentError } from './extract/index.js';
 import { isSupportedDocument } from './extract/detect.js';
 import {
   DEFAULT_DOCUMENT_LIMITS,
@@ -18,10 +18,12 @@ import { embedMissingPassages } from './embedPassages.js';
 import { DEFAULT_DOCUMENT_SELECTION, excludeTestFor, type DocumentSelection } from './documentSelection.js';
 
 /**
- * `refused`: the document passed one of its limits (DocumentLimitError); `failed`: anything else;
- * `embedded`: passages of the document got their embeddings (index and total then count passages).
+ * `skipped`: the file holds no content of its own (a redirect stub, SkippedDocumentError), so it is
+ * not indexed and an earlier version of it is removed; `refused`: the document passed one of its
+ * limits (DocumentLimitError); `failed`: anything else; `embedded`: passages of the document got
+ * their embeddings (index and total then count passages).
  */
-export type IngestOutcome = 'added' | 'updated' | 'unchanged' | 'refused' | 'failed' | 'embedded';
+export type IngestOutcome = 'added' | 'updated' | 'unchanged' | 'skipped' | 'refused' | 'failed' | 'embedded';
 
 export interface IngestProgress {
   readonly path: string;
@@ -38,6 +40,7 @@ export interface IngestReport {
   readonly added: number;
   readonly updated: number;
   readonly unchanged: number;
+  readonly skipped: number;
   readonly refused: number;
   readonly failed: number;
   readonly passages: number;
@@ -170,6 +173,12 @@ const survey = async (store: Store, file: string, limits: DocumentLimits): Promi
   }
 };
 
+/** A document with no content of its own is an outcome of its own, not a failure. */
+const skippedOrThrow = (error: unknown): SkippedDocumentError => {
+  if (error instanceof SkippedDocumentError) return error;
+  throw error;
+};
+
 const prepare = async (origin: string, limits: DocumentLimits): Promise<Prepared> => {
   const bytes = await readDocumentBytes(origin, limits.fileBytes);
   return { sha256: sha256Hex(bytes), bytes: bytes.length, extracted: await extractDocument(origin, bytes, limits) };
@@ -257,7 +266,7 @@ export const ingestPaths = async (
     paths.map((p) => resolve(p)),
     selection,
   );
-  const counts = { added: 0, updated: 0, unchanged: 0, refused: 0, failed: missing.length, passages: 0 };
+  const counts = { added: 0, updated: 0, unchanged: 0, skipped: 0, refused: 0, failed: missing.length, passages: 0 };
   const total = files.length + missing.length;
   for (const [i, path] of missing.entries()) {
     onProgress({ path, outcome: 'failed', passages: 0, reason: 'no such file or directory', index: i + 1, total });
@@ -275,8 +284,23 @@ export const ingestPaths = async (
     }
     try {
       if (entry.kind === 'unreadable') throw entry.error;
-      const prepared = kept.get(entry.origin) ?? (await prepare(entry.origin, limits));
+      const prepared = kept.get(entry.origin) ?? (await prepare(entry.origin, limits).catch(skippedOrThrow));
       kept.delete(entry.origin);
+      if (prepared instanceof SkippedDocumentError) {
+        // A page that became a stub no longer says what its stored version said.
+        const { existing } = entry;
+        if (existing !== undefined) await store.transaction((uow) => uow.library.remove(existing.docId));
+        counts.skipped++;
+        onProgress({
+          path: displayPathOf(entry.origin),
+          outcome: 'skipped',
+          passages: 0,
+          reason: prepared.reason,
+          index,
+          total,
+        });
+        continue;
+      }
       const extracted = withoutBoilerplate(entry.origin, prepared.extracted, boilerplate, limits.textChars);
       const passages = await storeDocument(
         store,

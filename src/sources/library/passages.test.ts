@@ -62,6 +62,79 @@ describe('splitPassages', () => {
     }
   });
 
+  // Issue 28: a list's lead-in and its items landed in different passages.
+  describe('lists and lead-ins', () => {
+    const items = (count: number, length: number): string =>
+      Array.from({ length: count }, (_, index) => `- ${paragraph(`item${index}`, length)}`).join('\n');
+
+    it('keeps a lead-in with the list it introduces, ending the passage before the lead-in when both do not fit', () => {
+      const prose = paragraph('Prose', 600);
+      const list = items(4, 100);
+      const doc = plainDoc(`${prose}\n\nThe following are installed:\n\n${list}`);
+      const passages = splitPassages(doc);
+      expect(passages.map((passage) => passage.text)).toEqual([prose, `The following are installed:\n\n${list}`]);
+      expectValidPassages(doc, passages, 1200);
+      // A paragraph right before a list leads into it, colon or not.
+      const plain = plainDoc(`${prose}\n\nThese are installed.\n\n${list}`);
+      expect(splitPassages(plain).map((passage) => passage.text.slice(0, 20))).toEqual([
+        prose.slice(0, 20),
+        'These are installed.',
+      ]);
+    });
+
+    it('keeps a heading, a lead-in and a list in one passage up to the maximum', () => {
+      const list = items(9, 120);
+      const doc = plainDoc(`Dependencies\n\nInstalled with it:\n\n${list}`);
+      expect(doc.text.length).toBeGreaterThan(700);
+      expect(splitPassages(doc).map((passage) => passage.text)).toEqual([doc.text]);
+    });
+
+    it('cuts a list longer than the maximum between its items, the lead-in with the first part', () => {
+      const list = items(30, 100);
+      const doc = plainDoc(`Intro paragraph.\n\nSteps:\n\n${list}\n\nAfter the list.`);
+      const passages = splitPassages(doc);
+      expectValidPassages(doc, passages, 1200);
+      // The lead-in and its list are glued like one long paragraph: the text before them packs apart.
+      expect(passages[0]?.text).toBe('Intro paragraph.');
+      expect(passages[1]?.text).toMatch(/^Steps:\n\n- item0 /);
+      // Every item is whole, and each part of the list fills its passage past the target.
+      const parts = passages.slice(1, -1);
+      for (const part of parts) expect(part.text.length).toBeGreaterThan(700);
+      const written = passages.flatMap((passage) => passage.text.split('\n').filter((line) => line.startsWith('- ')));
+      expect(written).toEqual(list.split('\n'));
+      expect(passages.at(-1)?.text).toMatch(/After the list\.$/);
+    });
+
+    it('keeps what follows a paragraph ending in a colon with it, up to the maximum', () => {
+      const prose = paragraph('Prose', 400);
+      const code = `$ mkdir project ${'x'.repeat(500)}`;
+      const doc = plainDoc(`${prose}\n\nCreate a folder:\n\n${code}`);
+      expect(splitPassages(doc).map((passage) => passage.text)).toEqual([prose, `Create a folder:\n\n${code}`]);
+    });
+
+    it('in a paragraph cut at its sentences (a PDF page), takes only a sentence ending in a colon for a lead-in', () => {
+      const sentence = (label: string, length: number, end = '.'): string =>
+        `${label} ${'x'.repeat(length - label.length - 2)}${end}`;
+      const item = `• ${sentence('Item', 248)}`;
+      const page = (lead: string): string => `${sentence('A1', 140)} ${sentence('A2', 140)} ${lead}\n${item}`;
+      const options = { targetChars: 300, maxChars: 400 };
+      // The sentence before the bullet ends the previous item as often as it leads into this one.
+      const plain = plainDoc(page(sentence('A3', 100)));
+      expect(splitPassages(plain, options).map((passage) => passage.text.slice(0, 2))).toEqual(['A1', 'A3', '• ']);
+      const colon = plainDoc(page(sentence('A3', 100, ':')));
+      expect(splitPassages(colon, options).map((passage) => passage.text.slice(0, 2))).toEqual(['A1', 'A3']);
+      expectValidPassages(colon, splitPassages(colon, options), 400);
+    });
+
+    it('splits a list of 300 KB of items into valid passages', () => {
+      const doc = plainDoc(`Lead:\n\n${'- a\n'.repeat(75_000)}- z`);
+      const passages = splitPassages(doc);
+      expectValidPassages(doc, passages, 1200);
+      expect(passages[0]?.text).toMatch(/^Lead:\n\n- a\n/);
+      expect(passages.map((passage) => passage.text).join('\n')).toBe(doc.text);
+    });
+  });
+
   it('packs whole paragraphs up to the target size', () => {
     const paragraphs = [paragraph('p1', 300), paragraph('p2', 300), paragraph('p3', 300), paragraph('p4', 100)];
     const doc = plainDoc(paragraphs.join('\n\n'));
@@ -124,7 +197,27 @@ describe('splitPassages', () => {
   });
 
   const token = fc.oneof(
-    fc.constantFrom(' ', '  ', '\n', '\n\n', '\n \n', '\t', '. ', '! ', '? ', '。', '…', '"', ')', '-', '😀', 'é'),
+    fc.constantFrom(
+      ' ',
+      '  ',
+      '\n',
+      '\n\n',
+      '\n \n',
+      '\t',
+      '. ',
+      '! ',
+      '? ',
+      '。',
+      '…',
+      '"',
+      ')',
+      '-',
+      '😀',
+      'é',
+      ':',
+      '\n- ',
+      '\n1. ',
+    ),
     fc.stringMatching(/^[a-z0-9]{1,12}$/),
     fc.string({ minLength: 40, maxLength: 400, unit: fc.constantFrom('a', 'b', '1', '😀') }),
   );

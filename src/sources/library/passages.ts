@@ -1,3 +1,4 @@
+import { LIST_ITEM_BREAK, LIST_ITEM_MARKER } from '../../domain/listItem.js';
 import type { ExtractedDocument } from './extract/types.js';
 
 /** A searchable unit of a document; `text` is exactly `doc.text.slice(start, end)`, so spans cite it faithfully. */
@@ -52,6 +53,8 @@ const paragraphBreaks = matchesOf(/\n[^\S\n]*\n\s*/g);
 // rescan a run of blanks from each of its positions.
 const lineBreaks = matchesOf(/\n/g);
 const wordBreaks = matchesOf(/\s+/g);
+/** The line breaks before each item of a list (a paragraph of items, each behind its marker). */
+const itemBreaks = matchesOf(LIST_ITEM_BREAK);
 /** Finer boundaries are tried only when a piece is still over the limit at the coarser one. */
 const CUT_LEVELS: readonly Separators[] = [sentenceBreaks, lineBreaks, wordBreaks];
 /** A passage with no letter or digit has nothing to search for. */
@@ -95,6 +98,18 @@ const hardCut = (text: string, span: Span, maxChars: number): Span[] => {
   return pieces;
 };
 
+/** A marker is a few characters long; looking at the start of the span is enough. */
+const MARKER_WINDOW = 40;
+
+const isListItem = (text: string, span: Span): boolean =>
+  LIST_ITEM_MARKER.test(text.slice(span.start, Math.min(span.end, span.start + MARKER_WINDOW)));
+
+/** A list too long for one passage is cut between its items first, so no item is cut while the items fit. */
+const splitParagraph = (text: string, paragraph: Span, maxChars: number): Span[] =>
+  paragraph.end - paragraph.start > maxChars && isListItem(text, paragraph)
+    ? cutAt(text, paragraph, itemBreaks).flatMap((item) => splitOversized(text, item, maxChars))
+    : splitOversized(text, paragraph, maxChars);
+
 const splitOversized = (text: string, span: Span, maxChars: number, level = 0): Span[] => {
   if (span.end - span.start <= maxChars) return [span];
   const separator = CUT_LEVELS[level];
@@ -113,11 +128,77 @@ const resolveOptions = (options: SplitOptions): { targetChars: number; maxChars:
   return { targetChars, maxChars };
 };
 
+/** A short line with no sentence ending: a heading or a definition term, not prose. */
+const isLabel = (line: string): boolean => line.length <= 120 && !line.includes('\n') && !/[.!?:;]$/.test(line);
+
+/** A paragraph that ends in a colon introduces what follows it: a list, a code block, a table. */
+const isLeadIn = (text: string, span: Span): boolean => text[span.end - 1] === ':';
+
 /**
- * Splits each section into passages on paragraph boundaries, packing paragraphs together while a
- * passage stays within `targetChars`. A passage never spans two sections, so its heading and page
- * are those of everything in it. Passages come one at a time, so a caller that stops early (at a
- * limit) never splits the rest of the document.
+ * Packs one section's pieces into passages, in order, while a passage stays within `targetChars`.
+ * Some pieces belong with what precedes them and may take a passage up to `maxChars`: the text
+ * after the section's label (a heading or a term never stands alone), a list item after its
+ * lead-in or the list's previous item, and whatever follows a paragraph ending in a colon. Such a
+ * piece and what it belongs with form a unit; when the unit does not fit beside the passage's
+ * earlier pieces, the passage ends before the unit, which opens the next one. A list longer than
+ * one passage goes on in the next, its lead-in with its first part (a passage is one slice of the
+ * text, so the lead-in cannot be repeated).
+ */
+/** A paragraph, or a part of one too long for a passage. */
+interface Piece extends Span {
+  /** The piece ends its paragraph (a part cut from a longer one ends it only when it is the last part). */
+  readonly closesParagraph: boolean;
+}
+
+function* packPieces(text: string, pieces: readonly Piece[], targetChars: number, maxChars: number): Generator<Span> {
+  let members: Piece[] = [];
+  /** Where in `members` the unit the last piece belongs to begins; undefined when it belongs to none. */
+  let unitFrom: number | undefined;
+  const spanOf = (from: readonly Span[]): Span => ({ start: from[0]?.start ?? 0, end: from.at(-1)?.end ?? 0 });
+  for (const [index, piece] of pieces.entries()) {
+    const first = members[0];
+    const last = members.at(-1);
+    if (first === undefined || last === undefined) {
+      members = [piece];
+      continue;
+    }
+    const labelled = index === 1 && isLabel(text.slice(first.start, first.end));
+    // An item belongs with the list's previous item or the paragraph before the list. Inside a
+    // paragraph cut at its sentences (a PDF page) the sentence before an item is as likely the end
+    // of the previous item: only a colon makes it a lead-in.
+    const item = isListItem(text, piece);
+    const introduced = isLeadIn(text, last) || (item && (last.closesParagraph || isListItem(text, last)));
+    if (labelled) unitFrom = 0;
+    else if (introduced) unitFrom ??= members.length - 1;
+    else unitFrom = undefined;
+    const limit = unitFrom === 0 ? maxChars : targetChars;
+    const unitStart = unitFrom === undefined ? undefined : members[unitFrom];
+    if (piece.end - first.start <= limit) {
+      members.push(piece);
+    } else if (
+      unitFrom !== undefined &&
+      unitFrom > 0 &&
+      unitStart !== undefined &&
+      piece.end - unitStart.start <= maxChars
+    ) {
+      yield spanOf(members.slice(0, unitFrom));
+      members = [...members.slice(unitFrom), piece];
+      unitFrom = 0;
+    } else {
+      yield spanOf(members);
+      members = [piece];
+      // A list cut here goes on as a unit of its own: its next items join it up to the maximum.
+      unitFrom = introduced ? 0 : undefined;
+    }
+  }
+  if (members.length > 0) yield spanOf(members);
+}
+
+/**
+ * Splits each section into passages on paragraph boundaries (a list between its items), packing
+ * them as packPieces says. A passage never spans two sections, so its heading and page are those
+ * of everything in it. Passages come one at a time, so a caller that stops early (at a limit)
+ * never splits the rest of the document.
  */
 export function* generatePassages(
   doc: ExtractedDocument,
@@ -129,34 +210,17 @@ export function* generatePassages(
   for (const section of doc.sections) {
     const start = Math.max(0, Math.min(section.start, text.length));
     const bounds = { start, end: Math.max(start, Math.min(section.end, text.length)) };
-    const pieces = cutAt(text, bounds, paragraphBreaks).flatMap((paragraph) =>
-      splitOversized(text, paragraph, maxChars),
-    );
-    const passageOf = (span: Span): Passage | undefined => {
+    const pieces = cutAt(text, bounds, paragraphBreaks).flatMap((paragraph) => {
+      const parts = splitParagraph(text, paragraph, maxChars);
+      return parts.map((part, index) => ({ ...part, closesParagraph: index === parts.length - 1 }));
+    });
+    for (const span of packPieces(text, pieces, targetChars, maxChars)) {
       const passageText = text.slice(span.start, span.end);
-      if (!SEARCHABLE.test(passageText)) return undefined;
-      return { ordinal: ordinal++, text: passageText, ...span, heading: section.heading, page: section.page };
-    };
-    let open: Span | undefined;
-    for (const [index, piece] of pieces.entries()) {
-      // The section's label (a heading, a term) never stands alone: it goes with the text it names.
-      const labelOnly = index === 1 && open !== undefined && isLabel(text.slice(open.start, open.end));
-      const limit = labelOnly ? maxChars : targetChars;
-      if (open !== undefined && piece.end - open.start <= limit) {
-        open = { start: open.start, end: piece.end };
-        continue;
-      }
-      const closed = open === undefined ? undefined : passageOf(open);
-      if (closed !== undefined) yield closed;
-      open = piece;
+      if (!SEARCHABLE.test(passageText)) continue;
+      yield { ordinal: ordinal++, text: passageText, ...span, heading: section.heading, page: section.page };
     }
-    const last = open === undefined ? undefined : passageOf(open);
-    if (last !== undefined) yield last;
   }
 }
-
-/** A short line with no sentence ending: a heading or a definition term, not prose. */
-const isLabel = (line: string): boolean => line.length <= 120 && !line.includes('\n') && !/[.!?:;]$/.test(line);
 
 export const splitPassages = (doc: ExtractedDocument, options: SplitOptions = {}): Passage[] => [
   ...generatePassages(doc, options),

@@ -3,7 +3,7 @@ import { convert } from 'html-to-text';
 import { describe, expect, it } from 'vitest';
 import { documentTitle, MAX_HTML_DEPTH } from './html.js';
 import { extractDocument } from './index.js';
-import { ExtractionError, type ExtractedDocument } from './types.js';
+import { ExtractionError, type ExtractedDocument, SkippedDocumentError } from './types.js';
 
 const extract = (source: string, fileName = 'page.html'): Promise<ExtractedDocument> =>
   extractDocument(fileName, new TextEncoder().encode(source));
@@ -104,18 +104,39 @@ describe('HTML extraction of adversarial pages', () => {
     const wide = await extract(
       `<table><tr>${'<td colspan="1000" rowspan="1000">cell</td>'.repeat(2_000)}</tr></table>`,
     );
-    expect(wide.text).toBe(Array.from({ length: 2_000 }, () => 'cell').join(' '));
+    expect(wide.text).toBe(Array.from({ length: 2_000 }, () => 'cell').join('; '));
     const nested = await extract(`${'<ul><li>'.repeat(200)}${'<p>line</p>'.repeat(10_000)}`);
-    expect(nested.text).toBe(Array.from({ length: 10_000 }, () => 'line').join('\n\n'));
+    // The outer items hold nothing before their nested list, so only the innermost marker shows.
+    expect(nested.text).toBe(`- ${Array.from({ length: 10_000 }, () => 'line').join('\n')}`);
     const quoted = await extract(`${'<blockquote>'.repeat(400)}<p>said</p>`);
     expect(quoted.text).toBe('said');
   });
 
-  it('reads a header-less table as one line per row, its cells as words, as a page shows them', async () => {
+  it('reads a header-less table as one line per row, its values apart, each row a paragraph', async () => {
     const doc = await extract(
       '<table><tr><td>Note</td><td>Mind <b>this</b>.</td></tr><tr><td>a</td><td>b</td></tr></table>',
     );
-    expect(doc.text).toBe('Note Mind this.\na b');
+    expect(doc.text).toBe('Note; Mind this.\n\na; b');
+    // Issue 28: a cell's paragraph (Sphinx writes <td><p>…</p></td>) broke its row into one paragraph per cell.
+    const sphinx = await extract(
+      '<p>Converter types:</p><table><tbody><tr><td><p><code>string</code></p></td><td><p>(default) accepts any text</p></td></tr>' +
+        '<tr><td><p><code>int</code></p></td><td><p>accepts positive integers</p></td></tr></tbody></table>',
+    );
+    expect(sphinx.text).toBe(
+      'Converter types:\n\nstring; (default) accepts any text\n\nint; accepts positive integers',
+    );
+  });
+
+  it('keeps the blocks of a header-less row whose cells hold several (a note box, a layout table)', async () => {
+    const doc = await extract(
+      '<table><tr><td><img src="n.png"></td><th>Note</th></tr><tr><td><p>First paragraph.</p><p>Second one.</p></td></tr></table>',
+    );
+    expect(doc.text).toBe('Note\n\nFirst paragraph.\n\nSecond one.');
+    const layout = await extract(
+      '<table><tr><td><h2>Usage</h2><p>Run it.</p></td><td><p>Side note.</p></td></tr></table>',
+    );
+    expect(layout.sections.map((section) => section.heading)).toEqual(['Usage']);
+    expect(layout.text).toBe('Usage\n\nRun it.\n\nSide note.');
   });
 
   it('reads a data table as rows that name each value by its column header, each row a paragraph', async () => {
@@ -163,6 +184,75 @@ describe('HTML extraction of adversarial pages', () => {
   it('a heading nested in a heading reads as one heading', async () => {
     const doc = await extract('<title>Page</title><h1>Outer <h2>inner</h2></h1><p>x</p>');
     expect(doc.sections.map((section) => section.heading)).toEqual(['Outer inner']);
+  });
+});
+
+// Issue 28: makeinfo leaves a redirect stub for every node it moved (89 of the 112 diffutils pages).
+describe('HTML redirect stubs', () => {
+  const STUB =
+    '<html><head><title>Bugs (Comparing and Merging Files)</title><meta http-equiv="Refresh" content="0; url=Projects.html#Bugs"></head>' +
+    '<body lang="en"><p>The node you are looking for is at <a href="Projects.html#Bugs">Bugs</a>.</p></body></html>';
+
+  it('skips a page that redirects and says next to nothing, naming where it redirects', async () => {
+    const skipped = extract(STUB, 'Bugs.html');
+    await expect(skipped).rejects.toThrow(SkippedDocumentError);
+    await expect(skipped).rejects.toMatchObject({ reason: 'a redirect stub to Projects.html#Bugs' });
+  });
+
+  it('reads a page that redirects but has content of its own, and a page that only reloads itself', async () => {
+    const content = `<p>${'A page with real content to read. '.repeat(10)}</p>`;
+    const withContent = await extract(STUB.replace('</p></body>', `</p>${content}</body>`));
+    expect(withContent.text).toContain('A page with real content');
+    const reloading = await extract(
+      '<head><meta http-equiv="refresh" content="30"></head><body><p>Live status.</p></body>',
+    );
+    expect(reloading.text).toBe('Live status.');
+  });
+});
+
+// Issue 28: list items ran together as paragraphs with no marker, so neither passages nor quotes knew one item from the next.
+describe('HTML lists', () => {
+  it('writes each item on a line of its own behind its marker, the whole list one paragraph after its lead-in', async () => {
+    const doc = await extract(
+      '<p>These are installed:</p><ul><li><p>Werkzeug implements WSGI.</p><p>It is required.</p></li>' +
+        '<li>Jinja <b>renders</b> pages.</li><li><pre>$ mkdir a\n$ cd a</pre></li></ul><p>After the list.</p>',
+    );
+    expect(doc.text).toBe(
+      'These are installed:\n\n- Werkzeug implements WSGI.\nIt is required.\n- Jinja renders pages.\n- $ mkdir a\n$ cd a\n\nAfter the list.',
+    );
+  });
+
+  it('numbers an ordered list from its start, an item with a value from there on, and a nested list apart', async () => {
+    const doc = await extract(
+      '<ol start="3"><li>Create it.</li><li value="7">Enter it.</li><li>Activate it.<ol><li>Check it.</li></ol></li></ol>',
+    );
+    expect(doc.text).toBe('3. Create it.\n7. Enter it.\n8. Activate it.\n1. Check it.');
+    expect((await extract('<ol start="x"><li>a</li><li>b</li></ol><ul><li>c</li></ul>')).text).toBe(
+      '1. a\n2. b\n\n- c',
+    );
+  });
+
+  it('an item that opens with a nested list gives way to its first item; an empty item leaves nothing', async () => {
+    const doc = await extract('<ul><li><ul><li>inner</li></ul>outer text</li><li></li><li>last</li></ul>');
+    expect(doc.text).toBe('- inner\nouter text\n- last');
+  });
+
+  it('an item that opens with a term leaves no marker before the entry', async () => {
+    const doc = await extract('<p>Intro.</p><ul><li><dl><dt>--color</dt><dd>Colors.</dd></dl></li></ul>');
+    expect(doc.sections.map((section) => section.heading)).toEqual([null, '--color']);
+    expect(doc.text).toBe('Intro.\n\n--color\nColors.');
+  });
+
+  it('a list inside a table cell stays on its row line', async () => {
+    const doc = await extract(
+      '<table><tr><th>Key</th><th>Values</th></tr><tr><td>mode</td><td><ul><li>fast</li><li>safe</li></ul></td></tr></table>',
+    );
+    expect(doc.text).toBe('Key: mode; Values: - fast - safe');
+  });
+
+  it('a noncharacter spelled as an entity cannot forge a list or an item', async () => {
+    const doc = await extract('<p>&#xFDD3;&lt; &#xFDD3;-&#xFDD4;forged</p><ul><li>real</li></ul>');
+    expect(doc.text).toBe('< -forged\n\n- real');
   });
 });
 

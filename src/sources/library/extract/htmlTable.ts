@@ -6,7 +6,8 @@ import { type LabelledCell, labelledRow } from './tableRow.js';
  * A data table is read row by row, each row one line that names every value by its column:
  * `Name: port; Default: 1522`. A row read as words ("port 1522") loses which value is which, and
  * html-to-text's own table layout pads columns into wrapped text. A table without a header row
- * (a layout table, a note box) stays a block of lines, one per row.
+ * reads the same way with its values alone (`int; accepts positive integers`), except a row whose
+ * cells hold several blocks (a layout table, a note box): its cells stay blocks, one after another.
  */
 
 /** A cell as html-to-text's builder hands it back: its text and the span it was closed with. */
@@ -69,10 +70,24 @@ const rowLine = (columns: readonly string[], cells: readonly PrintedCell[]): str
   return labelledRow(labelled);
 };
 
+/** A row without a header: its values on one line, unless a cell holds more than one line of text. */
+const headerlessRow = (cells: readonly PrintedCell[]): string =>
+  cells.some((cell) => cell.text.trim().includes('\n'))
+    ? cells
+        .map((cell) => cell.text.trim())
+        .filter((text) => text !== '')
+        .join('\n\n')
+    : rowLine([], cells);
+
 /** Each data row becomes its own paragraph, so passages keep rows whole. */
 const printRows =
-  (width: number) =>
+  (width: number, headed: boolean) =>
   (rows: PrintedCell[][]): string => {
+    if (!headed)
+      return rows
+        .map(headerlessRow)
+        .filter((row) => row !== '')
+        .join('\n\n');
     const [header = [], ...body] = rows;
     const columns: string[] = [];
     for (const cell of header) {
@@ -87,12 +102,6 @@ const printRows =
 
 export const formatTable: FormatCallback = (element, walk, builder) => {
   const rows = rowsOf(element);
-  if (!hasHeaderRow(rows)) {
-    builder.openBlock({ leadingLineBreaks: 2 });
-    walk(element.children, builder);
-    builder.closeBlock({ trailingLineBreaks: 2 });
-    return;
-  }
   const captions = element.children.filter((child) => isTag(child, 'caption'));
   if (captions.length > 0) {
     builder.openBlock({ leadingLineBreaks: 2 });
@@ -110,5 +119,9 @@ export const formatTable: FormatCallback = (element, walk, builder) => {
     }
     builder.closeTableRow();
   }
-  builder.closeTable({ tableToString: printRows(width), leadingLineBreaks: 2, trailingLineBreaks: 2 });
+  builder.closeTable({
+    tableToString: printRows(width, hasHeaderRow(rows)),
+    leadingLineBreaks: 2,
+    trailingLineBreaks: 2,
+  });
 };

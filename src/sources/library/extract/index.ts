@@ -7,7 +7,7 @@ import { extractPdf, type PdfLimits } from './pdf.js';
 import { extractPlainText } from './text.js';
 import type { ExtractedDocument } from './types.js';
 
-export { ExtractionError, MEDIA_TYPES, UnsupportedDocumentError } from './types.js';
+export { ExtractionError, MEDIA_TYPES, SkippedDocumentError, UnsupportedDocumentError } from './types.js';
 export { DEFAULT_DOCUMENT_LIMITS, DocumentLimitError } from './limits.js';
 export type { DocumentLimitName, DocumentLimits } from './limits.js';
 export type { ExtractedDocument, MediaType, Section } from './types.js';

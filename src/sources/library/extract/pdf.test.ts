@@ -97,6 +97,26 @@ describe('PDF extraction', () => {
     expect(doc.sections.map((section) => section.heading)).toEqual([null]);
   });
 
+  // Issue 28: "Chapter 6: Programming 42" was glued to the first sentence of every page of its chapter.
+  it('drops running headers and page numbers from the pages, and keeps their text and page numbers', async () => {
+    const steps = ['Install the package.', 'Set the search path.', 'Run the tutorial.', 'Read the index.'];
+    const doc = await extractDocument(
+      'manual.pdf',
+      await buildStyledPdf(
+        steps.map((step, index) => [
+          { text: `Chapter 2: Setup ${index + 10}`, size: 10 },
+          { text: step, size: 10 },
+          { text: 'Every page has prose of its own.', size: 10 },
+          { text: String(index + 10), size: 10 },
+        ]),
+      ),
+    );
+    expect(doc.text).not.toMatch(/Chapter 2|\b1[0-3]\b/);
+    expect(doc.sections.map((section) => [section.page, doc.text.slice(section.start, section.end).trim()])).toEqual(
+      steps.map((step, index) => [index + 1, `${step}\nEvery page has prose of its own.`]),
+    );
+  });
+
   it('takes the title from the metadata, then the first line, then the file name', async () => {
     expect((await extractDocument('a.pdf', await buildPdf(['First line'], 'Metadata Title'))).title).toBe(
       'Metadata Title',
@@ -152,8 +172,12 @@ describe('PDF extraction', () => {
   });
 
   it('counts text across pages as the assembled document will, refusing within a page of the limit', async () => {
+    // A letter of its own on every page: lines that differ only in their numbers would be running lines.
     const page = (number: number): string =>
-      Array.from({ length: 10 }, () => `Page ${number} has a line of prose about thermal drift.`).join('\n');
+      Array.from(
+        { length: 10 },
+        () => `Page ${number} (${'abcdefghijklmnopqrstuvwxyz'[number % 26]}) has a line of prose about thermal drift.`,
+      ).join('\n');
     const pdf = await buildPdf(Array.from({ length: 30 }, (_, index) => page(index + 1)));
     const whole = await extractDocument('long.pdf', pdf);
     expect(whole.text.length).toBeGreaterThan(14_000);

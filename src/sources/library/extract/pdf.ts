@@ -3,6 +3,8 @@ import { normalizeWhitespace, type DraftDocument } from './assemble.js';
 import { DocumentLimitError, type DocumentLimits } from './limits.js';
 import { measurePdfExpansion } from './pdfExpansion.js';
 import { pdfSections, type PdfLine } from './pdfHeadings.js';
+import { PageLines, type TextItem } from './pdfLines.js';
+import { withoutRunningLines } from './pdfRunningLines.js';
 import { firstLineTitle } from './text.js';
 import { ExtractionError } from './types.js';
 
@@ -26,53 +28,25 @@ interface TextBudget {
   used: number;
 }
 
-interface TextItem {
-  readonly str?: unknown;
-  readonly hasEOL?: unknown;
-  /** The text matrix: its vertical scale is the type size. */
-  readonly transform?: unknown;
-}
-
-const sizeOf = (item: TextItem): number => {
-  const matrix = item.transform;
-  if (!Array.isArray(matrix) || matrix.length < 4) return 0;
-  const [, , c, d] = matrix as number[];
-  return Math.hypot(c ?? 0, d ?? 0);
-};
-
 /**
  * One page's lines with their type sizes, read chunk by chunk as pdf.js produces them; the read is
  * cancelled (and pdf.js stops working on the page) as soon as the document's text passes its limit.
  */
 const readPageLines = async (page: PdfPage, budget: TextBudget): Promise<PdfLine[]> => {
   const reader = page.streamTextContent().getReader();
-  const lines: PdfLine[] = [];
-  let line = { text: '', size: 0 };
-  let length = 0;
+  const lines = new PageLines();
   for (;;) {
     const chunk = (await reader.read()) as { done: true } | { done: false; value: { items: readonly TextItem[] } };
     if (chunk.done) break;
-    // The same text unpdf's extractText built: each item's string, a line break where a line ends.
-    for (const item of chunk.value.items) {
-      if (!('str' in item)) continue;
-      const text = String(item.str);
-      line.text += text;
-      length += text.length + (item.hasEOL === true ? 1 : 0);
-      if (text.trim() !== '') line.size = Math.max(line.size, sizeOf(item));
-      if (item.hasEOL === true) {
-        lines.push(line);
-        line = { text: '', size: 0 };
-      }
-    }
+    for (const item of chunk.value.items) lines.add(item);
     // Whitespace of the page in progress still counts; it is collapsed once the page is complete.
-    if (budget.used + length > budget.maximum) {
+    if (budget.used + lines.chars > budget.maximum) {
       // pdf.js's stream rejects a cancel without an Error as its reason.
       await reader.cancel(new Error('text limit reached'));
-      throw new DocumentLimitError(budget.fileName, 'textChars', budget.maximum, budget.used + length);
+      throw new DocumentLimitError(budget.fileName, 'textChars', budget.maximum, budget.used + lines.chars);
     }
   }
-  if (line.text !== '') lines.push(line);
-  return lines;
+  return lines.finish();
 };
 
 const readPages = async (pdf: PdfDocument, budget: TextBudget): Promise<PdfLine[][]> => {
@@ -120,7 +94,8 @@ export const extractPdf = async (fileName: string, bytes: Uint8Array, limits: Pd
       typeof metadataTitle === 'string' && metadataTitle.trim() !== ''
         ? metadataTitle
         : firstLineTitle(pages.map((lines) => lines.map((l) => l.text).join('\n')).join('\n'));
-    return { title, sections: pdfSections(pages) };
+    const content = withoutRunningLines(pages);
+    return { title, sections: pdfSections(content) };
   } catch (error) {
     if (error instanceof DocumentLimitError) throw error;
     throw new ExtractionError(fileName, readFailure(error), { cause: error });

@@ -57,3 +57,20 @@ export class ExtractionError extends Error {
     super(`Cannot extract text from "${fileName}": ${reason}`, options);
   }
 }
+
+/**
+ * The file is a supported format but holds no content of its own (a redirect stub a generator left
+ * where a page used to be); the caller should skip it, neither indexing it nor counting it failed.
+ */
+export class SkippedDocumentError extends Error {
+  override readonly name = 'SkippedDocumentError';
+  readonly code = 'document_skipped';
+
+  constructor(
+    readonly fileName: string,
+    /** Why, for the progress line: "a redirect to Projects.html#Bugs". */
+    readonly reason: string,
+  ) {
+    super(`Skipped "${fileName}": ${reason}`);
+  }
+}
