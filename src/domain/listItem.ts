@@ -11,3 +11,6 @@ export const LIST_ITEM_MARKER = new RegExp(`^${MARKER}`);
 
 /** Each line break that an item follows (for `matchAll`). */
 export const LIST_ITEM_BREAK = new RegExp(`\\n(?=${MARKER})`, 'g');
+
+/** Every line that starts a list item (for counting items, `matchAll`). */
+export const LIST_ITEM_LINE = new RegExp(`^${MARKER}`, 'gm');

@@ -6,6 +6,7 @@
  * for "how many"), not one whose value is shaped unusually.
  */
 import { answerValues } from '../answerValues.js';
+import { LIST_ITEM_LINE } from '../listItem.js';
 import type { AnswerType } from './answerTypes.js';
 
 // "one of the options", "one or more" name no quantity.
@@ -23,7 +24,8 @@ const QUOTED = /‘[^’\n]{1,80}’|'[^'\n]{1,80}'|«[^»\n]{1,80}»/;
 const FILE_LIKE = /(?:^|[\s(])\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.[A-Za-z0-9]{1,6}\b|[\w.-]*\/[\w./-]+|[A-Za-z]:\\/;
 /** A capitalised word past the first of its sentence: a proper name (Werkzeug, PyPy, ClearCase). */
 const PROPER_NAME = /(?<=[a-z0-9,;:)]\s+)[A-Z][\w+-]*[a-zA-Z0-9]/;
-const LIST_LINE = /^\s*(?:[-*•–]|\d+[.)]|[a-z][.)])\s+\S/gm;
+/** A list item's line, as the library writes items (src/domain/listItem.ts). */
+const LIST_LINE = LIST_ITEM_LINE;
 const COMMAND_LINE = /^\s*[$#>]\s+\S/gm;
 /** "A, B and C", "A, B, or C": a written series of three or more. */
 const SERIES = /[^\s,;:]+(?:\s+[^\s,;:]+){0,3},\s+[^\s,;:]+(?:\s+[^\s,;:]+){0,3},?\s+(?:and|or)\s+\S/;

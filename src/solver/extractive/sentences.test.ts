@@ -25,21 +25,21 @@ describe('splitSentences', () => {
     expect(splitSentences('name | default | meaning')).toEqual([]);
   });
 
-  it('keeps each list item apart, without its marker, however short, and joins an item with its continuation lines', () => {
+  it('keeps each list item apart, with its marker, however short, and joins an item with its continuation lines', () => {
     const text =
       'Converter types:\n- string accepts any text\n- int\n1. Create a folder\nand enter it.\n2) Activate it.\n• uuid';
     expect(splitSentences(text)).toEqual([
       'Converter types:',
-      'string accepts any text',
-      'int',
-      'Create a folder and enter it.',
-      'Activate it.',
-      'uuid',
+      '- string accepts any text',
+      '- int',
+      '1. Create a folder and enter it.',
+      '2) Activate it.',
+      '• uuid',
     ]);
   });
 
   it('never takes a lone item for a heading, and drops an item with no word', () => {
-    expect(splitSentences('Options\n\n- verbose\n\n- --')).toEqual(['verbose']);
+    expect(splitSentences('Options\n\n- verbose\n\n- --')).toEqual(['- verbose']);
   });
 
   it('quotes a field line (a label, a colon, its value) and a labelled table row; a bare short line stays a heading', () => {

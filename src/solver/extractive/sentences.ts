@@ -21,6 +21,8 @@ const isHeading = (lines: readonly string[]): boolean => {
 
 interface Unit {
   readonly lines: string[];
+  /** An item's marker as written ("- ", "3. "), quoted with it so a reader (and the answer contract) sees the list; "" for prose. */
+  readonly marker: string;
   /** A list item is quoted however short it is: "int", "main" are whole items. */
   readonly item: boolean;
 }
@@ -34,8 +36,9 @@ const unitsOf = (lines: readonly string[]): Unit[] => {
   for (const line of lines) {
     const marker = LIST_ITEM_MARKER.exec(line);
     const last = units.at(-1);
-    if (marker !== null) units.push({ lines: [line.slice(marker[0].length)], item: true });
-    else if (last === undefined) units.push({ lines: [line], item: false });
+    if (marker !== null)
+      units.push({ lines: [line.slice(marker[0].length)], item: true, marker: `${marker[0].trim()} ` });
+    else if (last === undefined) units.push({ lines: [line], item: false, marker: '' });
     else last.lines.push(line);
   }
   // Only a paragraph with no item can be a heading: an item's words are its own, however short.
@@ -63,6 +66,8 @@ export const splitSentences = (text: string): string[] =>
         .map((s) => s.trim());
       const [whole] = sentences;
       if (unit.item && sentences.length === 1 && whole !== undefined && whole.length <= MAX_SENTENCE)
-        return SEARCHABLE.test(whole) ? [whole] : [];
-      return sentences.filter((s) => s.length >= MIN_SENTENCE && s.length <= MAX_SENTENCE);
+        return SEARCHABLE.test(whole) ? [`${unit.marker}${whole}`] : [];
+      return sentences
+        .map((s, i) => (i === 0 ? `${unit.marker}${s}` : s))
+        .filter((s) => s.length >= MIN_SENTENCE && s.length <= MAX_SENTENCE);
     });
