@@ -27,4 +27,5 @@ export const addressesObjective = (objective: string, text: string, citedPassage
 const meets = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => [...a].some((term) => b.has(term));
 
 /** Sentences and lines: what a passage says in one breath, so a term and its topic are said together. */
-const sentencesOf = (passage: string): string[] => passage.split(/(?<=[.!?])\s+|\n+/u).filter((s) => s.trim() !== '');
+export const sentencesOf = (passage: string): string[] =>
+  passage.split(/(?<=[.!?])\s+|\n+/u).filter((s) => s.trim() !== '');

@@ -5,6 +5,7 @@
  * passages it cites and the sentence of theirs it restates — touches the part's focus; an answer that quotes a lead-in for a list, another
  * setting's default, or one half of a two-part question is refused with the typed reason.
  */
+import { sentencesOf } from '../objectiveRelevance.js';
 import { escapeRegExp } from '../regExp.js';
 import { stemSet } from '../terms.js';
 import { carriesAnyType } from './typedValues.js';
@@ -44,9 +45,6 @@ interface AnswerClaim extends Statement {
   /** The claim, the titles of what it cites and the cited sentence it restates: what the claim is said about. */
   readonly context: string;
 }
-
-/** Sentences and lines of a passage. */
-const sentencesOf = (text: string): string[] => text.split(/(?<=[.!?])\s+|\n+/u).filter((s) => s.trim() !== '');
 
 /**
  * The sentence of the cited passages a claim restates: the one sharing the most of the claim's

@@ -7,6 +7,7 @@
  */
 import { answerValues } from '../answerValues.js';
 import { LIST_ITEM_LINE } from '../listItem.js';
+import { sentencesOf } from '../objectiveRelevance.js';
 import type { AnswerType } from './answerTypes.js';
 
 // "one of the options", "one or more" name no quantity.
@@ -40,8 +41,7 @@ const count = (text: string, pattern: RegExp): number => [...text.matchAll(patte
 const distinctValues = (text: string): number => new Set(answerValues(text).map((v) => v.value.toLowerCase())).size;
 
 /** Sentences of a stretch of answer text, for counting steps. */
-const sentenceCount = (text: string): number =>
-  text.split(/(?<=[.!?])\s+|\n+/u).filter((s) => /[\p{L}\p{N}]/u.test(s)).length;
+const sentenceCount = (text: string): number => sentencesOf(text).filter((s) => /[\p{L}\p{N}]/u.test(s)).length;
 
 const carriesName = (text: string): boolean =>
   answerValues(text).length > 0 ||
