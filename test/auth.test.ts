@@ -201,7 +201,7 @@ describe('configuration fails closed', () => {
   });
 
   it('reads the answer contract focus threshold as a decimal from 0 to 1 and refuses anything else', () => {
-    expect(loadConfig({}).answerMinFocusCoverage).toBe(0.85);
+    expect(loadConfig({}).answerMinFocusCoverage).toBe(0.88);
     expect(loadConfig({ HELIX_ANSWER_MIN_FOCUS_COVERAGE: '.7' }).answerMinFocusCoverage).toBe(0.7);
     expect(loadConfig({ HELIX_ANSWER_MIN_FOCUS_COVERAGE: '1' }).answerMinFocusCoverage).toBe(1);
     for (const bad of ['1.5', '-0.1', 'high', '70%'])

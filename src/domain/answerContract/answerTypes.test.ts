@@ -18,6 +18,11 @@ describe('expected answer types', () => {
     ['What is a hunk?', ['definition']],
     ['What does --strict mean?', ['definition']],
     ['Explain how merging works.', ['explanation']],
+    // "most" and "least" describe here; they do not ask for a number.
+    ['How do I make a clone that only contains the most recent commits?', ['explanation']],
+    ['What does the lowest level mean?', ['definition']],
+    ['What range of compression levels does the tool accept?', ['quantity']],
+    ['How many entries can the index hold at most?', ['quantity']],
   ])('%s → %j', (question, types) => {
     expect(expectedTypes(question)).toEqual(types);
   });

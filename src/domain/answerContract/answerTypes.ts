@@ -27,7 +27,7 @@ interface Form {
 
 // Nouns whose value is a number: "which port", "what size", "the largest …".
 const QUANTITY_NOUN =
-  'number|count|amount|size|length|width|height|depth|port|percentage|ratio|rate|limit|maximum|minimum|timeout|duration|level|exit (?:status|code)|status code|threshold|interval|capacity';
+  'number|count|amount|size|length|width|height|depth|port|percentage|ratio|rate|limit|maximum|minimum|timeout|duration|level|range|exit (?:status|code)|status code|threshold|interval|capacity';
 // Nouns whose value is a name: "which option", "what command", "what extension" …
 const NAME_NOUN =
   'option|flag|switch|command|function|method|class|module|package|variable|setting|key|value|name|file|extension|suffix|prefix|format|style|mode|type|keyword|character|string|symbol|program|tool|library|macro|attribute|argument|parameter|header|field|directory|signal|encoding|protocol|mimetype|mime type|address|url|letter';
@@ -43,14 +43,14 @@ const FORMS: readonly Form[] = [
   {
     type: 'quantity',
     pattern: new RegExp(
-      `\\bhow (?:many|much|long|large|big|often|far|wide|deep|old)\\b|\\b(?:what|which) (?:is the )?(?:\\w+ ){0,3}(?:${QUANTITY_NOUN})\\b|\\b(?:largest|smallest|longest|shortest|most|fewest|least|highest|lowest|maximum|minimum|up to how)\\b`,
+      `\\bhow (?:many|much|long|large|big|often|far|wide|deep|old)\\b|\\b(?:what|which) (?:is the )?(?:\\w+ ){0,3}(?:${QUANTITY_NOUN})s?\\b|\\b(?:largest|smallest|longest|shortest|fewest|highest|lowest|maximum|minimum|at most|at least|up to how)\\b`,
       'i',
     ),
   },
   {
     type: 'version_date',
     pattern:
-      /\b(?:which|what) (?:\w+ ){0,2}(?:version|release|year|date)s?\b|\bsince when\b|\bwhen (?:was|were|did)\b/i,
+      /\b(?:which|what) (?:\w+ ){0,2}(?:version|release|year|date)s?\b(?! control)|\bsince when\b|\bwhen (?:was|were|did)\b/i,
   },
   {
     type: 'location',
@@ -78,6 +78,9 @@ const FORMS: readonly Form[] = [
   },
 ];
 
+/** "What does the lowest one mean?": the meaning is asked, whatever words describe the thing. */
+const MEANING_ASKED = /^(?:and )?what (?:does|do) .+ (?:mean|stand for)\??$/i;
+
 /** A question for several things asks for them all: a single name or sentence does not answer it. */
 const ANSWERED_BY_ONE: ReadonlySet<AnswerType> = new Set(['name', 'definition', 'yes_no', 'explanation']);
 
@@ -89,6 +92,7 @@ const ANSWERED_BY_ONE: ReadonlySet<AnswerType> = new Set(['name', 'definition', 
  */
 export const expectedTypes = (part: string): AnswerType[] => {
   const text = part.trim();
+  if (MEANING_ASKED.test(text)) return ['definition'];
   const types = [...new Set(FORMS.filter((form) => form.pattern.test(text)).map((form) => form.type))];
   if (types.length === 0) return ['explanation'];
   const several = types.includes('list') || types.includes('procedure');

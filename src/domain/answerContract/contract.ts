@@ -14,7 +14,7 @@ export const ANSWER_CONTRACT_VERSION = 1;
  * development halves of the evaluation corpora and reported on the held-out halves (docs/quality.md,
  * docs/solver.md "The answer contract").
  */
-export const DEFAULT_MIN_FOCUS_COVERAGE = 0.85;
+export const DEFAULT_MIN_FOCUS_COVERAGE = 0.88;
 
 export interface ContractPart {
   readonly text: string;

@@ -34,7 +34,9 @@ const QUESTION_FORM_WORDS = new Set(
   (
     'many much often long large big far wide old kind kinds way ways thing things something someone anything ' +
     'need needs want able possible exactly get gets make makes called name named value values number ' +
-    'step steps order ordered sequence happen happens mean means stand stands purpose reason'
+    'step steps order ordered sequence happen happens mean means stand stands purpose reason ' +
+    // The document itself and what it says: "… does the manual suggest?"
+    'manual documentation docs say says suggest suggests mention mentions'
   ).split(' '),
 );
 
@@ -93,4 +95,19 @@ export const focusCoverage = (text: string, terms: readonly FocusTerm[]): number
   const stems = stemSet(text);
   const covered = terms.filter((t) => coversTerm(text, stems, t)).reduce((sum, t) => sum + t.weight, 0);
   return covered / total;
+};
+
+/**
+ * Whether `text` misses only one of the part's focus words, and not its rarest: a paraphrase says
+ * one thing in other words ("processes" for workers, "pass" for given) but keeps the specific
+ * ones. Needs four focus terms or more, so that one word is at most a quarter of the focus.
+ */
+export const missesOneCommonWord = (text: string, terms: readonly FocusTerm[]): boolean => {
+  if (terms.length < 4) return false;
+  const stems = stemSet(text);
+  const missing = terms.filter((t) => !coversTerm(text, stems, t));
+  if (missing.length !== 1) return false;
+  const [missed] = missing;
+  const rarest = Math.max(...terms.map((t) => t.weight));
+  return missed !== undefined && missed.kind === 'word' && missed.weight < rarest;
 };

@@ -7,13 +7,14 @@ import { questionParts } from './questionParts.js';
 /** A corpus of 1,000 passages where "default" is everywhere and "partitioned" nowhere. */
 const RARITY: TermRarity = {
   units: 1000,
-  frequency: (word) => ({ default: 400, value: 500, cookie: 30, session: 40, partitioned: 0 })[word] ?? 20,
+  frequency: (word) =>
+    ({ default: 400, value: 500, cookie: 30, session: 40, partitioned: 0, processes: 100, workers: 100 })[word] ?? 20,
 };
 
-const judge = (question: string, answer: string, titles: readonly string[] = ['Configuration']) => {
+const judge = (question: string, answer: string, titles: readonly string[] = ['Configuration'], least = 0.6) => {
   const cited = titles.map((title, i) => ({ ref: `artifact:${i + 1}`, title, excerpt: answer }));
   return judgeAnswer(
-    deriveAnswerContract(question, RARITY, 0.6),
+    deriveAnswerContract(question, RARITY, least),
     answer,
     cited.map((c) => c.ref),
     cited,
@@ -72,6 +73,11 @@ describe('the answer contract', () => {
       judge('How many workers does the cookie session pool start?', 'The session pool starts 4 cookie workers. [1]')
         .reason,
     ).toBeNull();
+    // A digit inside a name ("V3D", "x86") is no number.
+    expect(
+      judge('How many workers does the cookie session pool start?', 'The session pool starts V3D cookie workers. [1]')
+        .reason,
+    ).toBe('answer_type_missing');
     // A list question answered with its lead-in only.
     const leadIn = 'The session store accepts these cookie backends: [1]';
     expect(judge('Which cookie backends does the session store accept?', leadIn).reason).toBe('answer_type_missing');
@@ -93,6 +99,40 @@ describe('the answer contract', () => {
     expect(judge('What is the default value of cache.size?', 'cache.size sets the default cache. [1]').reason).toBe(
       'answer_type_missing',
     );
+  });
+
+  it('lets a paraphrase say one common focus word differently, never the rarest', () => {
+    const strict = (question: string, answer: string) => judge(question, answer, ['Configuration'], 0.99).reason;
+    const question = 'How many session processes does the cookie pool start by default?';
+    // "processes" said as "workers": one common word of five, the rare ones ("cookie", "session") said.
+    expect(strict(question, 'The cookie pool starts 4 session workers by default. [1]')).toBeNull();
+    // Two words said differently is more than a paraphrase.
+    expect(strict(question, 'The cookie pool runs 4 workers by default. [1]')).toBe('focus_not_covered');
+    // The rarest word ("partitioned", which no passage holds) is never excused.
+    expect(
+      strict(
+        'How many partitioned session cookies does the pool keep by default?',
+        'The pool keeps 4 session cookies by default. [1]',
+      ),
+    ).toBe('focus_not_covered');
+  });
+
+  it('reads a value with the sentence before it in the same passage as its subject', () => {
+    const question = 'How many parallel workers update the cookie session store by default?';
+    const answer = 'The number of parallel workers that update the cookie session store. [1] The default is 4. [1]';
+    expect(judge(question, answer, ['Configuration'], 0.99).reason).toBeNull();
+    // Each sentence alone covers too little of the focus.
+    expect(judge(question, 'The default is 4. [1]', ['Configuration'], 0.99).reason).toBe('focus_not_covered');
+    // The subject must be in the same passage: the first sentence is on focus, but the number said
+    // in another passage is not its value.
+    expect(
+      judge(
+        question,
+        'The number of parallel workers that update the cookie session store. [1] The default is 4. [2]',
+        ['Configuration', 'Other settings'],
+        0.99,
+      ).reason,
+    ).toBe('answer_type_missing');
   });
 
   it('judges a written answer by the cited sentence it restates', () => {

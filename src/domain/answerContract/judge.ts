@@ -11,7 +11,7 @@ import { stemSet } from '../terms.js';
 import { carriesAnyType } from './typedValues.js';
 import type { AnswerType } from './answerTypes.js';
 import type { AnswerContract, ContractPart } from './contract.js';
-import { coversTerm, focusCoverage } from './focusTerms.js';
+import { coversTerm, focusCoverage, missesOneCommonWord } from './focusTerms.js';
 
 export const CONTRACT_REFUSALS = ['part_unanswered', 'focus_not_covered', 'answer_type_missing'] as const;
 export type ContractRefusal = (typeof CONTRACT_REFUSALS)[number];
@@ -113,7 +113,7 @@ export const takesParagraph = (part: ContractPart): boolean =>
  * with what it is the value of.
  */
 const statementsOf = (claims: readonly AnswerClaim[], part: ContractPart): AnswerClaim[] => {
-  if (!takesParagraph(part)) return [...claims];
+  if (!takesParagraph(part)) return [...claims, ...withSubjects(claims)];
   const runs: AnswerClaim[] = [];
   for (const claim of claims) {
     const last = runs.at(-1);
@@ -129,6 +129,25 @@ const statementsOf = (claims: readonly AnswerClaim[], part: ContractPart): Answe
   return [...claims, ...runs];
 };
 
+/**
+ * Each claim that follows another quoting the same passage, read with it as its subject: in "The
+ * number of parallel workers. The default is one." the value is the second sentence and what it is
+ * the value of, the first. The value must still be in the later claim itself.
+ */
+const withSubjects = (claims: readonly AnswerClaim[]): AnswerClaim[] =>
+  claims.flatMap((claim, i) => {
+    const subject = claims[i - 1];
+    if (subject === undefined || subject.citing !== claim.citing) return [];
+    return [
+      {
+        text: claim.text,
+        said: `${subject.said}\n${claim.said}`,
+        citing: claim.citing,
+        context: `${subject.context}\n${claim.context}`,
+      },
+    ];
+  });
+
 /** What a statement says (`text`), with the cited sentence it restates (`said`) and the titles it is said under (`context`). */
 export interface Statement {
   readonly text: string;
@@ -142,6 +161,8 @@ export interface StatementFit {
   readonly touches: boolean;
   /** Rarity-weighted share of the focus its context covers. */
   readonly coverage: number;
+  /** Its context misses only one focus word, not the rarest (see missesOneCommonWord). */
+  readonly nearlyCovers: boolean;
   /**
    * It is about what was asked: it (or its title) names every identifier and number of the part,
    * and it says at least one of the part's focus words itself — a title naming the setting does
@@ -159,10 +180,14 @@ export const fitOf = (part: ContractPart, statement: Statement): StatementFit =>
   return {
     touches: part.focus_terms.length === 0 || part.focus_terms.some((t) => coversTerm(statement.context, stems, t)),
     coverage: focusCoverage(statement.context, part.focus_terms),
+    nearlyCovers: missesOneCommonWord(statement.context, part.focus_terms),
     onFocus: named && (words.length === 0 || words.some((t) => coversTerm(statement.said, saidStems, t))),
     typed: carriesAnyType(withoutAskedValues(statement.text, part), part.expected_types),
   };
 };
+
+/** The statement covers enough of the part's focus: `least` of its weight, or all but one common word. */
+const coversEnough = (fit: StatementFit, least: number): boolean => fit.coverage >= least || fit.nearlyCovers;
 
 /**
  * A part is answered by one statement that is on its focus, covers enough of it and carries a
@@ -172,7 +197,7 @@ export const fitOf = (part: ContractPart, statement: Statement): StatementFit =>
 const judgePart = (part: ContractPart, index: number, claims: readonly AnswerClaim[], least: number): PartJudgment => {
   const fits = statementsOf(claims, part).map((statement) => fitOf(part, statement));
   const touching = fits.filter((f) => f.touches);
-  const focused = touching.filter((f) => f.onFocus && f.coverage >= least);
+  const focused = touching.filter((f) => f.onFocus && coversEnough(f, least));
   const answering = focused.filter((f) => f.typed);
   const best = (group: readonly StatementFit[]): number => Math.max(0, ...group.map((f) => f.coverage));
   return {

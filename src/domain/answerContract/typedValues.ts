@@ -13,7 +13,8 @@ import type { AnswerType } from './answerTypes.js';
 // "one of the options", "one or more" name no quantity.
 const NUMBER_WORD =
   /\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|unlimited|infinite|twice|half|double|dozen)\b(?!\s+(?:of|or|another|by one)\b)/i;
-const DIGIT = /\d/;
+/** A numeral, not a digit inside a name ("V3D", "x86", "ext4"). */
+const NUMERAL = /(?<![\p{L}_])\d/u;
 const VERSION = /\b\d+(?:\.\d+)+\b|\bv\d+\b|\bversion \d/i;
 const DATE =
   /\b(?:1[89]|20)\d\d\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
@@ -52,7 +53,7 @@ const carriesName = (text: string): boolean =>
   PROPER_NAME.test(text);
 
 const DETECTORS: Readonly<Record<AnswerType, (text: string) => boolean>> = {
-  quantity: (text) => DIGIT.test(text) || NUMBER_WORD.test(text),
+  quantity: (text) => NUMERAL.test(text) || NUMBER_WORD.test(text),
   version_date: (text) => VERSION.test(text) || DATE.test(text),
   name: carriesName,
   yes_no: () => true,
