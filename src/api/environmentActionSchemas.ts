@@ -126,3 +126,18 @@ export const ActionPollReceiptSchema = z.strictObject({
     .array(z.looseObject({ action_id: laneId, workflow_ref: laneId }))
     .max(ACTION_LANE_LIMITS.maxPendingActions),
 });
+
+/** Helix's receipt for an action result: the status it recorded (a `completed` whose postcondition did not verify is `failed`, reason `postcondition_unverified`). */
+export const ActionResultReceiptSchema = z.strictObject({
+  action_id: laneId,
+  workflow_ref: laneId,
+  status: z.enum(ACTION_RESULT_STATUSES),
+  reason: machineReason.nullable(),
+});
+
+/** Helix's receipt for a control result: `stopped` only for a verified stationary postcondition (M-03). */
+export const ControlResultReceiptSchema = z.strictObject({
+  control_id: laneId,
+  workflow_ref: laneId,
+  status: z.enum(['stopped', 'failed']),
+});

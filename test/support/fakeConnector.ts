@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TestHelix } from './harness.js';
 import { batchBody, envelope, heartbeatBody, manifestBody, newEpoch, snapshot } from './ingressBodies.js';
+import { ACTION_LANE_OPERATION_DOCS } from '../../src/http/openapi/ingressOperations.js';
 import { actionPost, type ClaimedSource, ingressPost } from './ingressSources.js';
 
 const WORLD = 'minecraft:overworld';
@@ -14,7 +15,18 @@ const WORLD = 'minecraft:overworld';
 export const fakeConnector = async (h: TestHelix, source: ClaimedSource, now: () => number, player = 'helix_scout') => {
   const epoch = newEpoch();
   const iso = () => new Date(now()).toISOString();
-  const action = (route: string, body: object) => actionPost(h, source.id, source.actionToken ?? '', route, body);
+  /** Every answer the lane accepts is the success the published contract documents (docs/api.md, OpenAPI). */
+  const action = async (route: string, body: object) => {
+    const answer = await actionPost(h, source.id, source.actionToken ?? '', route, body);
+    if (answer.status < 300) {
+      const documented = ACTION_LANE_OPERATION_DOCS[`POST /api/room-actions/v1/bindings/:binding_id/${route}`]?.success;
+      expect(documented?.status, `${route} answered ${answer.status}; the contract documents no success`).toBe(
+        answer.status,
+      );
+      documented?.schema?.parse(answer.body);
+    }
+    return answer;
+  };
   const ingress = async (route: string, body: object) => {
     const answer = await ingressPost(h, source, route, body);
     expect(answer.status, answer.text).toBe(200);

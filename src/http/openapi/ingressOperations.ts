@@ -16,7 +16,9 @@ import {
 import {
   ActionPollReceiptSchema,
   ActionPollRequestSchema,
+  ActionResultReceiptSchema,
   ActionResultRequestSchema,
+  ControlResultReceiptSchema,
   ControlResultRequestSchema,
 } from '../../api/environmentActionSchemas.js';
 import type { OperationDoc } from './operations.js';
@@ -110,10 +112,12 @@ export const ACTION_LANE_OPERATION_DOCS: Readonly<Record<string, OperationDoc>> 
     operationId: 'recordEnvironmentActionResult',
     summary: 'Report one issued action’s outcome and observed postcondition',
     body: ActionResultRequestSchema,
+    success: { status: 200, description: 'The outcome Helix recorded.', schema: ActionResultReceiptSchema },
   }),
   [`POST ${ACTIONS}/controls/result`]: actionPost({
     operationId: 'recordEnvironmentControlResult',
     summary: 'Report one issued cancel or emergency stop, with its stationary postcondition',
     body: ControlResultRequestSchema,
+    success: { status: 200, description: 'The control outcome Helix recorded.', schema: ControlResultReceiptSchema },
   }),
 };

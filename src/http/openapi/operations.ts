@@ -52,7 +52,9 @@ import {
 import {
   ActionPollReceiptSchema,
   ActionPollRequestSchema,
+  ActionResultReceiptSchema,
   ActionResultRequestSchema,
+  ControlResultReceiptSchema,
   ControlResultRequestSchema,
 } from '../../api/environmentActionSchemas.js';
 import { ObserverBindingRequestSchema } from '../../api/chatSchemas.js';
@@ -353,6 +355,8 @@ export const SCHEMA_NAMES: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType, s
   [ActionResultRequestSchema, 'EnvironmentActionResultRequest'],
   [ControlResultRequestSchema, 'EnvironmentControlResultRequest'],
   [ActionPollReceiptSchema, 'EnvironmentActionPollReceipt'],
+  [ActionResultReceiptSchema, 'EnvironmentActionResultReceipt'],
+  [ControlResultReceiptSchema, 'EnvironmentControlResultReceipt'],
   [ProtectedResourceMetadataSchema, 'ProtectedResourceMetadata'],
   [HealthSchema, 'Health'],
   [OpenApiDocumentSchema, 'OpenApiDocument'],

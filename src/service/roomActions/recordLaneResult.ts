@@ -1,6 +1,9 @@
+import type { z } from 'zod';
 import {
   type Action,
+  type ActionResultReceiptSchema,
   ActionResultRequestSchema,
+  type ControlResultReceiptSchema,
   ControlResultRequestSchema,
 } from '../../api/environmentActionSchemas.js';
 import { type ActionRecord, EMBODIMENT_LIMITS, type WorkflowStatus } from '../../domain/embodiment.js';
@@ -71,7 +74,13 @@ export const recordActionResult = (deps: RoomDeps, source: RoomSourceRecord, inp
       const post = body.postcondition === null ? null : JSON.stringify(body.postcondition);
       if (!(await uow.embodiment.answerAction(action.actionId, status, reason, post, now))) throw notOpen('action');
       await advanceWorkflow(uow, action, status, reason, now);
-      return { action_id: action.actionId, workflow_ref: action.workflowRef, status, reason };
+      const receipt: z.infer<typeof ActionResultReceiptSchema> = {
+        action_id: action.actionId,
+        workflow_ref: action.workflowRef,
+        status,
+        reason,
+      };
+      return receipt;
     },
   );
 
@@ -100,6 +109,11 @@ export const recordControlResult = (deps: RoomDeps, source: RoomSourceRecord, in
         await uow.embodiment.settleWaitingSteps(control.workflowRef, 'stopped', control.control, now);
         await uow.embodiment.moveWorkflow(control.workflowRef, ['stopping'], 'stopped', control.control, now);
       }
-      return { control_id: control.controlId, workflow_ref: control.workflowRef, status };
+      const receipt: z.infer<typeof ControlResultReceiptSchema> = {
+        control_id: control.controlId,
+        workflow_ref: control.workflowRef,
+        status,
+      };
+      return receipt;
     },
   );

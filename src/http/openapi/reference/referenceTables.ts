@@ -33,15 +33,28 @@ const outputTable = (schema: z.ZodType): string =>
     fieldRows(schema, 'output').map((f) => [code(f.path), f.type, yesNo(f.required), f.limits]),
   );
 
-const credentialOf = (doc: OperationDoc): string => {
-  if (doc.authentication === 'none') return 'none';
-  if (doc.authentication === 'session') return 'browser session';
-  if (doc.authentication === 'source_bearer') return 'the binding’s source bearer';
+/** A bearer operation's scopes: the OAuth scopes, or the `hlx_` key scope where OAuth grants none. */
+const bearerScopes = (doc: OperationDoc): string => {
   if (doc.scope === undefined) return 'bearer';
   const grant = OPERATION_SCOPES[doc.scope];
   return grant.oauth === null
     ? `${code(grant.adr[0])} (an \`hlx_\` key only)`
     : grant.oauth.map((scope) => code(scope)).join(' and ');
+};
+
+const credentialOf = (doc: OperationDoc): string => {
+  switch (doc.authentication) {
+    case 'none':
+      return 'none';
+    case 'session':
+      return 'browser session';
+    case 'source_bearer':
+      return 'the binding’s source bearer';
+    case 'action_credential':
+      return 'the binding’s action credential';
+    case 'bearer':
+      return bearerScopes(doc);
+  }
 };
 
 /** The route table: every documented route, from the tables the server registers them with. */
