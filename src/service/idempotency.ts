@@ -3,6 +3,7 @@ import { HelixError } from '../domain/errors.js';
 import { canonicalJson, sha256Hex } from '../domain/hashing.js';
 import type { Ownership } from '../auth/principal.js';
 import type { ReceiptKey, UnitOfWork } from '../store/port.js';
+import type { ServiceResult } from './result.js';
 
 export const MUTATING_OPERATIONS = [
   'run.start',
@@ -47,6 +48,26 @@ export type Reservation =
   | { readonly kind: 'replay'; readonly status: number; readonly body: unknown }
   | { readonly kind: 'in_progress'; readonly runId: string | null }
   | { readonly kind: 'interrupted'; readonly runId: string | null };
+
+/** What `reserveKey` reports for a key some earlier request already used. */
+export type UsedKey = Exclude<Reservation, { kind: 'reserved' }>;
+
+/**
+ * The one answer to a used key: the stored response, replayed; `outcome_unknown` when the first
+ * request died without recording one; `idempotency_in_progress` while it runs. The run's id, when
+ * the key belongs to a run, is in the error's detail.
+ */
+export const answerUsedKey = <B = unknown>(used: UsedKey): ServiceResult<B> => {
+  const detail = used.kind !== 'replay' && used.runId !== null ? { run_id: used.runId } : {};
+  switch (used.kind) {
+    case 'replay':
+      return { status: used.status, body: used.body as B, replayed: true };
+    case 'interrupted':
+      throw new HelixError('outcome_unknown', detail);
+    case 'in_progress':
+      throw new HelixError('idempotency_in_progress', detail);
+  }
+};
 
 export interface ReserveOptions {
   readonly now: number;

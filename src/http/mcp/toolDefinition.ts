@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/principal.js';
 import { HelixError } from '../../domain/errors.js';
 import type { AgentTaskOperation, RoomOperation, RunOperation } from '../../domain/scopes.js';
 import type { RoomDeps } from '../../service/rooms/deps.js';
-import type { ServiceResult } from '../../service/runs/deps.js';
+import type { ServiceResult } from '../../service/result.js';
 import type { RunService } from '../../service/runs/runService.js';
 
 /** The use cases a tool may call: the run service always, the room facade when the server has one. */

@@ -6,7 +6,8 @@ import { HelixError } from '../../domain/errors.js';
 import { bindRun } from '../../service/rooms/bindRun.js';
 import { claimChatBinding } from '../../service/rooms/claimChatBinding.js';
 import { createRoom } from '../../service/rooms/createRoom.js';
-import type { RoomDeps, RoomResult } from '../../service/rooms/deps.js';
+import type { RoomDeps } from '../../service/rooms/deps.js';
+import type { ServiceResult } from '../../service/result.js';
 import { inspectRoom } from '../../service/rooms/inspectRoom.js';
 import { listRooms } from '../../service/rooms/listRooms.js';
 import { requestCommand } from '../../service/rooms/requestCommand.js';
@@ -33,7 +34,7 @@ interface RoomRoute {
   readonly withdrawal?: true;
   /** SLR-10: the one body field that may hold a credential-shaped value (the browser-issued chat claim). */
   readonly credentialField?: string;
-  readonly handler: (deps: RoomDeps, principal: Principal, request: RoomRequest) => Promise<RoomResult<unknown>>;
+  readonly handler: (deps: RoomDeps, principal: Principal, request: RoomRequest) => Promise<ServiceResult<unknown>>;
 }
 
 /**
@@ -134,7 +135,7 @@ const assertNoCredential = (route: RoomRoute, body: unknown): void => {
   if (containsCredential(probed)) throw refuse('credential-shaped value refused');
 };
 
-const sendResult = (reply: FastifyReply, route: RoomRoute, result: RoomResult<unknown>): FastifyReply => {
+const sendResult = (reply: FastifyReply, route: RoomRoute, result: ServiceResult<unknown>): FastifyReply => {
   if (route.mutation) reply.header('Idempotency-Replayed', result.replayed ? 'true' : 'false');
   const body = result.body as { room?: { room_id?: unknown } };
   if (route.url === ROOMS_PATH && result.status === 201 && typeof body.room?.room_id === 'string')

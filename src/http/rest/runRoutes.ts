@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../../auth/authenticate.js';
 import type { Principal } from '../../auth/principal.js';
 import type { RunService } from '../../service/runs/runService.js';
-import type { ServiceResult } from '../../service/runs/deps.js';
+import type { ServiceResult } from '../../service/result.js';
 import { enforcePrincipalLimit } from '../hardening/rateLimits.js';
 import { authenticateRequest } from '../principalHook.js';
 import { containsCredential } from '../../domain/credentialShape.js';

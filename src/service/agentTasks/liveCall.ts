@@ -8,7 +8,8 @@ import { requireScopes } from '../../domain/scopes.js';
 import type { AgentCalls } from '../../solver/agentTask/agentTaskExecutor.js';
 import type { LiveAgentCall } from '../../solver/agentTask/liveAgentCall.js';
 import { loadOwnedRun, ownerOf } from '../runs/access.js';
-import type { RunServiceDeps, ServiceResult } from '../runs/deps.js';
+import type { RunServiceDeps } from '../runs/deps.js';
+import type { ServiceResult } from '../result.js';
 import { parseInput } from '../validate.js';
 
 /** Every agent-task use case starts here: the operation's scope, the strict request, the owner. */

@@ -1,6 +1,7 @@
 import type { Principal } from '../../auth/principal.js';
 import { EMBODIMENT_LIMITS } from '../../domain/embodiment.js';
-import type { RoomDeps, RoomResult } from '../rooms/deps.js';
+import type { RoomDeps } from '../rooms/deps.js';
+import type { ServiceResult } from '../result.js';
 import { loadActingMember } from './embodimentAccess.js';
 import { currentSubject } from './liveSubject.js';
 import type { SubjectListReceipt, SubjectView } from './subjectViews.js';
@@ -15,7 +16,7 @@ export const listSubjects = async (
   deps: RoomDeps,
   principal: Principal,
   roomId: unknown,
-): Promise<RoomResult<SubjectListReceipt>> => {
+): Promise<ServiceResult<SubjectListReceipt>> => {
   const { caller, room } = await loadActingMember(deps, principal, 'environment.subject_list', roomId);
   const now = deps.now();
   return deps.store.transaction(async (uow) => {

@@ -5,9 +5,16 @@ import { EMBODIMENT_LIMITS, EXECUTABLE_ACTION_KINDS, type ExecutableActionKind }
 import { HelixError } from '../../domain/errors.js';
 import type { ConsumedApproval } from '../../domain/runtimeApproval.js';
 import { consumeApproval, verifyApproval } from '../approvals/verifyAndConsumeApproval.js';
-import { completeReceipt, idempotentRequest, requireIdempotencyKey, reserveKey } from '../idempotency.js';
+import {
+  answerUsedKey,
+  completeReceipt,
+  idempotentRequest,
+  requireIdempotencyKey,
+  reserveKey,
+} from '../idempotency.js';
 import type { UnitOfWork } from '../../store/port.js';
-import type { RoomDeps, RoomResult } from '../rooms/deps.js';
+import type { RoomDeps } from '../rooms/deps.js';
+import type { ServiceResult } from '../result.js';
 import { parseInput } from '../validate.js';
 import { type ActingMember, loadActingMember, requireActor } from './embodimentAccess.js';
 import { heldSubject, requireConnector } from './liveSubject.js';
@@ -74,7 +81,7 @@ export const playerAction = async (
   deps: RoomDeps,
   principal: Principal,
   args: Readonly<Record<string, unknown>>,
-): Promise<RoomResult<PlayerActionReceipt>> => {
+): Promise<ServiceResult<PlayerActionReceipt>> => {
   const acting = await loadActingMember(deps, principal, 'minecraft.player_action', args.room_id);
   requireActor(acting);
   const key = requireIdempotencyKey(typeof args.idempotency_key === 'string' ? args.idempotency_key : undefined);
@@ -148,14 +155,11 @@ const queue = (
   acting: ActingMember,
   idem: ReturnType<typeof idempotentRequest>,
   { steps, approval, subject, source }: Queued,
-): Promise<RoomResult<PlayerActionReceipt>> => {
+): Promise<ServiceResult<PlayerActionReceipt>> => {
   const now = deps.now();
   return deps.store.transaction(async (uow) => {
     const reservation = await reserveKey(uow, idem, { now, ttlMs: deps.receiptTtlMs, lease: null, runId: null });
-    if (reservation.kind === 'interrupted') throw new HelixError('outcome_unknown');
-    if (reservation.kind === 'in_progress') throw new HelixError('idempotency_in_progress');
-    if (reservation.kind === 'replay')
-      return { status: reservation.status, body: reservation.body as PlayerActionReceipt, replayed: true };
+    if (reservation.kind !== 'reserved') return answerUsedKey<PlayerActionReceipt>(reservation);
     const accountId = acting.caller.accountId;
     if (!(await uow.embodiment.takeLease(subject.subjectRef, accountId, now, now + EMBODIMENT_LIMITS.leaseMs)))
       throw new HelixError('environment_subject_conflict');

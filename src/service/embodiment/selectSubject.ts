@@ -1,7 +1,8 @@
 import type { Principal } from '../../auth/principal.js';
 import { EMBODIMENT_LIMITS } from '../../domain/embodiment.js';
 import { HelixError } from '../../domain/errors.js';
-import type { RoomDeps, RoomResult } from '../rooms/deps.js';
+import type { RoomDeps } from '../rooms/deps.js';
+import type { ServiceResult } from '../result.js';
 import { loadActingMember, requireActor, stringArg } from './embodimentAccess.js';
 import { currentSubject, requireConnector } from './liveSubject.js';
 import type { SubjectSelectReceipt } from './subjectViews.js';
@@ -19,7 +20,7 @@ export const selectSubject = async (
   deps: RoomDeps,
   principal: Principal,
   args: Readonly<Record<string, unknown>>,
-): Promise<RoomResult<SubjectSelectReceipt>> => {
+): Promise<ServiceResult<SubjectSelectReceipt>> => {
   const acting = await loadActingMember(deps, principal, 'environment.subject_select', args.room_id);
   requireActor(acting);
   const bindingId = stringArg(args.environment_binding_id, 'environment_binding_id');

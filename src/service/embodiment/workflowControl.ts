@@ -2,7 +2,8 @@ import type { Principal } from '../../auth/principal.js';
 import { EMBODIMENT_LIMITS, type WorkflowRecord } from '../../domain/embodiment.js';
 import { HelixError } from '../../domain/errors.js';
 import type { UnitOfWork } from '../../store/port.js';
-import type { RoomDeps, RoomResult } from '../rooms/deps.js';
+import type { RoomDeps } from '../rooms/deps.js';
+import type { ServiceResult } from '../result.js';
 import { admitCaller } from '../rooms/access.js';
 import { stopWorkflow } from './emergencyStop.js';
 import { loadActingMember, requireActor, stringArg } from './embodimentAccess.js';
@@ -37,7 +38,7 @@ export const workflowControl = async (
   deps: RoomDeps,
   principal: Principal,
   args: Readonly<Record<string, unknown>>,
-): Promise<RoomResult<WorkflowControlReceipt>> => {
+): Promise<ServiceResult<WorkflowControlReceipt>> => {
   const control = controlArg(args.control);
   if (args.reason !== undefined && (typeof args.reason !== 'string' || args.reason.length > REASON_MAX))
     throw new HelixError('invalid_request', {

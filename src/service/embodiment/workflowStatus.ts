@@ -1,5 +1,6 @@
 import type { Principal } from '../../auth/principal.js';
-import type { RoomDeps, RoomResult } from '../rooms/deps.js';
+import type { RoomDeps } from '../rooms/deps.js';
+import type { ServiceResult } from '../result.js';
 import { loadActingMember } from './embodimentAccess.js';
 import { loadOwnWorkflow, settleVanishedConnector } from './ownWorkflow.js';
 import { type WorkflowStatusReceipt, workflowStatusReceipt } from './workflowViews.js';
@@ -14,7 +15,7 @@ export const workflowStatus = async (
   deps: RoomDeps,
   principal: Principal,
   args: Readonly<Record<string, unknown>>,
-): Promise<RoomResult<WorkflowStatusReceipt>> => {
+): Promise<ServiceResult<WorkflowStatusReceipt>> => {
   const acting = await loadActingMember(deps, principal, 'minecraft.workflow_status', args.room_id);
   const now = deps.now();
   return deps.store.transaction(async (uow) => {

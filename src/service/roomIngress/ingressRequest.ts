@@ -8,6 +8,7 @@ import type { UnitOfWork } from '../../store/port.js';
 import type { RoomDeps } from '../rooms/deps.js';
 import { parseInput } from '../validate.js';
 import { pruneLedger, storageLimitsOf } from './storageBounds.js';
+import type { ServiceResult } from '../result.js';
 
 /** The ingress POST routes under `/api/room-ingress/v1/bindings/{binding_id}/` (ING-01). */
 export const INGRESS_POST_ROUTES = [
@@ -32,10 +33,8 @@ export interface IngressRequest<B extends IngressEnvelope> {
 }
 
 /** What an ingress use case answers; `replayed` marks the stored answer to a retried request. */
-export interface IngressResult {
+export interface IngressResult extends ServiceResult {
   readonly status: 200;
-  readonly body: unknown;
-  readonly replayed: boolean;
 }
 
 export interface IngressCall<S extends z.ZodType<IngressEnvelope>> {

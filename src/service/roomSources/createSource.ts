@@ -3,9 +3,16 @@ import { CreateSourceRequestSchema } from '../../api/roomSourceSchemas.js';
 import { projectSource, type SourceCreateReceipt, sourceCreateReceipt } from '../../api/roomSourceViews.js';
 import { HelixError } from '../../domain/errors.js';
 import type { UnitOfWork } from '../../store/port.js';
-import { completeReceipt, idempotentRequest, requireIdempotencyKey, reserveKey } from '../idempotency.js';
+import {
+  answerUsedKey,
+  completeReceipt,
+  idempotentRequest,
+  requireIdempotencyKey,
+  reserveKey,
+} from '../idempotency.js';
 import { admitCaller, loadCallerRoom } from '../rooms/access.js';
-import type { RoomDeps, RoomResult } from '../rooms/deps.js';
+import type { RoomDeps } from '../rooms/deps.js';
+import type { ServiceResult } from '../result.js';
 import { parseInput } from '../validate.js';
 import { issueDelivery } from './credentials.js';
 import { newSourceRecord } from './newSource.js';
@@ -27,7 +34,7 @@ export const createSource = async (
   roomId: string,
   idempotencyKey: string | undefined,
   body: unknown,
-): Promise<RoomResult<SourceCreateReceipt>> => {
+): Promise<ServiceResult<SourceCreateReceipt>> => {
   const caller = await admitCaller(deps, principal, 'room.source_create', 'feature_required');
   const { member } = await loadCallerRoom(deps.store.read.rooms, roomId, caller);
   if (member.role !== 'owner') throw new HelixError('room_role_forbidden');
@@ -39,11 +46,9 @@ export const createSource = async (
 
   return deps.store.transaction(async (uow) => {
     const reservation = await reserveKey(uow, idem, { now, ttlMs: deps.receiptTtlMs, lease: null, runId: null });
-    if (reservation.kind === 'interrupted') throw new HelixError('outcome_unknown');
-    if (reservation.kind === 'in_progress') throw new HelixError('idempotency_in_progress');
-    if (reservation.kind === 'replay') {
-      const stored = reservation.body as SourceCreateReceipt;
-      return { status: reservation.status, body: await replayDelivery(uow, stored, now), replayed: true };
+    if (reservation.kind !== 'reserved') {
+      const replay = answerUsedKey<SourceCreateReceipt>(reservation);
+      return { ...replay, body: await replayDelivery(uow, replay.body, now) };
     }
     const source = newSourceRecord(
       request,

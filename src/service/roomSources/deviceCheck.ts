@@ -11,7 +11,8 @@ import { isCurrentMember, type RoomRecord } from '../../domain/rooms.js';
 import type { RoomSourceRecord } from '../../domain/roomSources.js';
 import type { UnitOfWork } from '../../store/port.js';
 import { admitCaller, loadCallerRoom, type RoomCaller } from '../rooms/access.js';
-import type { RoomDeps, RoomResult } from '../rooms/deps.js';
+import type { RoomDeps } from '../rooms/deps.js';
+import type { ServiceResult } from '../result.js';
 
 const iso = (ms: number | null | undefined): string | null =>
   ms === null || ms === undefined ? null : new Date(ms).toISOString();
@@ -104,7 +105,7 @@ export const deviceCheck = async (
   deps: RoomDeps,
   principal: Principal,
   roomId: unknown,
-): Promise<RoomResult<DeviceCheckReceipt>> => {
+): Promise<ServiceResult<DeviceCheckReceipt>> => {
   if (roomId !== undefined && typeof roomId !== 'string')
     throw new HelixError('invalid_request', { issues: [{ path: 'room_id', message: 'must be a string' }] });
   const caller = await admitCaller(deps, principal, 'environment.device_check', 'feature_required');

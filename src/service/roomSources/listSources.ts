@@ -3,7 +3,8 @@ import { projectSource, type SourceListReceipt, sourceListReceipt } from '../../
 import { HelixError } from '../../domain/errors.js';
 import { SOURCE_LIMITS } from '../../domain/roomSources.js';
 import { admitCaller, loadCallerRoom } from '../rooms/access.js';
-import type { RoomDeps, RoomResult } from '../rooms/deps.js';
+import type { RoomDeps } from '../rooms/deps.js';
+import type { ServiceResult } from '../result.js';
 
 /**
  * GET /api/v1/rooms/{room_id}/sources (RREST-08, MRT-08, SRC-09): the room's sources, oldest
@@ -14,7 +15,7 @@ export const listSources = async (
   deps: RoomDeps,
   principal: Principal,
   roomId: string,
-): Promise<RoomResult<SourceListReceipt>> => {
+): Promise<ServiceResult<SourceListReceipt>> => {
   const caller = await admitCaller(deps, principal, 'room.source_list', 'feature_required');
   const { member } = await loadCallerRoom(deps.store.read.rooms, roomId, caller);
   if (member.role !== 'owner') throw new HelixError('room_role_forbidden');

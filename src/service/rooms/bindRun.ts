@@ -7,7 +7,8 @@ import { hasAcceptedCurrentConsent, roleMayBindRuns, type RunRoomBindingRecord }
 import type { UnitOfWork } from '../../store/port.js';
 import { parseInput } from '../validate.js';
 import { admitCaller, loadCallerRoom, type RoomCaller, roomNotFound } from './access.js';
-import type { RoomDeps, RoomResult } from './deps.js';
+import type { RoomDeps } from './deps.js';
+import type { ServiceResult } from '../result.js';
 import { newRunRoomBindingRef } from './ids.js';
 
 /**
@@ -22,7 +23,7 @@ export const bindRun = async (
   deps: RoomDeps,
   principal: Principal,
   body: unknown,
-): Promise<RoomResult<RunBindReceipt>> => {
+): Promise<ServiceResult<RunBindReceipt>> => {
   const caller = await admitCaller(deps, principal, 'room.bind_run', 'feature_required');
   const request = parseInput(BindRunRequestSchema, body);
   const now = deps.now();

@@ -6,7 +6,8 @@ import { sha256Hex } from '../../domain/hashing.js';
 import { isRunTerminal } from '../../domain/run.js';
 import { parseInput } from '../validate.js';
 import { admitCaller } from './access.js';
-import type { RoomDeps, RoomResult } from './deps.js';
+import type { RoomDeps } from './deps.js';
+import type { ServiceResult } from '../result.js';
 import { newRunChatBindingRef } from './ids.js';
 
 /**
@@ -25,7 +26,7 @@ export const claimChatBinding = async (
   deps: RoomDeps,
   principal: Principal,
   body: unknown,
-): Promise<RoomResult<ChatBindingClaimReceipt>> => {
+): Promise<ServiceResult<ChatBindingClaimReceipt>> => {
   const caller = await admitCaller(deps, principal, 'room.claim_chat', 'feature_required');
   const request = parseInput(ClaimChatBindingRequestSchema, body);
   const run = await deps.store.read.runs.get(request.run_id);

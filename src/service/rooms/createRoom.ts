@@ -1,17 +1,17 @@
 import type { Principal } from '../../auth/principal.js';
 import { CreateRoomRequestSchema } from '../../api/roomSchemas.js';
 import { projectRoom, roomReceipt, type RoomReceipt } from '../../api/roomViews.js';
-import { HelixError } from '../../domain/errors.js';
 import {
+  answerUsedKey,
   completeReceipt,
   idempotentRequest,
   requireIdempotencyKey,
   reserveKey,
-  type Reservation,
 } from '../idempotency.js';
 import { parseInput } from '../validate.js';
 import { admitCaller } from './access.js';
-import type { RoomDeps, RoomResult } from './deps.js';
+import type { RoomDeps } from './deps.js';
+import type { ServiceResult } from '../result.js';
 import { insertNewRoom } from './newRoom.js';
 
 /**
@@ -25,7 +25,7 @@ export const createRoom = async (
   principal: Principal,
   idempotencyKey: string | undefined,
   body: unknown,
-): Promise<RoomResult<RoomReceipt>> => {
+): Promise<ServiceResult<RoomReceipt>> => {
   const caller = await admitCaller(deps, principal, 'room.create', 'feature_required');
   const key = requireIdempotencyKey(idempotencyKey);
   const request = parseInput(CreateRoomRequestSchema, body);
@@ -47,17 +47,5 @@ export const createRoom = async (
     return { kind: 'done' as const, receipt };
   });
   if (outcome.kind === 'done') return { status: 201, body: outcome.receipt, replayed: false };
-  return answerReplay(outcome);
-};
-
-/** A creation completes inside its transaction, so a key found still `processing` was never committed by a live request. */
-const answerReplay = (reservation: Exclude<Reservation, { kind: 'reserved' }>): RoomResult<RoomReceipt> => {
-  switch (reservation.kind) {
-    case 'replay':
-      return { status: reservation.status, body: reservation.body as RoomReceipt, replayed: true };
-    case 'interrupted':
-      throw new HelixError('outcome_unknown');
-    case 'in_progress':
-      throw new HelixError('idempotency_in_progress');
-  }
+  return answerUsedKey<RoomReceipt>(outcome);
 };

@@ -25,10 +25,3 @@ export interface RoomDeps {
   /** HELIX_ROOM_* storage bounds of observations and the ingress ledger; absent: the bounded defaults. */
   readonly storageLimits?: RoomStorageLimits;
 }
-
-/** What a use case answers; `replayed` marks a stored idempotent response (Idempotency-Replayed, SLR-04). */
-export interface RoomResult<B> {
-  readonly status: number;
-  readonly body: B;
-  readonly replayed: boolean;
-}

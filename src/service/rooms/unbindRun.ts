@@ -2,7 +2,8 @@ import type { Principal } from '../../auth/principal.js';
 import { unbindReceipt, type UnbindReceipt } from '../../api/roomViews.js';
 import { isRunRoomBindingRef } from '../../domain/rooms.js';
 import { admitCaller, bindingNotFound } from './access.js';
-import type { RoomDeps, RoomResult } from './deps.js';
+import type { RoomDeps } from './deps.js';
+import type { ServiceResult } from '../result.js';
 
 /**
  * DELETE /api/v1/rooms/run-bindings/{binding_ref} (RREST-05, MRT-06, WD-01..07): withdraws one run-room
@@ -14,7 +15,7 @@ export const unbindRun = async (
   deps: RoomDeps,
   principal: Principal,
   bindingRef: string,
-): Promise<RoomResult<UnbindReceipt>> => {
+): Promise<ServiceResult<UnbindReceipt>> => {
   const caller = await admitCaller(deps, principal, 'room.unbind_run', 'withdrawal');
   if (!isRunRoomBindingRef(bindingRef)) throw bindingNotFound();
   const outcome = await deps.store.read.rooms.revokeRunBinding(caller.owner.ownerHash, bindingRef, deps.now());

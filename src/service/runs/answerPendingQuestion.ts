@@ -5,7 +5,8 @@ import { HelixError } from '../../domain/errors.js';
 import { ScopeSet } from '../../domain/scopes.js';
 import { loadAccountRun } from './accountRuns.js';
 import { continueRun } from './continueRun.js';
-import type { RunServiceDeps, ServiceResult } from './deps.js';
+import type { RunServiceDeps } from './deps.js';
+import type { ServiceResult } from '../result.js';
 
 export interface ConsoleAnswer {
   readonly questionId: string;

@@ -6,7 +6,8 @@ import type { Answer, RunRecord } from '../../domain/run.js';
 import { parseInput } from '../validate.js';
 import { loadOwnedRun, ownerOf, requireOperation, requireRunId } from './access.js';
 import { continueRun } from './continueRun.js';
-import type { RunServiceDeps, ServiceResult } from './deps.js';
+import type { RunServiceDeps } from './deps.js';
+import type { ServiceResult } from '../result.js';
 
 /**
  * A person's answer in the agent-task reference's shape (ATP-26..ATP-30), mapped onto the run's

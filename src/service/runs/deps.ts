@@ -52,10 +52,3 @@ export interface RunServiceDeps {
 
 /** The processing lease is at least two minutes and otherwise one minute past the turn timeout. */
 export const processingLeaseMs = (config: ServiceConfig): number => Math.max(120_000, config.turnTimeoutMs + 60_000);
-
-/** What a use case answers; `replayed` marks a stored idempotent response. */
-export interface ServiceResult<B = unknown> {
-  readonly status: number;
-  readonly body: B;
-  readonly replayed: boolean;
-}

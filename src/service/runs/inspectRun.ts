@@ -1,7 +1,8 @@
 import { projectRun, type RunView } from '../../api/runView.js';
 import type { Principal } from '../../auth/principal.js';
 import { loadOwnedRun, ownerOf, requireOperation, requireRunId } from './access.js';
-import type { RunServiceDeps, ServiceResult } from './deps.js';
+import type { RunServiceDeps } from './deps.js';
+import type { ServiceResult } from '../result.js';
 
 /** GET /api/v1/agent-runs/{run_id}: the owner-scoped snapshot. */
 export const inspectRun = async (

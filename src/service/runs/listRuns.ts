@@ -2,7 +2,8 @@ import { ListRunsQuerySchema } from '../../api/schemas.js';
 import type { RunListView } from '../../api/runListView.js';
 import type { Principal } from '../../auth/principal.js';
 import { ownerOf, requireOperation } from './access.js';
-import type { RunServiceDeps, ServiceResult } from './deps.js';
+import type { RunServiceDeps } from './deps.js';
+import type { ServiceResult } from '../result.js';
 import { pageOfRuns } from './runListPage.js';
 import { parseInput } from '../validate.js';
 

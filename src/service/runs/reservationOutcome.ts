@@ -1,31 +1,19 @@
 import { HelixError } from '../../domain/errors.js';
-import type { RunServiceDeps, ServiceResult } from './deps.js';
-import type { Reservation } from '../idempotency.js';
+import type { RunServiceDeps } from './deps.js';
+import { answerUsedKey, type UsedKey } from '../idempotency.js';
+import type { ServiceResult } from '../result.js';
 import { settleRun } from './recovery.js';
 
 /**
- * Answers a request whose Idempotency-Key was already used: replay the stored response, or report
- * that the first request is still running or died without recording its outcome.
+ * Answers a request whose Idempotency-Key was already used (`answerUsedKey`), after one check a
+ * run needs: a first request that looks in progress but whose turn died is settled, and reported
+ * as `outcome_unknown` rather than "try again".
  */
-export const answerReservation = async (
-  deps: RunServiceDeps,
-  reservation: Exclude<Reservation, { kind: 'reserved' }>,
-): Promise<ServiceResult> => {
-  switch (reservation.kind) {
-    case 'replay':
-      return { status: reservation.status, body: reservation.body, replayed: true };
-    case 'interrupted':
-      throw new HelixError('outcome_unknown', runDetail(reservation.runId));
-    case 'in_progress': {
-      if (reservation.runId !== null && (await recoverIfDead(deps, reservation.runId))) {
-        throw new HelixError('outcome_unknown', runDetail(reservation.runId));
-      }
-      throw new HelixError('idempotency_in_progress', runDetail(reservation.runId));
-    }
-  }
+export const answerReservation = async (deps: RunServiceDeps, used: UsedKey): Promise<ServiceResult> => {
+  if (used.kind === 'in_progress' && used.runId !== null && (await recoverIfDead(deps, used.runId)))
+    throw new HelixError('outcome_unknown', { run_id: used.runId });
+  return answerUsedKey(used);
 };
-
-const runDetail = (runId: string | null) => (runId === null ? {} : { run_id: runId });
 
 /** Settles the run behind a live-looking reservation; true when its turn turned out to be dead. */
 const recoverIfDead = async (deps: RunServiceDeps, runId: string): Promise<boolean> =>

@@ -10,7 +10,8 @@ import type { TurnExecutorKind } from '../../domain/agentTask.js';
 import { HelixError } from '../../domain/errors.js';
 import { acceptMutation } from './acceptMutation.js';
 import { admitScopes } from './admission.js';
-import type { RunServiceDeps, ServiceResult } from './deps.js';
+import type { RunServiceDeps } from './deps.js';
+import type { ServiceResult } from '../result.js';
 import { completeReceipt, reserveKey } from '../idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
 
