@@ -109,8 +109,8 @@ export const takesParagraph = (part: ContractPart): boolean =>
 /**
  * What can answer a part on its own: each claim, and for an answer said at length (a list, a
  * procedure, an explanation) each run of consecutive claims quoting the same passages (a lead-in
- * and its items, a paragraph). A value — a number, a name, a version — must be stated in one claim
- * with what it is the value of.
+ * and its items, a paragraph). A value — a number, a name, a version — must be stated in one claim;
+ * the claim before it, quoting the same passage, may say what it is the value of (`withSubjects`).
  */
 const statementsOf = (claims: readonly AnswerClaim[], part: ContractPart): AnswerClaim[] => {
   if (!takesParagraph(part)) return [...claims, ...withSubjects(claims)];
@@ -118,16 +118,19 @@ const statementsOf = (claims: readonly AnswerClaim[], part: ContractPart): Answe
   for (const claim of claims) {
     const last = runs.at(-1);
     if (last !== undefined && last.citing === claim.citing)
-      runs[runs.length - 1] = {
-        text: `${last.text}\n${claim.text}`,
-        said: `${last.said}\n${claim.said}`,
-        citing: last.citing,
-        context: `${last.context}\n${claim.context}`,
-      };
+      runs[runs.length - 1] = read(last, claim, `${last.text}\n${claim.text}`);
     else runs.push(claim);
   }
   return [...claims, ...runs];
 };
+
+/** Two consecutive claims of one passage read as one statement whose own words are `text`. */
+const read = (first: AnswerClaim, second: AnswerClaim, text: string): AnswerClaim => ({
+  text,
+  said: `${first.said}\n${second.said}`,
+  citing: second.citing,
+  context: `${first.context}\n${second.context}`,
+});
 
 /**
  * Each claim that follows another quoting the same passage, read with it as its subject: in "The
@@ -137,15 +140,7 @@ const statementsOf = (claims: readonly AnswerClaim[], part: ContractPart): Answe
 const withSubjects = (claims: readonly AnswerClaim[]): AnswerClaim[] =>
   claims.flatMap((claim, i) => {
     const subject = claims[i - 1];
-    if (subject === undefined || subject.citing !== claim.citing) return [];
-    return [
-      {
-        text: claim.text,
-        said: `${subject.said}\n${claim.said}`,
-        citing: claim.citing,
-        context: `${subject.context}\n${claim.context}`,
-      },
-    ];
+    return subject === undefined || subject.citing !== claim.citing ? [] : [read(subject, claim, claim.text)];
   });
 
 /** What a statement says (`text`), with the cited sentence it restates (`said`) and the titles it is said under (`context`). */
