@@ -9,7 +9,7 @@ import type { RunServiceDeps } from './deps.js';
 import type { ServiceResult } from '../result.js';
 import { completeReceipt, reserveKey } from '../idempotency.js';
 import { answerReservation } from './reservationOutcome.js';
-import { commitRunChange } from './runChange.js';
+import { commitRunChange, runAfterLostRace } from './runChange.js';
 
 /**
  * POST /api/v1/agent-runs/{run_id}/cancel: durably closes a nonterminal run (irreversible). It wins
@@ -36,9 +36,7 @@ export const cancelRun = async (
     const reservation = await reserveKey(uow, idem, { now, ttlMs: deps.config.receiptTtlMs, lease: null, runId });
     if (reservation.kind !== 'reserved') return reservation;
     const run = await loadOwnedRunIn(deps, uow, runId, owner);
-    if (isRunTerminal(run)) throw new HelixError('run_not_active', { current_version: run.version });
-    if (run.version !== request.expected_version)
-      throw new HelixError('version_conflict', { current_version: run.version });
+    assertCancellable(run, request.expected_version);
     const next: RunRecord = {
       ...run,
       version: run.version + 1,
@@ -55,7 +53,11 @@ export const cancelRun = async (
       },
     ];
     const committed = await commitRunChange(uow, run, next, events, now);
-    if (committed === undefined) throw new HelixError('version_conflict', { current_version: run.version });
+    if (committed === undefined) {
+      const current = await runAfterLostRace(uow, runId);
+      assertCancellable(current, request.expected_version);
+      throw new HelixError('version_conflict', { current_version: current.version });
+    }
     const view = projectRun(committed);
     await completeReceipt(uow, idem, 200, view, runId);
     return { kind: 'done' as const, view };
@@ -67,4 +69,10 @@ export const cancelRun = async (
   deps.notifier.publish(runId, 'cancel');
   deps.notifier.publish(runId, 'events');
   return { status: 200, body: outcome.view, replayed: false };
+};
+
+/** A terminal run is not active; a nonterminal one is cancelled only at the version the client saw. */
+const assertCancellable = (run: RunRecord, expectedVersion: number): void => {
+  if (isRunTerminal(run)) throw new HelixError('run_not_active', { current_version: run.version });
+  if (run.version !== expectedVersion) throw new HelixError('version_conflict', { current_version: run.version });
 };

@@ -6,7 +6,7 @@ import { isRunTerminal, type RunRecord } from '../../domain/run.js';
 import { loadOwnedRunIn } from './access.js';
 import type { RunServiceDeps } from './deps.js';
 import { reserveKey, type IdempotentRequest, type Reservation } from '../idempotency.js';
-import { commitRunChange } from './runChange.js';
+import { commitRunChange, runAfterLostRace } from './runChange.js';
 import type { TurnSlot } from './turnSlots.js';
 import type { UnitOfWork } from '../../store/port.js';
 import { traced } from '../../telemetry/instruments.js';
@@ -96,8 +96,11 @@ const commitClaim = async (uow: UnitOfWork, run: RunRecord, claim: TurnClaim, qu
     },
   ];
   const committed = await commitRunChange(uow, run, claimed, events, now);
-  if (committed === undefined) throw new HelixError('version_conflict', { current_version: run.version });
-  return committed;
+  if (committed !== undefined) return committed;
+  // Lost to a concurrent claim or cancel: refuse as the winner's state does (run_busy, run_not_active, ...).
+  const current = await runAfterLostRace(uow, run.runId);
+  assertContinuable(current, request);
+  throw new HelixError('version_conflict', { current_version: current.version });
 };
 
 /**

@@ -1,3 +1,4 @@
+import { HelixError } from '../../domain/errors.js';
 import type { NewRunEvent } from '../../domain/events.js';
 import type { RunRecord } from '../../domain/run.js';
 import type { UnitOfWork } from '../../store/port.js';
@@ -18,6 +19,18 @@ export const commitRunChange = async (
   if (!(await uow.runs.compareAndSet(stamped, before.version))) return undefined;
   await uow.events.append(stamped.runId, stamped.version, before.lastEventSeq + 1, events, now);
   return stamped;
+};
+
+/**
+ * The run as the request that beat a compare-and-set left it. On PostgreSQL (READ COMMITTED) the
+ * losing UPDATE waited for the winner, and this new statement sees what the winner committed, so
+ * the refusal built from it reports the version a client must use next, not the one it already
+ * lost with. SQLite serializes writers, so there a compare-and-set does not lose to a rival.
+ */
+export const runAfterLostRace = async (uow: UnitOfWork, runId: string): Promise<RunRecord> => {
+  const current = await uow.runs.get(runId);
+  if (current === undefined) throw new HelixError('not_found');
+  return current;
 };
 
 /** The budget_exhausted transition, for a spent step budget or a passed expiry. */
