@@ -1,6 +1,7 @@
 /**
  * A real Helix server process for crash tests: the production start-up path, with an executor
- * whose turns take HELIX_TEST_TURN_MS. Prints {"url": …} on its first stdout line once listening.
+ * whose turns take HELIX_TEST_TURN_MS, or a random 0..HELIX_TEST_TURN_MAX_MS when that is set (so
+ * cancels race turns in flight). Prints {"url": …} on its first stdout line once listening.
  */
 import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
@@ -10,8 +11,11 @@ import { startHelix } from '../../src/server.js';
 import { ScriptedExecutor } from '../../src/solver/scriptedExecutor.js';
 
 const turnMs = Number(process.env.HELIX_TEST_TURN_MS ?? '0');
+const turnMaxMs =
+  process.env.HELIX_TEST_TURN_MAX_MS === undefined ? undefined : Number(process.env.HELIX_TEST_TURN_MAX_MS);
 const executor = new ScriptedExecutor([], async (input) => {
-  await new Promise((resolve) => setTimeout(resolve, turnMs));
+  const ms = turnMaxMs === undefined ? turnMs : Math.random() * turnMaxMs;
+  await new Promise((resolve) => setTimeout(resolve, ms));
   if (input.signal.aborted) throw new Error('aborted');
   return emptyOutcome();
 });
