@@ -17,7 +17,9 @@ export class Random {
     return Math.floor(this.next() * n);
   }
   pick<T>(items: readonly T[]): T {
-    return items[this.below(items.length)]!;
+    const item = items[this.below(items.length)];
+    if (item === undefined) throw new Error('pick from an empty list');
+    return item;
   }
   chance(p: number): boolean {
     return this.next() < p;

@@ -62,12 +62,15 @@ export const checkObject = <S, I, O>(
   const phases = expand(spec, history);
   const entries = timeline(phases);
   const list = new LinkedEntries(entries.length);
-  const callOf = new Int32Array(phases.length);
   const returnOf = new Int32Array(phases.length);
   entries.forEach((e, i) => {
-    if (e.isCall) callOf[e.phase.index] = i + 1;
-    else returnOf[e.phase.index] = i + 1;
+    if (!e.isCall) returnOf[e.phase.index] = i + 1;
   });
+  const entryAt = (node: number): Entry<I, O> => {
+    const entry = entries[node - 1];
+    if (entry === undefined) throw new Error(`no timeline entry ${node}`);
+    return entry;
+  };
   const placed = new Uint8Array(phases.length);
   const bits = new PlacedBits(phases.length);
   const memo = new Set<string>();
@@ -88,23 +91,23 @@ export const checkObject = <S, I, O>(
 
   while (node !== 0) {
     if (++steps % CLOCK_CHECK_EVERY === 0 && Date.now() - started > budget) return result('undecided');
-    const entry = entries[node - 1]!;
+    const entry = entryAt(node);
     const { phase } = entry;
     if (!entry.isCall) {
       // Every phase still unplaced here returns at Infinity: answered work is all explained.
       if (entry.at === Number.POSITIVE_INFINITY) return result('linearizable');
       if (longest === undefined || stack.length > longest.placed.length)
         longest = {
-          placed: stack.map((s) => entries[s.node - 1]!.phase).map((p) => ({ op: p.op, phase: p.phase })),
+          placed: stack.map((s) => entryAt(s.node).phase).map((p) => ({ op: p.op, phase: p.phase })),
           stuck: phase.op,
           statesThen: [...states.keys()],
         };
       const top = stack.pop();
       if (top === undefined) return result('violation', longest);
-      const undone = entries[top.node - 1]!.phase;
+      const undone = entryAt(top.node).phase;
       placed[undone.index] = 0;
       bits.flip(undone.index);
-      list.relink(returnOf[undone.index]!);
+      list.relink(returnOf[undone.index] ?? 0);
       list.relink(top.node);
       states = top.states;
       node = list.next(top.node);
@@ -124,7 +127,7 @@ export const checkObject = <S, I, O>(
         states = after;
         placed[phase.index] = 1;
         list.unlink(node);
-        list.unlink(returnOf[phase.index]!);
+        list.unlink(returnOf[phase.index] ?? 0);
         node = list.first();
         continue;
       }
@@ -182,21 +185,21 @@ class LinkedEntries {
     }
   }
   first(): number {
-    return this.nextOf[0]!;
+    return this.next(0);
   }
   next(node: number): number {
-    return this.nextOf[node]!;
+    return this.nextOf[node] ?? 0;
   }
   unlink(node: number): void {
-    const before = this.prev[node]!;
-    const after = this.nextOf[node]!;
+    const before = this.prev[node] ?? 0;
+    const after = this.next(node);
     this.nextOf[before] = after;
     if (after !== 0) this.prev[after] = before;
   }
   /** Undoes `unlink`; relinking in the reverse order of unlinking restores the list. */
   relink(node: number): void {
-    const after = this.nextOf[node]!;
-    this.nextOf[this.prev[node]!] = node;
+    const after = this.next(node);
+    this.nextOf[this.prev[node] ?? 0] = node;
     if (after !== 0) this.prev[after] = node;
   }
 }
@@ -208,7 +211,8 @@ class PlacedBits {
     this.words = new Uint32Array(Math.ceil(size / 32));
   }
   flip(index: number): void {
-    this.words[index >>> 5]! ^= 1 << (index & 31);
+    const word = index >>> 5;
+    this.words[word] = (this.words[word] ?? 0) ^ (1 << (index & 31));
   }
   key(): string {
     return Buffer.from(this.words.buffer).toString('base64');
