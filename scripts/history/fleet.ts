@@ -1,0 +1,70 @@
+import { startServerProcess, type ServerProcess } from '../../test/support/processes.js';
+import { sleep } from './random.js';
+
+/**
+ * Helix processes serving one database (one on a SQLite file; any number on PostgreSQL), each
+ * with turns that take a random 0..turnMaxMs so cancels race turns in flight. `killEvery` sends
+ * `kill -9` to one process at a time, round robin, and starts it again: what a crash does to
+ * clients (reset connections, turns left claimed) and what recovery must repair.
+ */
+export class Fleet {
+  private readonly live: (ServerProcess | undefined)[];
+  private stopping = false;
+  private killer: Promise<void> = Promise.resolve();
+  kills = 0;
+
+  private constructor(
+    private readonly location: string,
+    private readonly env: Record<string, string>,
+    servers: ServerProcess[],
+  ) {
+    this.live = servers;
+  }
+
+  static async start(location: string, replicas: number, turnMaxMs: number): Promise<Fleet> {
+    const env = { ...UNBOUNDED, HELIX_TEST_TURN_MAX_MS: String(turnMaxMs) };
+    const servers = await Promise.all(Array.from({ length: replicas }, () => startServerProcess(location, env)));
+    return new Fleet(location, env, servers);
+  }
+
+  /** The URLs of the processes up now. */
+  urls(): string[] {
+    return this.live.flatMap((s) => (s === undefined ? [] : [s.url]));
+  }
+
+  /** Kills one process every `intervalMs` (0: never) until `stop`, restarting it after `downMs`. */
+  killEvery(intervalMs: number, downMs: number): void {
+    if (intervalMs <= 0) return;
+    this.killer = (async () => {
+      for (let next = 0; !this.stopping; next = (next + 1) % this.live.length) {
+        await sleep(intervalMs);
+        if (this.stopping) return;
+        const victim = this.live[next];
+        this.live[next] = undefined;
+        await victim?.kill('SIGKILL');
+        this.kills++;
+        await sleep(downMs);
+        this.live[next] = await startServerProcess(this.location, this.env);
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.killer;
+    await Promise.all(this.live.map((s) => s?.kill('SIGTERM')));
+  }
+}
+
+/**
+ * The limits that exist to refuse one client hammering the service are off: the workload is that
+ * client. The turn bound per owner stays finite but out of reach, so 429 stays rare.
+ */
+const UNBOUNDED: Record<string, string> = {
+  HELIX_AGENT_IP_RATE_LIMIT: '0',
+  HELIX_MCP_IP_RATE_LIMIT: '0',
+  HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',
+  HELIX_MCP_PRINCIPAL_RATE_LIMIT: '0',
+  HELIX_MAX_CONCURRENT_TURNS_PER_OWNER: '10000',
+  HELIX_HTTP_MAX_CONNECTIONS_PER_IP: '0',
+};
