@@ -40,14 +40,14 @@ describe.each(flavours)('run register histories on $name with kill -9', (flavour
   it('every run history is linearizable under the sequential model', () => {
     const { summary } = recorded;
     expect(summary.findings, summary.findings.join('\n\n')).toEqual([]);
-    expect(summary.verdicts).toEqual({ linearizable: summary.runs, violation: 0, undecided: 0 });
+    expect(summary.verdicts).toEqual({ linearizable: summary.objects, violation: 0, undecided: 0 });
   });
 
   it('the history is not trivial: crashes, races, refusals, replays and unknown outcomes are in it', () => {
     const { summary, history } = recorded;
     expect(summary.kills).toBeGreaterThanOrEqual(2);
     expect(summary.operations).toBeGreaterThan(1_000);
-    expect(summary.runs).toBeGreaterThan(10);
+    expect(summary.objects).toBeGreaterThan(10);
     const answered = (code: string) => history.some((op) => op.output?.code === code);
     for (const code of ['run_busy', 'version_conflict', 'run_cancelled', 'run_not_active'])
       expect(answered(code), code).toBe(true);

@@ -23,6 +23,8 @@ export interface ScenarioOptions {
 
 export interface ScenarioSummary {
   readonly name: string;
+  /** The model the history was checked against. */
+  readonly model: string;
   readonly seed: number;
   readonly replicas: number;
   readonly kills: number;
@@ -30,7 +32,8 @@ export interface ScenarioSummary {
   readonly operations: number;
   /** Of those, the ones whose outcome the client could not know (timeout, reset, 5xx). */
   readonly unknown: number;
-  readonly runs: number;
+  /** Objects (runs) checked, each on its own. */
+  readonly objects: number;
   readonly verdicts: Readonly<Record<Verdict, number>>;
   readonly checkMs: number;
   /** One explanation per run that is not linearizable (or undecided). */
@@ -87,12 +90,13 @@ export const runScenario = async (
     });
   const summary: ScenarioSummary = {
     name: options.name,
+    model: model.name,
     seed: options.seed,
     replicas: options.replicas,
     kills: fleet.kills,
     operations: recorded.history.length,
     unknown: recorded.history.filter((op) => op.output === undefined).length,
-    runs: results.length,
+    objects: results.length,
     verdicts,
     checkMs,
     findings,
