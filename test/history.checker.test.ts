@@ -15,11 +15,16 @@ const NEVER = Number.POSITIVE_INFINITY;
 const history = (...ops: Omit<RunOperation, 'id' | 'object'>[]): RunOperation[] =>
   ops.map((op, id) => ({ ...op, id, object: RUN }));
 const at = (invokedAt: number, returnedAt: number, client = 0) => ({ invokedAt, returnedAt, client });
-const cont = (expectedVersion: number, key = `c${expectedVersion}-${Math.random()}`): RunInput => ({
+const cont = (
+  expectedVersion: number,
+  key = `c${expectedVersion}-${Math.random()}`,
+  answers: readonly string[] = [],
+): RunInput => ({
   kind: 'continue',
   key,
   expectedVersion,
-  body: JSON.stringify({ expected_version: expectedVersion, instruction: 'go on' }),
+  answers,
+  body: JSON.stringify({ expected_version: expectedVersion, instruction: 'go on', answers }),
 });
 const cancel = (expectedVersion: number, key = `x${expectedVersion}-${Math.random()}`): RunInput => ({
   kind: 'cancel',
@@ -28,12 +33,19 @@ const cancel = (expectedVersion: number, key = `x${expectedVersion}-${Math.rando
   body: JSON.stringify({ expected_version: expectedVersion, reason: 'probe' }),
 });
 const inspect: RunInput = { kind: 'inspect' };
+const start = (key = 'start-1'): RunInput => ({ kind: 'start', key });
+const created = (replayed = false): RunAnswer => ({ ...waiting(1, replayed), status: 201 });
+const asking = (version: number, ...pending: string[]): RunAnswer => ({
+  ...view(version, 'waiting', 'needs_input'),
+  pending,
+});
 const view = (version: number, lifecycle: string, completion: string, replayed = false): RunAnswer => ({
   status: 200,
   replayed,
   version,
   lifecycle,
   completion,
+  pending: [],
 });
 const refused = (code: string, currentVersion?: number, status = 409): RunAnswer => ({
   status,
@@ -105,6 +117,17 @@ describe('the run register model accepts what the API allows', () => {
       { ...at(0, NEVER), input: cont(1, 'k1'), output: undefined },
       { ...at(40, 41, 1), input: inspect, output: view(3, 'waiting', 'blocked') },
       { ...at(42, 43), input: cont(1, 'k1'), output: refused('outcome_unknown') },
+    );
+    expect(verdict(ops)).toBe('linearizable');
+  });
+  it('a start, its replay under the same key, and answers to the question a turn asked', () => {
+    const ops = history(
+      { ...at(0, 1), input: start(), output: created() },
+      { ...at(2, 3, 1), input: start(), output: created(true) },
+      { ...at(4, 10), input: cont(1), output: asking(3, 'q1') },
+      { ...at(11, 20), input: cont(3, 'k2', ['q1']), output: waiting(5) },
+      { ...at(12, 13, 1), input: inspect, output: { ...view(4, 'running', 'pending'), pending: [] } },
+      { ...at(21, 22, 1), input: cont(5, 'k3', ['q1']), output: refused('invalid_answer', undefined, 400) },
     );
     expect(verdict(ops)).toBe('linearizable');
   });
@@ -182,6 +205,31 @@ describe('the run register model rejects what no order of the operations explain
     const ops = history(
       { ...at(0, NEVER), input: cont(1), output: undefined },
       { ...at(50, 51, 1), input: inspect, output: view(4, 'waiting', 'blocked') },
+    );
+    expect(verdict(ops)).toBe('violation');
+  });
+
+  it('an answer to a question nobody asked is accepted', () => {
+    const ops = history(
+      { ...at(0, 10), input: cont(1), output: waiting(3) },
+      { ...at(11, 20), input: cont(3, 'k2', ['q1']), output: waiting(5) },
+    );
+    expect(verdict(ops)).toBe('violation');
+  });
+
+  it('an answered question is still pending after the claim that answered it', () => {
+    const ops = history(
+      { ...at(0, 10), input: cont(1), output: asking(3, 'q1') },
+      { ...at(11, 20), input: cont(3, 'k2', ['q1']), output: waiting(5) },
+      { ...at(12, 13, 1), input: inspect, output: { ...view(4, 'running', 'pending'), pending: ['q1'] } },
+    );
+    expect(verdict(ops)).toBe('violation');
+  });
+
+  it('one start key answered fresh twice (two runs, or one created twice)', () => {
+    const ops = history(
+      { ...at(0, 1), input: start(), output: created() },
+      { ...at(2, 3, 1), input: start(), output: created() },
     );
     expect(verdict(ops)).toBe('violation');
   });

@@ -43,14 +43,19 @@ describe.each(flavours)('run register histories on $name with kill -9', (flavour
     expect(summary.verdicts).toEqual({ linearizable: summary.objects, violation: 0, undecided: 0 });
   });
 
-  it('the history is not trivial: crashes, races, refusals, replays and unknown outcomes are in it', () => {
+  it('the history is not trivial: crashes, races, refusals, answers, replays and unknown outcomes are in it', () => {
     const { summary, history } = recorded;
     expect(summary.kills).toBeGreaterThanOrEqual(2);
     expect(summary.operations).toBeGreaterThan(1_000);
     expect(summary.objects).toBeGreaterThan(10);
     const answered = (code: string) => history.some((op) => op.output?.code === code);
-    for (const code of ['run_busy', 'version_conflict', 'run_cancelled', 'run_not_active'])
+    for (const code of ['run_busy', 'version_conflict', 'run_cancelled', 'run_not_active', 'invalid_answer'])
       expect(answered(code), code).toBe(true);
+    const answeredQuestion = history.some(
+      (op) => op.input.kind === 'continue' && op.input.answers.length > 0 && op.output?.status === 200,
+    );
+    expect(answeredQuestion, 'a continue that answered a pending question').toBe(true);
+    expect(history.filter((op) => op.input.kind === 'start').length).toBeGreaterThanOrEqual(summary.objects);
     expect(history.some((op) => op.output?.replayed === true)).toBe(true);
     expect(history.some((op) => op.output === undefined)).toBe(true);
   });
@@ -98,7 +103,7 @@ const PERTURBATIONS: readonly Perturbation[] = [
     (op) => op.input.kind !== 'inspect' && op.output?.code === 'version_conflict',
     (op) => ({
       ...op,
-      output: { ...answerOf(op), currentVersion: op.input.kind === 'inspect' ? 0 : op.input.expectedVersion },
+      output: { ...answerOf(op), currentVersion: 'expectedVersion' in op.input ? op.input.expectedVersion : 0 },
     }),
   ],
   [

@@ -22,7 +22,8 @@ export class Fleet {
   }
 
   static async start(location: string, replicas: number, turnMaxMs: number): Promise<Fleet> {
-    const env = { ...UNBOUNDED, HELIX_TEST_TURN_MAX_MS: String(turnMaxMs) };
+    // Every third turn of a run asks a question, so continues answer (or mis-answer) pending questions.
+    const env = { ...UNBOUNDED, HELIX_TEST_TURN_MAX_MS: String(turnMaxMs), HELIX_TEST_ASK_EVERY: '3' };
     const servers = await Promise.all(Array.from({ length: replicas }, () => startServerProcess(location, env)));
     return new Fleet(location, env, servers);
   }

@@ -17,16 +17,27 @@ export class Recorder<I, O> {
   private readonly operations: Operation<I, O>[] = [];
   private nextId = 0;
 
-  async record(object: string, client: number, input: I, send: () => Promise<Outcome<O>>): Promise<Outcome<O>> {
+  /**
+   * `object` may be a function of the answer, for an operation that names its object only in its
+   * answer (a start names the run it created); one it names none for is not recorded.
+   */
+  async record(
+    object: string | ((output: O) => string | undefined),
+    client: number,
+    input: I,
+    send: () => Promise<Outcome<O>>,
+  ): Promise<Outcome<O>> {
     const id = this.nextId++;
     const invokedAt = performance.now();
     const outcome = await send();
     const answeredAt = performance.now();
     if (outcome.kind === 'not_sent') return outcome;
+    const named = typeof object === 'string' ? object : outcome.kind === 'answer' ? object(outcome.output) : undefined;
+    if (named === undefined) return outcome;
     const answered = outcome.kind === 'answer' || outcome.answered;
     this.operations.push({
       id,
-      object,
+      object: named,
       client,
       input,
       output: outcome.kind === 'answer' ? outcome.output : undefined,

@@ -2,8 +2,11 @@ import type { Operation } from './history.js';
 import type { Model, Spec } from './model.js';
 
 /**
- * The run register: one run as docs/api.md defines it, seen through inspect, continue and cancel.
+ * The run register: one run as docs/api.md defines it, seen through start, inspect, continue
+ * (with or without answers to pending questions) and cancel.
  *
+ * - A start creates the run at version 1, `waiting`; the same Idempotency-Key again answers the
+ *   same run at version 1, replayed. (Only answered starts are recorded: an unanswered one names no run.)
  * - A continue takes effect twice. Its claim (version v -> v+1, lifecycle running or queued,
  *   completion pending) needs a nonterminal run with no turn in flight at `expected_version`; its
  *   finalize (v+1 -> v+2) ends in waiting, completed or failed. A cancel between the two wins: the
@@ -12,7 +15,10 @@ import type { Model, Spec } from './model.js';
  * - A cancel at the current version of a nonterminal run makes it cancelled (v -> v+1).
  * - A refusal changes nothing and reports the version at the instant it took effect:
  *   `run_not_active` (or `budget_exhausted`) on a terminal run, `run_busy` during a turn,
- *   `version_conflict` on another version. `429` (turn bound, rate limit) claims nothing.
+ *   `version_conflict` on another version, then `400 invalid_answer` when an answer names no
+ *   pending question (or one twice). `429` (turn bound, rate limit) claims nothing.
+ * - A claim removes the questions it answers from `pending_questions`; a finalize's answer says
+ *   which are pending after the turn (the turn may ask new ones).
  * - An Idempotency-Key used again with the same body is answered from its receipt (the stored
  *   answer, `Idempotency-Replayed: true`; `idempotency_in_progress` while the turn runs;
  *   `outcome_unknown` after a recovery) and never executes again; with another body it is
@@ -21,13 +27,20 @@ import type { Model, Spec } from './model.js';
  */
 export type RunInput =
   | { readonly kind: 'inspect' }
-  | {
-      readonly kind: 'continue' | 'cancel';
-      readonly key: string;
-      readonly expectedVersion: number;
-      /** The request body as sent (JSON): a receipt's fingerprint. */
-      readonly body: string;
-    };
+  | { readonly kind: 'start'; readonly key: string }
+  | (Mutation & { readonly kind: 'cancel' })
+  | (Mutation & {
+      readonly kind: 'continue';
+      /** The question ids the continue answers. */
+      readonly answers: readonly string[];
+    });
+
+interface Mutation {
+  readonly key: string;
+  readonly expectedVersion: number;
+  /** The request body as sent (JSON): a receipt's fingerprint. */
+  readonly body: string;
+}
 
 export interface RunAnswer {
   readonly status: number;
@@ -36,6 +49,9 @@ export interface RunAnswer {
   readonly version?: number;
   readonly lifecycle?: string;
   readonly completion?: string;
+  readonly runId?: string;
+  /** The ids of the run's pending questions, sorted. */
+  readonly pending?: readonly string[];
   /** An error body's fields. */
   readonly code?: string;
   readonly currentVersion?: number;
@@ -60,11 +76,14 @@ type Receipt =
   | { readonly stage: 'any'; readonly body: string };
 
 interface RunState {
+  /** 0 before the run's start. */
   readonly version: number;
   /** Undefined after a finalize nobody saw: waiting, completed or failed. */
   readonly lifecycle: string | undefined;
   /** Undefined when not known. */
   readonly completion: string | undefined;
+  /** The pending question ids, sorted; undefined when not known. */
+  readonly pending: readonly string[] | undefined;
   /** The continue whose claim holds the turn. */
   readonly claimer: number | null;
   /** The continue whose claim a cancel overtook: its finalize answers `run_cancelled`. */
@@ -83,14 +102,20 @@ export const freshRun: RunState = {
   version: 1,
   lifecycle: 'waiting',
   completion: 'needs_more_evidence',
+  pending: [],
   claimer: null,
   overtaken: null,
   receipts: new Map(),
 };
 
-export const runRegister = (initial: RunState = freshRun): Model<RunState, RunInput, RunAnswer> => ({
+/** Before its start: nothing but a start can name the run. */
+const unstarted: RunState = { ...freshRun, version: 0, lifecycle: 'unstarted', completion: undefined };
+
+/** The model; a history that holds the run's start begins before it, any other at `freshRun`. */
+export const runRegister = (): Model<RunState, RunInput, RunAnswer> => ({
   name: 'run register',
-  specFor: (history) => runSpec(initial, reusedKeys(history)),
+  specFor: (history) =>
+    runSpec(history.some((op) => op.input.kind === 'start') ? unstarted : freshRun, reusedKeys(history)),
   describe: describeRunOperation,
 });
 
@@ -100,6 +125,8 @@ const runSpec = (initial: RunState, tracked: ReadonlySet<string>): Spec<RunState
   step: (state, op, phase) => {
     const { input } = op;
     if (input.kind === 'inspect') return inspect(state, op.output);
+    if (input.kind === 'start') return start(state, op.output);
+    if (state.lifecycle === 'unstarted') return op.output === undefined ? [state] : [];
     const receiptKey = tracked.has(`${input.kind}:${input.key}`) ? `${input.kind}:${input.key}` : undefined;
     const request = { op, input, receiptKey };
     if (phase === FINALIZE) return concrete(state).flatMap((s) => finalize(s, request));
@@ -110,6 +137,7 @@ const runSpec = (initial: RunState, tracked: ReadonlySet<string>): Spec<RunState
       s.version,
       s.lifecycle ?? '?',
       s.completion ?? '?',
+      s.pending?.join(',') ?? '?',
       s.claimer ?? '-',
       s.overtaken ?? '-',
       ...[...s.receipts].sort(([a], [b]) => a.localeCompare(b)).map(([k, r]) => `${k}=${JSON.stringify(r)}`),
@@ -118,7 +146,7 @@ const runSpec = (initial: RunState, tracked: ReadonlySet<string>): Spec<RunState
 
 interface Request {
   readonly op: RunOperation;
-  readonly input: Extract<RunInput, { key: string }>;
+  readonly input: Extract<RunInput, { expectedVersion: number }>;
   /** Where this request's receipt lives in the state, when its key is used more than once. */
   readonly receiptKey: string | undefined;
 }
@@ -128,7 +156,7 @@ const reusedKeys = (history: readonly RunOperation[]): Set<string> => {
   const seen = new Set<string>();
   const reused = new Set<string>();
   for (const { input } of history) {
-    if (input.kind === 'inspect') continue;
+    if (input.kind === 'inspect' || input.kind === 'start') continue;
     const k = `${input.kind}:${input.key}`;
     if (seen.has(k)) reused.add(k);
     seen.add(k);
@@ -151,7 +179,20 @@ const inspect = (s: RunState, answer: RunAnswer | undefined): RunState[] => {
       ? (FINISHED as readonly string[]).includes(lifecycle)
       : s.lifecycle === lifecycle || (IN_TURN.has(s.lifecycle) && IN_TURN.has(lifecycle));
   if (!lifecycleFits || (s.completion !== undefined && s.completion !== answer.completion)) return [];
-  return [{ ...s, lifecycle, completion: answer.completion }];
+  if (!samePending(s.pending, answer.pending)) return [];
+  return [{ ...s, lifecycle, completion: answer.completion, pending: answer.pending ?? s.pending }];
+};
+
+const samePending = (known: readonly string[] | undefined, seen: readonly string[] | undefined): boolean =>
+  known === undefined || seen === undefined || known.join(',') === seen.join(',');
+
+/** A start's answer is the run at version 1, waiting; fresh only the first time. */
+const start = (s: RunState, answer: RunAnswer | undefined): RunState[] => {
+  const created = { ...freshRun, receipts: s.receipts };
+  if (answer === undefined) return s.lifecycle === 'unstarted' ? [s, created] : [s];
+  if (answer.status !== 201 || answer.version !== 1 || answer.lifecycle !== 'waiting') return [];
+  if (s.lifecycle === 'unstarted') return [created]; // replayed too: an unanswered attempt created it
+  return answer.replayed ? [s] : [];
 };
 
 /** A state whose lifecycle is unknown stands for one state per possible lifecycle. */
@@ -206,14 +247,35 @@ const mutate = (s: RunState, request: Request, phase: number): RunState[] => {
   }
   if (s.claimer !== null) return refusedWith('run_busy');
   if (input.expectedVersion !== s.version) return refusedWith('version_conflict');
+  const answerable = answersPending(s.pending, input.answers);
+  const invalid = unknown || (answer.status === 400 && answer.code === 'invalid_answer') ? [s] : [];
+  if (answerable === false) return invalid;
   // The claim had to succeed; a one-phase answer (a refusal) is impossible here.
-  if (phase !== CLAIM || !mayHaveRunATurn(answer)) return [];
+  const claimable = phase === CLAIM && mayHaveRunATurn(answer);
+  if (answerable === true && !claimable) return [];
+  const stillPending = s.pending?.filter((q) => !input.answers.includes(q));
   const claimed = withReceipt(
-    { ...s, version: s.version + 1, lifecycle: 'running', completion: 'pending', claimer: op.id },
+    {
+      ...s,
+      version: s.version + 1,
+      lifecycle: 'running',
+      completion: 'pending',
+      pending: stillPending,
+      claimer: op.id,
+    },
     receiptKey,
     { stage: 'processing', body: input.body },
   );
-  return unknown ? [s, claimed] : [claimed];
+  // Pending questions unknown: the answers were valid (a claim) or not (invalid_answer).
+  const outcomes = answerable === undefined ? [...(claimable ? [claimed] : []), ...invalid] : [claimed];
+  return unknown ? [s, ...outcomes] : outcomes;
+};
+
+/** Whether every answer names a pending question, once; undefined when the pending ones are not known. */
+const answersPending = (pending: readonly string[] | undefined, answers: readonly string[]): boolean | undefined => {
+  if (new Set(answers).size !== answers.length) return false;
+  if (answers.length === 0) return true;
+  return pending === undefined ? undefined : answers.every((q) => pending.includes(q));
 };
 
 const terminalRefusal = (s: RunState): string =>
@@ -226,7 +288,7 @@ const finalize = (s: RunState, { op, input, receiptKey }: Request): RunState[] =
     const finished = { ...s, version: s.version + 1, claimer: null };
     if (answer === undefined)
       return [
-        withReceipt({ ...finished, lifecycle: undefined, completion: undefined }, receiptKey, {
+        withReceipt({ ...finished, lifecycle: undefined, completion: undefined, pending: undefined }, receiptKey, {
           stage: 'stored',
           body: input.body,
           answer: { status: 200, version: finished.version },
@@ -241,7 +303,7 @@ const finalize = (s: RunState, { op, input, receiptKey }: Request): RunState[] =
       (FINISHED as readonly string[]).includes(lifecycle);
     if (!fits) return [];
     return [
-      withReceipt({ ...finished, lifecycle, completion: answer.completion }, receiptKey, {
+      withReceipt({ ...finished, lifecycle, completion: answer.completion, pending: answer.pending }, receiptKey, {
         stage: 'stored',
         body: input.body,
         answer: {
@@ -291,7 +353,11 @@ const fromReceipt = (s: RunState, { op, input, receiptKey }: Request, receipt: R
 export const describeRunOperation = (op: RunOperation): string => {
   const { input, output } = op;
   const request =
-    input.kind === 'inspect' ? 'GET run' : `POST ${input.kind} key=${input.key.slice(-8)} body=${input.body}`;
+    input.kind === 'inspect'
+      ? 'GET run'
+      : input.kind === 'start'
+        ? `POST start key=${input.key.slice(-8)}`
+        : `POST ${input.kind} key=${input.key.slice(-8)} body=${input.body}`;
   const returned = op.returnedAt === Number.POSITIVE_INFINITY ? '∞' : op.returnedAt.toFixed(1);
   const answer =
     output === undefined

@@ -64,20 +64,17 @@ class RunDriver {
   }
 
   async client(id: number, deadline: number): Promise<void> {
-    const seen = new Map<string, number>();
+    const seen = new Map<string, Seen>();
     for (let i = 0; Date.now() < deadline; i++) {
       const slot = this.random.below(this.slots.length);
       const run = this.slots[slot] ?? '';
+      const known = seen.get(run) ?? { version: 1, pending: [] };
       const p = this.random.next();
       const outcomes =
         p < 0.35
           ? [await this.call(id, run, { kind: 'inspect' })]
-          : await this.mutate(id, run, p < 0.9 ? 'continue' : 'cancel', `${id}-${i}`, seen.get(run) ?? 1, deadline);
-      for (const o of outcomes) {
-        if (o.kind !== 'answer') continue;
-        const version = o.output.version ?? o.output.currentVersion;
-        if (version !== undefined) seen.set(run, Math.max(seen.get(run) ?? 1, version));
-      }
+          : await this.mutate(id, run, p < 0.9 ? 'continue' : 'cancel', `${id}-${i}`, known, deadline);
+      for (const o of outcomes) if (o.kind === 'answer') seen.set(run, learn(seen.get(run) ?? known, o.output));
       if (outcomes.some(hasEnded)) await this.replace(slot, run);
       if (outcomes.some((o) => o.kind === 'not_sent')) await sleep(100);
     }
@@ -89,24 +86,33 @@ class RunDriver {
     run: string,
     kind: 'continue' | 'cancel',
     tag: string,
-    last: number,
+    known: Seen,
     deadline: number,
   ): Promise<Outcome<RunAnswer>[]> {
     const { random } = this;
     const q = random.next();
+    const last = known.version;
     const expectedVersion = q < 0.65 ? last : q < 0.85 ? last + 1 : Math.max(1, last + random.below(5) - 2);
-    const bodyAt = (version: number) =>
-      JSON.stringify(
-        kind === 'continue'
-          ? { expected_version: version, instruction: 'go on' }
-          : { expected_version: version, reason: 'probe' },
-      );
-    const input: RunInput = {
-      kind,
-      key: `${kind}-${tag}-${random.tag()}`,
-      expectedVersion,
-      body: bodyAt(expectedVersion),
+    const answers = kind === 'continue' ? this.chooseAnswers(known.pending) : [];
+    const inputAt = (version: number, key: string): RunInput => {
+      if (kind === 'cancel')
+        return {
+          kind,
+          key,
+          expectedVersion: version,
+          body: JSON.stringify({ expected_version: version, reason: 'probe' }),
+        };
+      const body = {
+        expected_version: version,
+        instruction: 'go on',
+        ...(answers.length === 0
+          ? {}
+          : { answers: answers.map((question_id) => ({ question_id, value: 'the first' })) }),
+      };
+      return { kind, key, expectedVersion: version, answers, body: JSON.stringify(body) };
     };
+    const key = `${kind}-${tag}-${random.tag()}`;
+    const input = inputAt(expectedVersion, key);
     const twin = random.chance(0.05) ? sleep(random.below(20)).then(() => this.call(client, run, input)) : undefined;
     let outcome = await this.call(client, run, input);
     const outcomes = [outcome];
@@ -116,15 +122,15 @@ class RunDriver {
       outcome = await this.call(client, run, input);
       outcomes.push(outcome);
     }
-    if (random.chance(0.02))
-      outcomes.push(
-        await this.call(client, run, {
-          ...input,
-          expectedVersion: expectedVersion + 1,
-          body: bodyAt(expectedVersion + 1),
-        }),
-      );
+    if (random.chance(0.02)) outcomes.push(await this.call(client, run, inputAt(expectedVersion + 1, key)));
     return outcomes;
+  }
+
+  /** Mostly the pending questions the client saw; sometimes none, or one that is not pending. */
+  private chooseAnswers(pending: readonly string[]): string[] {
+    const p = this.random.next();
+    if (p < 0.05) return ['q_not_asked'];
+    return pending.length > 0 && p < 0.8 ? [...pending] : [];
   }
 
   private call(client: number, run: string, input: RunInput): Promise<Outcome<RunAnswer>> {
@@ -134,7 +140,9 @@ class RunDriver {
           method: input.kind === 'inspect' ? 'GET' : 'POST',
           path: input.kind === 'inspect' ? `${RUNS}/${run}` : `${RUNS}/${run}/${input.kind}`,
           token: this.target.token,
-          ...(input.kind === 'inspect' ? {} : { idempotencyKey: input.key, body: JSON.parse(input.body) }),
+          ...(input.kind === 'inspect' || input.kind === 'start'
+            ? {}
+            : { idempotencyKey: input.key, body: JSON.parse(input.body) }),
           timeoutMs: this.options.timeoutMs,
         }),
       ),
@@ -158,23 +166,37 @@ class RunDriver {
     }
   }
 
+  /** Starts a run under one key, retried until answered (5% with a concurrent twin under the key). */
   private async startRun(): Promise<string> {
-    const key = `start-${this.random.tag()}${this.random.tag()}`;
+    const input: RunInput = { kind: 'start', key: `start-${this.random.tag()}${this.random.tag()}` };
     const body = {
       objective: 'What does a linearizable run register look like?',
       budget: { max_steps: this.options.maxSteps },
     };
-    for (let attempt = 0; attempt < 40; attempt++) {
-      const answer = await this.send({
-        method: 'POST',
-        path: RUNS,
-        token: this.target.token,
-        idempotencyKey: key,
-        body,
-        timeoutMs: this.options.timeoutMs,
-      });
-      const runId = answer.kind === 'response' ? (answer.body as { run_id?: unknown }).run_id : undefined;
-      if (answer.kind === 'response' && answer.status === 201 && typeof runId === 'string') {
+    const attempt = () =>
+      this.recorder.record(
+        (output) => output.runId,
+        -1,
+        input,
+        async () =>
+          toOutcome(
+            await this.send({
+              method: 'POST',
+              path: RUNS,
+              token: this.target.token,
+              idempotencyKey: input.key,
+              body,
+              timeoutMs: this.options.timeoutMs,
+            }),
+          ),
+      );
+    for (let tries = 0; tries < 40; tries++) {
+      const twin = this.random.chance(0.05) ? attempt() : undefined;
+      const outcomes = [await attempt(), ...(twin === undefined ? [] : [await twin])];
+      const runId = outcomes.flatMap((o) =>
+        o.kind === 'answer' && o.output.status === 201 ? [o.output.runId] : [],
+      )[0];
+      if (runId !== undefined) {
         this.runsStarted++;
         return runId;
       }
@@ -207,6 +229,8 @@ export const toOutcome = (answer: HttpAnswer): Outcome<RunAnswer> => {
           version: body.version as number,
           lifecycle: body.lifecycle_status as string,
           completion: body.completion_status as string,
+          runId: body.run_id as string,
+          pending: pendingIds(body.pending_questions),
         }
       : {
           status: answer.status,
@@ -215,4 +239,19 @@ export const toOutcome = (answer: HttpAnswer): Outcome<RunAnswer> => {
           ...(typeof body.current_version === 'number' ? { currentVersion: body.current_version } : {}),
         };
   return { kind: 'answer', output };
+};
+
+const pendingIds = (questions: unknown): string[] =>
+  Array.isArray(questions) ? questions.map((q) => String((q as { question_id?: unknown }).question_id)).sort() : [];
+
+/** What a client last learned of a run: the newest version it saw, and the questions pending then. */
+interface Seen {
+  readonly version: number;
+  readonly pending: readonly string[];
+}
+
+const learn = (known: Seen, answer: RunAnswer): Seen => {
+  const version = answer.version ?? answer.currentVersion;
+  if (version === undefined || version < known.version) return known;
+  return { version, pending: answer.pending ?? (version === known.version ? known.pending : []) };
 };

@@ -1,7 +1,9 @@
 /**
  * A real Helix server process for crash tests: the production start-up path, with an executor
  * whose turns take HELIX_TEST_TURN_MS, or a random 0..HELIX_TEST_TURN_MAX_MS when that is set (so
- * cancels race turns in flight). Prints {"url": …} on its first stdout line once listening.
+ * cancels race turns in flight). With HELIX_TEST_ASK_EVERY=N, every Nth turn of a run also asks
+ * one question (`q<turn>`), so answers take part. Prints {"url": …} on its first stdout line once
+ * listening.
  */
 import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
@@ -13,11 +15,13 @@ import { ScriptedExecutor } from '../../src/solver/scriptedExecutor.js';
 const turnMs = Number(process.env.HELIX_TEST_TURN_MS ?? '0');
 const turnMaxMs =
   process.env.HELIX_TEST_TURN_MAX_MS === undefined ? undefined : Number(process.env.HELIX_TEST_TURN_MAX_MS);
+const askEvery = Number(process.env.HELIX_TEST_ASK_EVERY ?? '0');
 const executor = new ScriptedExecutor([], async (input) => {
   const ms = turnMaxMs === undefined ? turnMs : Math.random() * turnMaxMs;
   await new Promise((resolve) => setTimeout(resolve, ms));
   if (input.signal.aborted) throw new Error('aborted');
-  return emptyOutcome();
+  if (askEvery <= 0 || input.turn % askEvery !== 0) return emptyOutcome();
+  return { ...emptyOutcome(), questions: [{ question_id: `q${input.turn}`, prompt: 'Which one is meant?' }] };
 });
 const config = loadConfig(process.env, { port: 0, host: '127.0.0.1' });
 // Logs go to stderr so stdout carries only the announcement line.
