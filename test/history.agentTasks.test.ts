@@ -223,6 +223,14 @@ describe.each(storeFlavours())('agent-task calls over real MCP are linearizable 
     expect(recorded.filter((o) => o.input.kind === 'complete' && o.output?.code === undefined).length).toBeGreaterThan(
       0,
     );
+    // The model is not vacuous on real data: one refused claim turned into a win is a violation.
+    const [lost] = refusedClaims;
+    if (lost === undefined) throw new Error('no refused claim');
+    const forged = recorded.map((o) =>
+      o.id === lost.id ? { ...o, output: { tokenTag: 'forged', recovered: false } } : o,
+    );
+    const forgedCall = checkHistory(agentTaskCalls(), forged).find((r) => r.object === lost.object);
+    expect(forgedCall?.verdict).toBe('violation');
   });
 });
 
