@@ -158,16 +158,6 @@ describe('the agent-task call model accepts what the protocol allows', () => {
   });
 });
 
-/**
- * Where one owner token's concurrent requests are known to break the model: completeAgentCall
- * checks ownership (ownedCallOf), then awaits the durable executor record (ATP-31), then completes
- * without checking again; LiveAgentCall.complete does not refuse a settled call. With a real
- * database round trip in that await, a second completion, a release, an abandon or a reconnecting
- * claim lands in the gap, and both requests are answered as taken effect. SQLite and PGlite
- * transactions never yield to I/O there, so the gap is closed on them.
- */
-const KNOWN_TOKEN_RACE: ReadonlySet<string> = new Set(['postgres']);
-
 /** What a recorded history must show to count as a real race, not a quiet sequence. */
 const MIN_OPERATIONS = 150;
 const WORKLOAD_MS = 6_000;
@@ -207,7 +197,6 @@ describe.each(storeFlavours())('agent-task calls over real MCP are linearizable 
         settleAfterMs: 1_500,
         // Two completions at once under one owner token are both answered as taken effect on
         // PostgreSQL (the race below, reported); everywhere else the run keeps them in.
-        concurrentCompletions: !KNOWN_TOKEN_RACE.has(flavour.name),
         random: new Random(seed),
       },
     );
@@ -253,9 +242,11 @@ const asking = (question: string) => ({ text: '', questions: [{ question_id: que
 const succeeded = (answers: readonly { isError: boolean }[]): number => answers.filter((a) => !a.isError).length;
 
 /**
- * Minimal reproductions of the one-token races (KNOWN_TOKEN_RACE): the owner token's holder sends
- * its completion together with a second request under the same token or claimId. The protocol
- * lets at most one of the two take effect; where the race is known they are expected to fail.
+ * The one-token races issue 36's model found on real PostgreSQL: the owner token's holder sends
+ * its completion together with a second request under the same token or claimId. completeAgentCall
+ * awaits the durable executor record (ATP-31) between its ownership check and its act; a second
+ * request landed in that gap and both were answered as taken effect. LiveAgentCall now checks the
+ * token at the instant it acts and refuses an ended call. At most one of the two takes effect.
  */
 describe.each(storeFlavours())('one owner token, two requests at once, on $name', (flavour) => {
   let h: TestHelix | undefined;
@@ -268,8 +259,6 @@ describe.each(storeFlavours())('one owner token, two requests at once, on $name'
     token = undefined;
     h = undefined;
   });
-  const known = KNOWN_TOKEN_RACE.has(flavour.name);
-  const race = known ? it.fails : it;
 
   /** A claimed call: its turn's continue in flight, and the claim's owned reference. */
   const claimedCall = async () => {
@@ -293,7 +282,7 @@ describe.each(storeFlavours())('one owner token, two requests at once, on $name'
     return { client: agent, runId, callId, ownedRef: claimed.body.ownedRef as unknown, turn };
   };
 
-  race('ATP-35: of two different completions sent at once, one is refused', async () => {
+  it('ATP-35: of two different completions sent at once, one is refused', async () => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const { client, ownedRef, turn } = await claimedCall();
       const answers = await Promise.all(
@@ -304,7 +293,7 @@ describe.each(storeFlavours())('one owner token, two requests at once, on $name'
     }
   });
 
-  race('a completion and an abandon sent at once: one is refused', async () => {
+  it('a completion and an abandon sent at once: one is refused', async () => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const { client, ownedRef, turn } = await claimedCall();
       const answers = await Promise.all([
@@ -316,7 +305,7 @@ describe.each(storeFlavours())('one owner token, two requests at once, on $name'
     }
   });
 
-  race('ATP-17: a completion with the old token and a reconnecting claim sent at once: one is refused', async () => {
+  it('ATP-17: a completion with the old token and a reconnecting claim sent at once: one is refused', async () => {
     for (let attempt = 0; attempt < 3; attempt++) {
       const { client, runId, callId, ownedRef, turn } = await claimedCall();
       const answers = await Promise.all([

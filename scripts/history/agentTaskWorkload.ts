@@ -21,8 +21,6 @@ export interface AgentTaskWorkloadOptions {
   readonly timeoutMs: number;
   /** Past this age a call's holder completes it instead of releasing, so every call ends. */
   readonly settleAfterMs: number;
-  /** Whether one owner token sends two different completions at once (the racy retry). */
-  readonly concurrentCompletions: boolean;
   readonly random: Random;
 }
 
@@ -126,7 +124,7 @@ class AgentTaskDriver {
     }
     if (p < 0.36) return this.ends(await this.tool(agent, round, { kind: 'release', tokenTag, abandon: true }));
     if (p < 0.46) await this.tool(agent, round, { kind: 'complete', tokenTag, question: undefined });
-    if (p > 0.82 && this.options.concurrentCompletions) {
+    if (p > 0.82) {
       const both = await Promise.all([this.complete(agent, round, tokenTag), this.complete(agent, round, tokenTag)]);
       return both.some((o) => this.ends(o));
     }

@@ -7,7 +7,12 @@ export const callAgentTool = agentUseCase(
   CallAgentToolRequestSchema,
   async ({ deps, request, owner, calls }) => {
     const call = await ownedCallOf(deps, calls, owner, request.ownedRef);
-    const { receipt, replayed } = await call.callTool(request.toolCallId, request.name, request.input);
+    const { receipt, replayed } = await call.callTool(
+      request.ownedRef.ownerToken,
+      request.toolCallId,
+      request.name,
+      request.input,
+    );
     return { body: { ...receipt, replayed }, replayed };
   },
 );

@@ -30,7 +30,8 @@ export const completeAgentCall = agentUseCase(
     const parsed = parseSubmittedResult(raw);
     // A refused completion leaves the task open: the agent can fix the JSON and complete again.
     if (!parsed.ok) throw new HelixError('invalid_request', { issues: [{ path: 'result', message: parsed.error }] });
-    call.complete(parsed.result);
+    // Checked again now: a request under the same token may have ended the call while this one waited.
+    call.complete(request.ownedRef.ownerToken, parsed.result);
     const run = await turnSettled(deps, owner, call.runId, call.turn);
     return { body: { run: projectRun(run) } };
   },

@@ -7,8 +7,8 @@ export const releaseAgentCall = agentUseCase(
   ReleaseAgentCallRequestSchema,
   async ({ deps, request, owner, calls }) => {
     const call = await ownedCallOf(deps, calls, owner, request.ownedRef);
-    if (request.abandon) call.abandon();
-    else call.release();
+    if (request.abandon) call.abandon(request.ownedRef.ownerToken);
+    else call.release(request.ownedRef.ownerToken);
     return { body: { released: true, abandoned: request.abandon } };
   },
 );

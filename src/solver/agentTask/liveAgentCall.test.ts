@@ -54,11 +54,12 @@ describe('LiveAgentCall', () => {
   it('runs tools serially: a second call while one is in flight conflicts, and so does a changed retry', async () => {
     let release: (r: CapabilityResult) => void = () => undefined;
     const { call } = callWith(() => new Promise((resolve) => (release = resolve)));
-    const first = call.callTool('tc-1', TOOL, { q: 'damping' });
-    expect(await codeOf(call.callTool('tc-2', TOOL, { q: 'other' }))).toBe('agent_tool_call_conflict');
+    const { ownerToken } = call.claimAs('claim-1');
+    const first = call.callTool(ownerToken, 'tc-1', TOOL, { q: 'damping' });
+    expect(await codeOf(call.callTool(ownerToken, 'tc-2', TOOL, { q: 'other' }))).toBe('agent_tool_call_conflict');
     // ATP-22: no completion while a tool is in flight.
     expect(() =>
-      call.complete({
+      call.complete(ownerToken, {
         text: '',
         supporting_refs: [],
         output_fields: {},
@@ -72,15 +73,18 @@ describe('LiveAgentCall', () => {
       hits: [],
     });
     expect((await first).receipt.receiptNumber).toBe(1);
-    expect(await codeOf(call.callTool('tc-1', TOOL, { q: 'changed' }))).toBe('agent_tool_call_conflict');
-    expect((await call.callTool('tc-1', TOOL, { q: 'damping' })).replayed).toBe(true);
+    expect(await codeOf(call.callTool(ownerToken, 'tc-1', TOOL, { q: 'changed' }))).toBe('agent_tool_call_conflict');
+    expect((await call.callTool(ownerToken, 'tc-1', TOOL, { q: 'damping' })).replayed).toBe(true);
   });
 
   it('retains at most 256 receipts: the 257th call is refused, a retry of a retained one still answers', async () => {
     const { call } = callWith(async () => ({ artifacts: [], hits: [] }));
-    for (let n = 1; n <= MAX_AGENT_RECEIPTS; n += 1) await call.callTool(`tc-${n}`, TOOL, { q: `q${n}` });
-    expect(await codeOf(call.callTool('tc-257', TOOL, { q: 'one more' }))).toBe('agent_receipt_limit_reached');
-    expect((await call.callTool('tc-256', TOOL, { q: 'q256' })).receipt.receiptNumber).toBe(256);
+    const { ownerToken } = call.claimAs('claim-1');
+    for (let n = 1; n <= MAX_AGENT_RECEIPTS; n += 1) await call.callTool(ownerToken, `tc-${n}`, TOOL, { q: `q${n}` });
+    expect(await codeOf(call.callTool(ownerToken, 'tc-257', TOOL, { q: 'one more' }))).toBe(
+      'agent_receipt_limit_reached',
+    );
+    expect((await call.callTool(ownerToken, 'tc-256', TOOL, { q: 'q256' })).receipt.receiptNumber).toBe(256);
   });
 
   it('reads declared assets in bounded chunks that never split a character', () => {
@@ -102,11 +106,41 @@ describe('LiveAgentCall', () => {
     const { call, settled } = callWith(async () => ({ artifacts: [], hits: [] }));
     const { ownerToken } = call.claimAs('claim-1');
     expect(call.isOwnedBy(ownerToken)).toBe(true);
-    call.release();
+    call.release(ownerToken);
     expect(call.isOwnedBy(ownerToken)).toBe(false);
+    expect(() => call.release(ownerToken)).toThrow(HelixError);
     const again = call.claimAs('claim-2');
-    call.abandon();
+    expect(() => call.abandon(ownerToken)).toThrow(HelixError);
+    call.abandon(again.ownerToken);
     expect(call.isOwnedBy(again.ownerToken)).toBe(false);
     expect(settled).toMatchObject([{ status: 'failed', failureCode: AGENT_TASK_ABANDONED, terminalCandidates: [] }]);
+  });
+
+  it('acts once: an ended call refuses a second completion, a release, a tool call and a new claim', async () => {
+    const { call, settled } = callWith(async () => ({ artifacts: [], hits: [] }));
+    const { ownerToken } = call.claimAs('claim-1');
+    const result = {
+      text: '',
+      supporting_refs: [],
+      output_fields: {},
+      unresolved_requirements: [],
+      contradictions: [],
+      questions: [],
+    };
+    call.complete(ownerToken, result);
+    const refusal = (act: () => unknown) => {
+      try {
+        act();
+        return 'acted';
+      } catch (err) {
+        return err instanceof HelixError ? err.code : String(err);
+      }
+    };
+    expect(refusal(() => call.complete(ownerToken, result))).toBe('agent_call_not_found');
+    expect(refusal(() => call.release(ownerToken))).toBe('agent_call_not_found');
+    expect(refusal(() => call.abandon(ownerToken))).toBe('agent_call_not_found');
+    expect(refusal(() => call.claimAs('claim-1'))).toBe('agent_call_not_found');
+    expect(await codeOf(call.callTool(ownerToken, 'tc-1', TOOL, {}))).toBe('agent_call_not_found');
+    expect(settled).toHaveLength(1);
   });
 });

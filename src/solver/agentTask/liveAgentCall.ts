@@ -85,6 +85,7 @@ export class LiveAgentCall {
    * token, since only the old one's hash was kept); any other claimId conflicts.
    */
   claimAs(claimId: string): { ownerToken: string; recovered: boolean } {
+    if (this.settled) throw new HelixError('agent_call_not_found');
     if (this.claim !== undefined && this.claim.claimId !== claimId) throw new HelixError('agent_call_claimed');
     const ownerToken = `${OWNER_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const recovered = this.claim !== undefined;
@@ -98,15 +99,26 @@ export class LiveAgentCall {
   }
 
   /**
+   * Every act of the owner checks its token at the instant it acts, not only when its request
+   * arrived: a request that waited (for the store, ATP-31) must not act on a call another request
+   * with the same token has since completed, released or abandoned.
+   */
+  private assertOwnedBy(ownerToken: string): void {
+    if (!this.isOwnedBy(ownerToken)) throw new HelixError('agent_call_not_found');
+  }
+
+  /**
    * ATP-19..ATP-21: one call at a time; a retried toolCallId with the same name and input returns
    * its retained receipt, a changed one conflicts; at most 256 receipts. A name outside the
    * declared tools is `tool_not_found` and spends nothing.
    */
   async callTool(
+    ownerToken: string,
     toolCallId: string,
     name: string,
     input: unknown,
   ): Promise<{ receipt: AgentToolReceipt; replayed: boolean }> {
+    this.assertOwnedBy(ownerToken);
     const inputHash = sha256Hex(canonicalJson(input ?? null));
     const retained = this.receipts.get(toolCallId);
     if (retained !== undefined) {
@@ -169,18 +181,21 @@ export class LiveAgentCall {
    * ATP-22, ATP-24: the validated final JSON becomes the turn's outcome, with exactly the
    * artifacts this task's tool calls retrieved; terminal authority judges what it cites.
    */
-  complete(result: SubmittedResult): void {
+  complete(ownerToken: string, result: SubmittedResult): void {
+    this.assertOwnedBy(ownerToken);
     if (this.inFlight) throw new HelixError('agent_tool_call_conflict');
     this.finish(outcomeFromResult(result, [...this.artifacts.values()], AGENT_TASK_PROVIDER));
   }
 
   /** Gives the claim up; the call stays pending for another claim. */
-  release(): void {
+  release(ownerToken: string): void {
+    this.assertOwnedBy(ownerToken);
     this.claim = undefined;
   }
 
   /** Gives the task up: the turn fails (not permanently), and no other executor takes over (ATP-38). */
-  abandon(): void {
+  abandon(ownerToken: string): void {
+    this.assertOwnedBy(ownerToken);
     this.finish(emptyOutcome({ status: 'failed', failureCode: AGENT_TASK_ABANDONED }));
   }
 
