@@ -1,17 +1,25 @@
-// Issue 36: three races the bindings history checker (test/history.bindings.test.ts) found on real
-// PostgreSQL, reduced to the use cases. Each is a read-then-write that SQLite (BEGIN IMMEDIATE) and
-// PGlite (one connection) serialize, and PostgreSQL under READ COMMITTED does not. They are open
-// (the service is unchanged here): on the postgres flavour these tests are expected to fail.
+// Issue 36: races the bindings history checker (test/history.bindings.test.ts) found on real
+// PostgreSQL, reduced to the use cases. Each was a read-then-write that SQLite (BEGIN IMMEDIATE)
+// and PGlite (one connection) serialize, and PostgreSQL under READ COMMITTED does not; each now
+// takes a row lock or writes conditionally (removeMember, acceptConsent, setMemberRole lock the
+// member row; acceptInvite seats in one conditional statement; issueObserverBinding locks the chat
+// and retires a handle only while it is unclaimed; disconnectObserver revokes before it reads the
+// run-chat binding to close). All but the disconnect race fail on real PostgreSQL without the fixes
+// (that one's window is narrow in-process; the bindings history found it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownershipOf } from '../src/auth/principal.js';
 import { createChat } from '../src/service/chats/createChat.js';
+import { disconnectObserver } from '../src/service/chats/disconnectObserver.js';
 import { inspectObserverBinding } from '../src/service/chats/inspectObserverBinding.js';
 import { issueObserverBinding } from '../src/service/chats/issueObserverBinding.js';
 import { acceptConsent } from '../src/service/rooms/acceptConsent.js';
 import { acceptInvite } from '../src/service/rooms/acceptInvite.js';
+import { claimChatBinding } from '../src/service/rooms/claimChatBinding.js';
 import { createInvite } from '../src/service/rooms/createInvite.js';
 import { createRoom } from '../src/service/rooms/createRoom.js';
 import type { RoomDeps } from '../src/service/rooms/deps.js';
 import { removeMember } from '../src/service/rooms/removeMember.js';
+import { baseRun } from './support/runRecord.js';
 import { insertActiveAccounts, roomFeatureUnlessLocked, roomPrincipal, roomTestDeps } from './support/roomDeps.js';
 import { storeFlavours, type TestStore } from './support/stores.js';
 
@@ -72,6 +80,58 @@ describe.each(storeFlavours())('membership and observer races on $name (issue 36
         reseated.push(i);
     }
     expect(reseated, 'tries where the removed member was current again, without an invite').toEqual([]);
+  });
+
+  it('D-09: of two invites accepted at once by one removed member, exactly one seats it', async () => {
+    const seatedTwice: number[] = [];
+    for (let i = 0; i < TRIES; i++) {
+      const accountId = `acct_rejoin${i}`;
+      const roomId = await roomWithMember(accountId);
+      await removeMember(deps, 'acct_alice', roomId, accountId);
+      const invites = await Promise.all([
+        createInvite(deps, 'acct_alice', roomId, { role: 'member' }),
+        createInvite(deps, 'acct_alice', roomId, { role: 'member' }),
+      ]);
+      const joined = await Promise.allSettled(invites.map((invite) => acceptInvite(deps, accountId, invite.token)));
+      if (joined.every((j) => j.status === 'fulfilled')) seatedTwice.push(i);
+    }
+    expect(seatedTwice, 'tries where both joins answered success').toEqual([]);
+  });
+
+  it('OBS-16, WD-09: a claim of a handle and a new issue for its chat at once: never both succeed', async () => {
+    const both: number[] = [];
+    for (let i = 0; i < TRIES; i++) {
+      const chat = await createChat(deps, 'acct_alice', `Claim race ${i}`);
+      const { claim_handle } = await issueObserverBinding(deps, 'acct_alice', { chat_session_id: chat.chatId });
+      const runId = `run_mrace${String(++seq).padStart(9, '0')}`;
+      await t.store.read.runs.insert({ ...baseRun(runId), ownerHash: ownershipOf(alice, SECRET).ownerHash });
+      // Claimed first, the run holds the chat and the issue is refused; issued first, the handle is retired.
+      const settled = await Promise.allSettled([
+        claimChatBinding(deps, alice, { claim_handle, run_id: runId }),
+        issueObserverBinding(deps, 'acct_alice', { chat_session_id: chat.chatId }),
+      ]);
+      if (settled.every((r) => r.status === 'fulfilled')) both.push(i);
+    }
+    expect(both, 'tries where the claim and the new handle both succeeded').toEqual([]);
+  });
+
+  it('WD-06, WD-07: a claim and a disconnect of its binding at once never leave the run writing into the chat', async () => {
+    const leftActive: number[] = [];
+    for (let i = 0; i < TRIES; i++) {
+      const chat = await createChat(deps, 'acct_alice', `Disconnect race ${i}`);
+      const issued = await issueObserverBinding(deps, 'acct_alice', { chat_session_id: chat.chatId });
+      const runId = `run_mrace${String(++seq).padStart(9, '0')}`;
+      await t.store.read.runs.insert({ ...baseRun(runId), ownerHash: ownershipOf(alice, SECRET).ownerHash });
+      const [claimed, disconnected] = await Promise.allSettled([
+        claimChatBinding(deps, alice, { claim_handle: issued.claim_handle, run_id: runId }),
+        disconnectObserver(deps, 'acct_alice', issued.binding_ref),
+      ]);
+      // The disconnect answered success: whichever came first, no run-chat binding may stay active.
+      if (claimed.status !== 'fulfilled' || disconnected.status !== 'fulfilled') continue;
+      const binding = await t.store.read.rooms.getChatBinding(claimed.value.body.binding_ref);
+      if (binding?.status === 'active') leftActive.push(i);
+    }
+    expect(leftActive, 'tries where the chat binding outlived its disconnected observer').toEqual([]);
   });
 
   it('OBS-16: of two claim handles issued at once for one chat, at most one stays claimable', async () => {

@@ -21,6 +21,12 @@ export interface ChatRepository {
   listChats(accountId: string): Promise<ChatRecord[]>;
   renameChat(chatId: string, accountId: string, title: string, at: number): Promise<boolean>;
   touchChat(chatId: string, at: number): Promise<void>;
+  /**
+   * Takes the chat row's lock until the transaction ends (PostgreSQL; SQLite's BEGIN IMMEDIATE
+   * already serializes writers), so read-then-write work on the chat's bindings is not interleaved.
+   * False when the account has no such chat (deleted meanwhile).
+   */
+  lockChat(chatId: string, accountId: string): Promise<boolean>;
   /** Deletes the chat, its messages and its observer bindings; call inside a transaction. */
   deleteChat(chatId: string, accountId: string, at: number): Promise<boolean>;
 
@@ -44,6 +50,11 @@ export interface ChatRepository {
   consumeClaim(consumption: ClaimConsumption): Promise<ObserverBindingRecord | undefined>;
   /** WD-06: the account's own binding, revoked for good; idempotent. */
   revokeObserverBinding(bindingRef: string, accountId: string, at: number): Promise<RevocationStatus | 'not_found'>;
+  /**
+   * OBS-16: revokes the binding only while nobody has claimed it; false when a claim got there
+   * first (on PostgreSQL the update waits for a concurrent claim's commit and then matches nothing).
+   */
+  retireUnclaimed(bindingRef: string, at: number): Promise<boolean>;
   /** Revokes every unclaimed (`pending_claim`) binding of the account, so its claim handles are dead. */
   revokePendingClaims(accountId: string, at: number): Promise<void>;
 }

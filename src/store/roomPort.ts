@@ -36,6 +36,12 @@ export interface RoomRepository {
   lockCurrentMember(roomId: string, accountId: string): Promise<RoomMemberRecord | undefined>;
   /** Inserts or replaces the member's row (a removed member who is invited again gets its row back). */
   saveMember(member: RoomMemberRecord): Promise<void>;
+  /**
+   * Seats `member` unless the account is a current member already: inserts its row, or takes back
+   * a removed member's row; false (nothing written) when the row is current. One statement, so of
+   * two concurrent joins the later one waits for the earlier one's commit and is refused.
+   */
+  seatMember(member: RoomMemberRecord): Promise<boolean>;
   /** The member's row, removed or not. */
   getMember(roomId: string, accountId: string): Promise<RoomMemberRecord | undefined>;
   /** Every row of the room, removed members included, in joining order. */

@@ -14,14 +14,16 @@ export const disconnectObserver = async (deps: ChatDeps, accountId: string, bind
   if (!isObserverBindingRef(bindingRef)) throw observerNotFound();
   const now = deps.now();
   const outcome = await deps.store.transaction(async (uow) => {
+    // Revoke first: the update waits for a claim of this binding in flight (PostgreSQL row lock),
+    // so the read after it sees the run-chat binding that claim made, and that closes too.
+    const status = await uow.chats.revokeObserverBinding(bindingRef, accountId, now);
+    if (status === 'not_found') return status;
     const binding = await uow.chats.getObserverBinding(bindingRef, accountId);
-    if (binding === undefined) return 'not_found' as const;
-    if (binding.runChatBindingRef !== null) {
-      const chatBinding = await uow.rooms.getChatBinding(binding.runChatBindingRef);
-      if (chatBinding !== undefined)
-        await uow.rooms.revokeChatBinding(chatBinding.ownerHash, chatBinding.bindingRef, now);
-    }
-    return uow.chats.revokeObserverBinding(bindingRef, accountId, now);
+    const chatBinding =
+      binding?.runChatBindingRef == null ? undefined : await uow.rooms.getChatBinding(binding.runChatBindingRef);
+    if (chatBinding !== undefined)
+      await uow.rooms.revokeChatBinding(chatBinding.ownerHash, chatBinding.bindingRef, now);
+    return status;
   });
   if (outcome === 'not_found') throw observerNotFound();
   return observerDisconnectReceipt(bindingRef, outcome);

@@ -9,7 +9,7 @@ import { parseInput } from '../validate.js';
 import type { ChatDeps } from './deps.js';
 import { newChatClaimHandle, newObserverBindingRef, newSnapshotRef } from './ids.js';
 import { requireObserverFeature } from './observerAccess.js';
-import { loadOwnedChat } from './ownedChat.js';
+import { chatNotFound, loadOwnedChat } from './ownedChat.js';
 
 /** The chat's earlier bindings a new claim may replace: the ones nobody claimed. */
 const SUPERSEDED_LOOKBACK = 20;
@@ -19,6 +19,12 @@ const stillBound = async (uow: UnitOfWork, earlier: ObserverBindingRecord): Prom
   if (earlier.status !== 'active' || earlier.runChatBindingRef === null) return false;
   return (await uow.rooms.getChatBinding(earlier.runChatBindingRef))?.status === 'active';
 };
+
+const currentBinding = async (
+  uow: UnitOfWork,
+  listed: ObserverBindingRecord,
+  accountId: string,
+): Promise<ObserverBindingRecord> => (await uow.chats.getObserverBinding(listed.bindingRef, accountId)) ?? listed;
 
 /**
  * POST /api/agi/agent-run-observer/bindings (OBS-01..OBS-03, OBS-07..OBS-10): the signed-in,
@@ -55,7 +61,13 @@ export const issueObserverBinding = async (deps: ChatDeps, accountId: string, bo
     revokedAt: null,
   };
   await deps.store.transaction(async (uow) => {
-    for (const earlier of await uow.chats.listObserverBindings(chat.chatId, SUPERSEDED_LOOKBACK)) {
+    // OBS-16: two issues at once for one chat take turns here, so the later one sees (and retires)
+    // the earlier one's unclaimed handle instead of leaving two claimable.
+    if (!(await uow.chats.lockChat(chat.chatId, accountId))) throw chatNotFound();
+    for (const listed of await uow.chats.listObserverBindings(chat.chatId, SUPERSEDED_LOOKBACK)) {
+      if (listed.status === 'pending_claim' && (await uow.chats.retireUnclaimed(listed.bindingRef, now))) continue;
+      // Claimed since it was listed (a concurrent claim committed): judge it as it is now.
+      const earlier = listed.status === 'pending_claim' ? await currentBinding(uow, listed, accountId) : listed;
       if (earlier.status === 'revoked') continue;
       if (await stillBound(uow, earlier)) throw new HelixError('chat_binding_conflict');
       await uow.chats.revokeObserverBinding(earlier.bindingRef, accountId, now);

@@ -1,6 +1,6 @@
 import { projectMember, type MemberView } from '../../api/roomViews.js';
 import { HelixError } from '../../domain/errors.js';
-import { loadMemberRoom, requireRoomFeatureFor } from './access.js';
+import { loadMemberRoom, requireRoomFeatureFor, roomNotFound } from './access.js';
 import type { RoomDeps } from './deps.js';
 import { newConsentReceiptRef } from './ids.js';
 
@@ -17,9 +17,12 @@ export const acceptConsent = async (
 ): Promise<MemberView> => {
   await requireRoomFeatureFor(deps, accountId);
   return deps.store.transaction(async (uow) => {
-    const { room, member } = await loadMemberRoom(uow.rooms, roomId, accountId, null);
+    const { room } = await loadMemberRoom(uow.rooms, roomId, accountId, null);
     if (version !== room.consentVersion)
       throw new HelixError('room_consent_required', {}, "That is not the room's current consent version.");
+    // The row is written back whole: lock it, so a removal committed meanwhile is not undone.
+    const member = await uow.rooms.lockCurrentMember(roomId, accountId);
+    if (member === undefined) throw roomNotFound();
     const accepted = { ...member, acceptedConsentVersion: version, consentReceiptRef: newConsentReceiptRef() };
     await uow.rooms.saveMember(accepted);
     return projectMember(accepted);

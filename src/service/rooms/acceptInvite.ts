@@ -1,7 +1,7 @@
 import { projectMember, type MemberView } from '../../api/roomViews.js';
 import { HelixError } from '../../domain/errors.js';
 import { sha256Hex } from '../../domain/hashing.js';
-import { isCurrentMember, isInviteToken, type RoomMemberRecord } from '../../domain/rooms.js';
+import { isInviteToken, type RoomMemberRecord } from '../../domain/rooms.js';
 import { requireRoomFeatureFor } from './access.js';
 import type { RoomDeps } from './deps.js';
 
@@ -32,8 +32,6 @@ export const acceptInvite = async (deps: RoomDeps, accountId: string, token: str
     if (room === undefined) throw inviteNotFound();
     const consent = await uow.rooms.getConsentVersion(room.roomId, room.consentVersion);
     if (consent === undefined) throw inviteNotFound();
-    const existing = await uow.rooms.getMember(room.roomId, accountId);
-    if (isCurrentMember(existing)) throw new HelixError('invalid_request', alreadyMember);
     const member: RoomMemberRecord = {
       roomId: room.roomId,
       accountId,
@@ -43,7 +41,8 @@ export const acceptInvite = async (deps: RoomDeps, accountId: string, token: str
       joinedAt: now,
       removedAt: null,
     };
-    await uow.rooms.saveMember(member);
+    // A current member is refused in the same statement that seats, so two joins at once seat once.
+    if (!(await uow.rooms.seatMember(member))) throw new HelixError('invalid_request', alreadyMember);
     return {
       room_id: room.roomId,
       member: projectMember(member),

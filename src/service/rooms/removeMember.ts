@@ -1,5 +1,4 @@
 import { projectMember, type MemberView } from '../../api/roomViews.js';
-import { isCurrentMember } from '../../domain/rooms.js';
 import { creatorStaysOwner, loadMemberRoom, loadRoomAsOwner, memberNotFound } from './access.js';
 import { withdrawMemberEmbodiment } from '../embodiment/queueStop.js';
 import type { RoomDeps } from './deps.js';
@@ -25,8 +24,10 @@ export const removeMember = async (
       actingAccountId === memberAccountId
         ? await loadMemberRoom(uow.rooms, roomId, actingAccountId, null)
         : await loadRoomAsOwner(uow.rooms, roomId, actingAccountId);
-    const member = await uow.rooms.getMember(roomId, memberAccountId);
-    if (!isCurrentMember(member)) throw memberNotFound();
+    // Locked: of two concurrent removals (or a removal and a consent or role change) the later
+    // one sees the earlier one's commit, so a removal is never answered twice nor overwritten.
+    const member = await uow.rooms.lockCurrentMember(roomId, memberAccountId);
+    if (member === undefined) throw memberNotFound();
     if (memberAccountId === room.ownerAccountId) throw creatorStaysOwner();
     const removed = { ...member, removedAt: now };
     await uow.rooms.saveMember(removed);

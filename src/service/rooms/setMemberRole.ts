@@ -1,6 +1,6 @@
 import { RoomRoleSchema } from '../../api/roomSchemas.js';
 import { projectMember, type MemberView } from '../../api/roomViews.js';
-import { isCurrentMember, roleMayBindRuns } from '../../domain/rooms.js';
+import { roleMayBindRuns } from '../../domain/rooms.js';
 import { parseInput } from '../validate.js';
 import { creatorStaysOwner, loadRoomAsOwner, memberNotFound, requireRoomFeatureFor } from './access.js';
 import { withdrawMemberEmbodiment } from '../embodiment/queueStop.js';
@@ -27,8 +27,9 @@ export const setMemberRole = async (
   const now = deps.now();
   return deps.store.transaction(async (uow) => {
     const { room } = await loadRoomAsOwner(uow.rooms, roomId, actingAccountId);
-    const member = await uow.rooms.getMember(roomId, memberAccountId);
-    if (!isCurrentMember(member)) throw memberNotFound();
+    // Locked, so a concurrent removal either lands first (not found here) or waits for this change.
+    const member = await uow.rooms.lockCurrentMember(roomId, memberAccountId);
+    if (member === undefined) throw memberNotFound();
     if (memberAccountId === room.ownerAccountId && role !== 'owner') throw creatorStaysOwner();
     const changed = { ...member, role };
     await uow.rooms.saveMember(changed);

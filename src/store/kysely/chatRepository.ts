@@ -56,7 +56,10 @@ const messageRow = (m: ChatMessageRecord) => ({
 
 const chatOps = (
   db: Kysely<HelixDatabase>,
-): Pick<ChatRepository, 'insertChat' | 'getChat' | 'listChats' | 'renameChat' | 'touchChat' | 'deleteChat'> => ({
+): Pick<
+  ChatRepository,
+  'insertChat' | 'getChat' | 'listChats' | 'renameChat' | 'touchChat' | 'lockChat' | 'deleteChat'
+> => ({
   async insertChat(c) {
     await db
       .insertInto('helix_chat_sessions')
@@ -92,6 +95,16 @@ const chatOps = (
     const result = await db
       .updateTable('helix_chat_sessions')
       .set({ title, updated_at: at })
+      .where('chat_id', '=', chatId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  },
+  async lockChat(chatId, accountId) {
+    // A no-op UPDATE takes the row lock; a concurrent holder's commit is waited for first.
+    const result = await db
+      .updateTable('helix_chat_sessions')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
       .where('chat_id', '=', chatId)
       .where('account_id', '=', accountId)
       .executeTakeFirst();
@@ -163,15 +176,7 @@ const messageOps = (
 
 const observerOps = (
   db: Kysely<HelixDatabase>,
-): Pick<
-  ChatRepository,
-  | 'insertObserverBinding'
-  | 'getObserverBinding'
-  | 'listObserverBindings'
-  | 'consumeClaim'
-  | 'revokeObserverBinding'
-  | 'revokePendingClaims'
-> => ({
+): Pick<ChatRepository, 'insertObserverBinding' | 'getObserverBinding' | 'listObserverBindings' | 'consumeClaim'> => ({
   async insertObserverBinding(b) {
     await db
       .insertInto('helix_chat_observer_bindings')
@@ -230,6 +235,12 @@ const observerOps = (
       .executeTakeFirstOrThrow();
     return observerFromRow(row);
   },
+});
+
+/** The ways an observer binding ends: revoked by its owner, retired unclaimed, or with its account's handles. */
+const observerRevocations = (
+  db: Kysely<HelixDatabase>,
+): Pick<ChatRepository, 'revokeObserverBinding' | 'retireUnclaimed' | 'revokePendingClaims'> => ({
   async revokeObserverBinding(bindingRef, accountId, at) {
     const result = await db
       .updateTable('helix_chat_observer_bindings')
@@ -247,6 +258,15 @@ const observerOps = (
       .executeTakeFirst();
     return row === undefined ? 'not_found' : 'already_revoked';
   },
+  async retireUnclaimed(bindingRef, at) {
+    const result = await db
+      .updateTable('helix_chat_observer_bindings')
+      .set({ status: 'revoked', revoked_at: at })
+      .where('binding_ref', '=', bindingRef)
+      .where('status', '=', 'pending_claim')
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  },
   async revokePendingClaims(accountId, at) {
     await db
       .updateTable('helix_chat_observer_bindings')
@@ -261,4 +281,5 @@ export const chatRepository = (db: Kysely<HelixDatabase>): ChatRepository => ({
   ...chatOps(db),
   ...messageOps(db),
   ...observerOps(db),
+  ...observerRevocations(db),
 });

@@ -136,9 +136,17 @@ const consentRecords = (db: Kysely<HelixDatabase>): Part<'insertConsentVersion' 
   },
 });
 
+const memberColumns = (m: RoomMemberRecord) => ({
+  role: m.role,
+  accepted_consent_version: m.acceptedConsentVersion,
+  consent_receipt_ref: m.consentReceiptRef,
+  joined_at: m.joinedAt,
+  removed_at: m.removedAt,
+});
+
 const memberRecords = (
   db: Kysely<HelixDatabase>,
-): Part<'lockCurrentMember' | 'saveMember' | 'getMember' | 'listMembers'> => ({
+): Part<'lockCurrentMember' | 'saveMember' | 'seatMember' | 'getMember' | 'listMembers'> => ({
   async lockCurrentMember(roomId, accountId) {
     // A no-op UPDATE takes the row lock on PostgreSQL (SQLite's BEGIN IMMEDIATE already holds the
     // database's); under READ COMMITTED a concurrent removal's change is re-checked before it matches.
@@ -159,18 +167,23 @@ const memberRecords = (
     return memberFromRow(row);
   },
   async saveMember(m) {
-    const row = {
-      role: m.role,
-      accepted_consent_version: m.acceptedConsentVersion,
-      consent_receipt_ref: m.consentReceiptRef,
-      joined_at: m.joinedAt,
-      removed_at: m.removedAt,
-    };
+    const row = memberColumns(m);
     await db
       .insertInto('helix_room_members')
       .values({ room_id: m.roomId, account_id: m.accountId, ...row })
       .onConflict((oc) => oc.columns(['room_id', 'account_id']).doUpdateSet(row))
       .execute();
+  },
+  async seatMember(m) {
+    const row = memberColumns(m);
+    const result = await db
+      .insertInto('helix_room_members')
+      .values({ room_id: m.roomId, account_id: m.accountId, ...row })
+      .onConflict((oc) =>
+        oc.columns(['room_id', 'account_id']).doUpdateSet(row).where('helix_room_members.removed_at', 'is not', null),
+      )
+      .executeTakeFirst();
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
   },
   async getMember(roomId, accountId) {
     const row = await db
