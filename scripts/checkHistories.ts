@@ -1,17 +1,21 @@
 /**
- * `npm run check:histories [-- --seconds N] [--seed S] [--no-write]`: records histories of the run
- * register under concurrent load against real Helix processes, with and without `kill -9`, on
- * SQLite and (when HELIX_TEST_POSTGRES_URL names a server) on two PostgreSQL replicas, and checks
- * each against the sequential model (scripts/history/). The longer version of
- * test/history.runs.test.ts. Prints a table, writes its figures into docs/reliability.md (unless
+ * `npm run check:histories [-- --seconds N] [--seed S] [--no-write]`: records histories under
+ * concurrent load and checks each against its sequential model (scripts/history/): the run
+ * register against real Helix processes, with and without `kill -9`, on SQLite and (when
+ * HELIX_TEST_POSTGRES_URL names a server) on two PostgreSQL replicas; bindings and agent-task calls
+ * against a Helix in this process on each store. The longer version of test/history.*.test.ts. Prints a table, writes its figures into docs/reliability.md (unless
  * --no-write). Exit 0 when every history is linearizable; 1 on a violation or an undecided object;
  * 2 on bad usage. Progress goes to stderr.
  */
 import { execFileSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { figuresSection, plainTable, summaryRows, writeFigures } from './history/report.js';
-import { runScenario, type ScenarioOptions, type ScenarioSummary } from './history/scenario.js';
-import { serverStoreFlavours, type StoreFlavour } from '../test/support/stores.js';
+import { runScenario, type ScenarioOptions } from './history/scenario.js';
+import { summarize, type ScenarioSummary } from './history/summary.js';
+import { storeFlavours, type StoreFlavour, type TestStore } from '../test/support/stores.js';
+import { agentTaskCalls } from './history/agentTaskCalls.js';
+import { recordAgentTasks } from './history/agentTaskScenario.js';
+import { recordBindings, summarizeBindings } from './history/bindingsScenario.js';
 
 const USAGE =
   'usage: npm run check:histories [-- --seconds N] [--seed S] [--no-write]   (N from 10 to 3600; default 120)';
@@ -40,50 +44,102 @@ const parse = (args: readonly string[]): Settings | string => {
   return { seconds, seed, write };
 };
 
+/** One scenario to run: its name (for progress) and how to record and check it. */
 interface Plan {
-  readonly flavour: StoreFlavour;
-  readonly options: ScenarioOptions;
+  readonly name: string;
+  readonly seconds: number;
+  run(): Promise<ScenarioSummary>;
 }
 
-const plans = (settings: Settings, flavours: readonly StoreFlavour[]): Plan[] => {
+/** The run register against separate processes, with and without kill -9 (one per process at a time). */
+const runRegisterPlans = (settings: Settings, flavours: readonly StoreFlavour[]): Plan[] => {
   const durationMs = settings.seconds * 1000;
   const base = { durationMs, seed: settings.seed, budgetMs: 60_000 };
-  return flavours.flatMap((flavour): Plan[] =>
-    flavour.name === 'postgres'
-      ? [
-          { flavour, options: { ...base, name: 'postgres, one process', replicas: 1, killEveryMs: 0 } },
-          { flavour, options: { ...base, name: 'postgres, two replicas, kill -9', replicas: 2, killEveryMs: 10_000 } },
-        ]
-      : [
-          { flavour, options: { ...base, name: 'sqlite', replicas: 1, killEveryMs: 0 } },
-          { flavour, options: { ...base, name: 'sqlite, kill -9', replicas: 1, killEveryMs: 10_000 } },
-        ],
-  );
+  const processes = flavours.filter((f) => f.name !== 'pglite');
+  return processes.flatMap((flavour) => {
+    const scenarios: ScenarioOptions[] =
+      flavour.name === 'postgres'
+        ? [
+            { ...base, name: 'runs, postgres, one process', replicas: 1, killEveryMs: 0 },
+            { ...base, name: 'runs, postgres, two replicas, kill -9', replicas: 2, killEveryMs: 10_000 },
+          ]
+        : [
+            { ...base, name: 'runs, sqlite', replicas: 1, killEveryMs: 0 },
+            { ...base, name: 'runs, sqlite, kill -9', replicas: 1, killEveryMs: 10_000 },
+          ];
+    return scenarios.map((options) => ({
+      name: options.name,
+      seconds: settings.seconds,
+      run: () => withStore(flavour, async (store) => (await runScenario(store, options)).summary),
+    }));
+  });
+};
+
+/** Bindings and agent-task calls against a Helix in this process, on every store (PGlite too). */
+const inProcessPlans = (settings: Settings, flavours: readonly StoreFlavour[]): Plan[] =>
+  flavours.flatMap((flavour) => [
+    {
+      name: `bindings, ${flavour.name}`,
+      seconds: settings.seconds,
+      run: async () => {
+        const recorded = await recordBindings(flavour, {
+          cells: 2,
+          clientsPerCell: 3,
+          durationMs: settings.seconds * 1000,
+          seed: settings.seed,
+        });
+        return summarizeBindings(`bindings, ${flavour.name}`, settings.seed, recorded);
+      },
+    },
+    {
+      name: `agent-task calls, ${flavour.name}`,
+      seconds: settings.seconds,
+      run: async () => {
+        const recorded = await recordAgentTasks(flavour, {
+          agents: 4,
+          slots: 3,
+          durationMs: settings.seconds * 1000,
+          seed: settings.seed,
+        });
+        const recording = { name: `agent-task calls, ${flavour.name}`, replicas: 1, kills: 0, seed: settings.seed };
+        return summarize(recording, agentTaskCalls(), recorded.history);
+      },
+    },
+  ]);
+
+const withStore = async <T>(
+  flavour: StoreFlavour,
+  work: (store: { location: string; store: TestStore['store'] }) => Promise<T>,
+): Promise<T> => {
+  const store = await flavour.create();
+  try {
+    if (store.location === undefined) throw new Error(`${flavour.name} has no location a process can open`);
+    return await work({ location: store.location, store: store.store });
+  } finally {
+    await store.dispose();
+  }
 };
 
 const progress = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-const runPlan = async ({ flavour, options }: Plan): Promise<ScenarioSummary> => {
-  progress(`[histories] ${options.name}: ${options.durationMs / 1000} s of load, seed ${options.seed}`);
+const runPlan = async (plan: Plan): Promise<ScenarioSummary> => {
+  progress(`[histories] ${plan.name}: ${plan.seconds} s of load`);
   const started = Date.now();
   const ticker = setInterval(
-    () => progress(`[histories] ${options.name}: ${Math.round((Date.now() - started) / 1000)} s`),
+    () => progress(`[histories] ${plan.name}: ${Math.round((Date.now() - started) / 1000)} s`),
     30_000,
   );
-  const store = await flavour.create();
   try {
-    if (store.location === undefined) throw new Error(`${flavour.name} has no location a process can open`);
-    const { summary } = await runScenario({ location: store.location, store: store.store }, options);
+    const summary = await plan.run();
     progress(
-      `[histories] ${options.name}: ${summary.operations} operations on ${summary.objects} runs, ` +
+      `[histories] ${plan.name}: ${summary.operations} operations on ${summary.objects} objects, ` +
         `${summary.verdicts.violation} violations, ${summary.verdicts.undecided} undecided, checked in ${summary.checkMs} ms`,
     );
     return summary;
   } finally {
     clearInterval(ticker);
-    await store.dispose();
   }
 };
 
@@ -101,13 +157,15 @@ const main = async (): Promise<number> => {
     process.stderr.write(`${settings}\n${USAGE}\n`);
     return 2;
   }
-  const flavours = serverStoreFlavours();
+  const flavours = storeFlavours();
   const skipped = flavours.some((f) => f.name === 'postgres')
     ? []
     : ['PostgreSQL (HELIX_TEST_POSTGRES_URL is unset; `.ci/postgres.sh` starts a local server)'];
   for (const line of skipped) progress(`[histories] skipped: ${line}`);
   const summaries: ScenarioSummary[] = [];
-  for (const plan of plans(settings, flavours)) summaries.push(await runPlan(plan));
+  progress(`[histories] seed ${settings.seed}`);
+  for (const plan of [...runRegisterPlans(settings, flavours), ...inProcessPlans(settings, flavours)])
+    summaries.push(await runPlan(plan));
   process.stdout.write(`${plainTable(summaryRows(summaries)).join('\n')}\n`);
   for (const s of summaries) for (const finding of s.findings) process.stdout.write(`\n${s.name}: ${finding}\n`);
   if (settings.write) {

@@ -8,8 +8,8 @@ import {
   type CallOperation,
   describeCallOperation,
 } from '../scripts/history/agentTaskCalls.js';
-import { agentTaskWorkload, TURN_CLIENT } from '../scripts/history/agentTaskWorkload.js';
-import { Random } from '../scripts/history/random.js';
+import { recordAgentTasks } from '../scripts/history/agentTaskScenario.js';
+import { TURN_CLIENT } from '../scripts/history/agentTaskWorkload.js';
 import { checkHistory, type ObjectResult } from '../scripts/history/search.js';
 import { agentTool, pendingCallOf } from './support/agentTaskClient.js';
 import { ALL_RUN_SCOPES, api, idemKey, startTestHelix, type TestHelix } from './support/harness.js';
@@ -163,43 +163,16 @@ const MIN_OPERATIONS = 150;
 const WORKLOAD_MS = 6_000;
 
 describe.each(storeFlavours())('agent-task calls over real MCP are linearizable on $name', (flavour) => {
-  let h: TestHelix | undefined;
-  let agents: Client[] = [];
-  afterEach(async () => {
-    for (const agent of agents) await agent.close();
-    agents = [];
-    await h?.close();
-    h = undefined;
-  });
-
   it('ATP-17, ATP-35: racing agents claim, complete, retry, release and read; every call checks', {
     timeout: 40_000,
   }, async () => {
-    h = await startTestHelix(flavour, {
-      env: {
-        HELIX_AGENT_TURN_TIMEOUT_MS: '60000',
-        HELIX_MCP_IP_RATE_LIMIT: '0',
-        HELIX_MCP_PRINCIPAL_RATE_LIMIT: '0',
-        HELIX_AGENT_IP_RATE_LIMIT: '0',
-        HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',
-      },
-    });
-    const token = await h.key(ALL_RUN_SCOPES);
-    const url = h.url;
-    agents = await Promise.all(Array.from({ length: 4 }, () => connectMcp(url, token)));
     const seed = Number(process.env.HELIX_HISTORY_SEED ?? Date.now() % 2 ** 31);
-    const { history: recorded, calls } = await agentTaskWorkload(
-      { url, token, agents },
-      {
-        slots: 3,
-        durationMs: WORKLOAD_MS,
-        timeoutMs: 10_000,
-        settleAfterMs: 1_500,
-        // Two completions at once under one owner token are both answered as taken effect on
-        // PostgreSQL (the race below, reported); everywhere else the run keeps them in.
-        random: new Random(seed),
-      },
-    );
+    const { history: recorded, calls } = await recordAgentTasks(flavour, {
+      agents: 4,
+      slots: 3,
+      durationMs: WORKLOAD_MS,
+      seed,
+    });
     const started = performance.now();
     const results = checkHistory(agentTaskCalls(), recorded, { budgetMs: 5_000 });
     const checkMs = performance.now() - started;

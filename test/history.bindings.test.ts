@@ -1,6 +1,6 @@
 // Issue 36: histories of concurrent clients binding runs to rooms and chats, checked for
 // linearizability against the sequential bindings model (scripts/history/bindings.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type BindingsAnswer,
   type BindingsInput,
@@ -9,15 +9,10 @@ import {
   describeBindingsOperation,
   freshCell,
 } from '../scripts/history/bindings.js';
-import type { CellIdentities } from '../scripts/history/bindingsHttp.js';
-import { bindingsWorkload, type Cell, setUpCell } from '../scripts/history/bindingsWorkload.js';
-import { Random } from '../scripts/history/random.js';
+import { recordBindings } from '../scripts/history/bindingsScenario.js';
+import type { Cell } from '../scripts/history/bindingsWorkload.js';
 import { checkHistory } from '../scripts/history/search.js';
-import { createAccount } from '../src/service/accounts/createAccount.js';
-import { accountDeps } from './support/accounts.js';
 import { ceilingFor } from './support/ceilings.js';
-import { signInCookie } from './support/consoleSession.js';
-import { startTestHelix, type TestHelix } from './support/harness.js';
 import { storeFlavours } from './support/stores.js';
 
 const R1 = 'room_000000000000000000000001';
@@ -176,61 +171,30 @@ describe('the bindings model accepts overlapping operations the spec allows', ()
   });
 });
 
-const ENV = {
-  HELIX_ACCOUNT_DEFAULT_FEATURES: 'shared_live_room',
-  HELIX_ROOM_AGENT_IP_RATE_LIMIT: '0',
-  HELIX_ROOM_AGENT_PRINCIPAL_RATE_LIMIT: '0',
-  HELIX_AGENT_IP_RATE_LIMIT: '0',
-  HELIX_AGENT_PRINCIPAL_RATE_LIMIT: '0',
-  HELIX_AGENT_RUN_OBSERVER_IP_RATE_LIMIT: '0',
-  HELIX_AGENT_RUN_OBSERVER_ACCOUNT_RATE_LIMIT: '0',
-};
-const MEMBER_SCOPES = 'helix.rooms.read helix.rooms.manage helix.agent_runs.read helix.agent_runs.write';
 const CELLS = 2;
 const CLIENTS_PER_CELL = 3;
 const DURATION_MS = 5_000;
 const SEED = 36;
 
 describe.each(storeFlavours())('a recorded bindings history on $name', (flavour) => {
-  let h: TestHelix;
-  let cells: Cell[] = [];
+  let recorded: { history: BindingsOperation[]; cells: Cell[] };
 
-  beforeAll(async () => {
-    h = await startTestHelix(flavour, { env: ENV });
-    const accounts = await accountDeps(h.testStore.store);
-    const owner = (await createAccount(accounts, { displayName: 'Owner' })).accountId;
-    const ownerCookie = await signInCookie(h.url, accounts, owner);
-    const ownerToken = await h.key(MEMBER_SCOPES, 'tenant-a', owner);
-    const operatorToken = await h.key('subject.export', 'tenant-ops', 'operator');
-    const random = new Random(SEED);
-    for (let i = 0; i < CELLS; i++) {
-      const member = (await createAccount(accounts, { displayName: `Member ${i}` })).accountId;
-      const who: CellIdentities = {
-        baseUrl: h.url,
-        memberToken: await h.key(MEMBER_SCOPES, 'tenant-a', member),
-        memberCookie: await signInCookie(h.url, accounts, member),
-        ownerCookie,
-        ownerToken,
-        operatorToken,
-        memberAccountId: member,
-        timeoutMs: 10_000,
-      };
-      cells.push(await setUpCell(`cell${i}`, who, { rooms: 2, runs: 3, chats: 2 }, random));
-    }
-  }, ceilingFor(0));
-  afterAll(async () => {
-    cells = [];
-    await h?.close();
-  });
+  beforeAll(
+    async () => {
+      recorded = await recordBindings(flavour, {
+        cells: CELLS,
+        clientsPerCell: CLIENTS_PER_CELL,
+        durationMs: DURATION_MS,
+        seed: SEED,
+      });
+    },
+    ceilingFor(0, 60_000),
+  );
 
   it('WD-09, OBS-16, BRE-04, D-09: every cell’s history is linearizable, and it raced binds, claims and removals', {
-    timeout: ceilingFor(0, 60_000),
+    timeout: ceilingFor(0),
   }, async () => {
-    const ops = await bindingsWorkload(cells, {
-      clientsPerCell: CLIENTS_PER_CELL,
-      durationMs: DURATION_MS,
-      random: new Random(SEED + 1),
-    });
+    const { history: ops, cells } = recorded;
     const started = Date.now();
     const results = cells.map((cell) => {
       const [result] = checkHistory(

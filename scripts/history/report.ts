@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import type { ScenarioSummary } from './scenario.js';
+import type { ScenarioSummary } from './summary.js';
 
 export const RELIABILITY_DOC = new URL('../../docs/reliability.md', import.meta.url);
 const BEGIN = '<!-- check:histories figures begin -->';

@@ -1,11 +1,10 @@
-import { performance } from 'node:perf_hooks';
 import { createApiKey } from '../../src/auth/apiKeys.js';
 import type { Store } from '../../src/store/port.js';
 import { Fleet } from './fleet.js';
 import { Random } from './random.js';
 import { runRegister, type RunOperation } from './runRegister.js';
 import { runWorkload } from './runWorkload.js';
-import { checkHistory, type Verdict } from './search.js';
+import { summarize, type ScenarioSummary } from './summary.js';
 
 export interface ScenarioOptions {
   readonly name: string;
@@ -19,25 +18,6 @@ export interface ScenarioOptions {
   readonly runs?: number;
   /** Per-object search budget. */
   readonly budgetMs?: number;
-}
-
-export interface ScenarioSummary {
-  readonly name: string;
-  /** The model the history was checked against. */
-  readonly model: string;
-  readonly seed: number;
-  readonly replicas: number;
-  readonly kills: number;
-  /** Operations in the history (requests that reached a server). */
-  readonly operations: number;
-  /** Of those, the ones whose outcome the client could not know (timeout, reset, 5xx). */
-  readonly unknown: number;
-  /** Objects (runs) checked, each on its own. */
-  readonly objects: number;
-  readonly verdicts: Readonly<Record<Verdict, number>>;
-  readonly checkMs: number;
-  /** One explanation per run that is not linearizable (or undecided). */
-  readonly findings: readonly string[];
 }
 
 export interface ScenarioOutcome {
@@ -74,33 +54,12 @@ export const runScenario = async (
   } finally {
     await fleet.stop();
   }
-  const model = runRegister();
-  const started = performance.now();
-  const results = checkHistory(model, recorded.history, { budgetMs: options.budgetMs ?? 30_000 });
-  const checkMs = Math.round(performance.now() - started);
-  const verdicts: Record<Verdict, number> = { linearizable: 0, violation: 0, undecided: 0 };
-  for (const r of results) verdicts[r.verdict]++;
-  const findings = results
-    .filter((r) => r.verdict !== 'linearizable')
-    .map((r) => {
-      const e = r.explanation;
-      if (e === undefined) return `${r.object}: ${r.verdict} after ${r.steps} steps`;
-      const recent = e.placed.slice(-5).map((p) => `  placed ${model.describe(p.op)} [phase ${p.phase}]`);
-      return [`${r.object}: ${r.verdict}; no state explains ${model.describe(e.stuck)}`, ...recent].join('\n');
-    });
-  const summary: ScenarioSummary = {
-    name: options.name,
-    model: model.name,
-    seed: options.seed,
-    replicas: options.replicas,
-    kills: fleet.kills,
-    operations: recorded.history.length,
-    unknown: recorded.history.filter((op) => op.output === undefined).length,
-    objects: results.length,
-    verdicts,
-    checkMs,
-    findings,
-  };
+  const summary = summarize(
+    { name: options.name, replicas: options.replicas, kills: fleet.kills, seed: options.seed },
+    runRegister(),
+    recorded.history,
+    options.budgetMs,
+  );
   return { summary, history: recorded.history };
 };
 
