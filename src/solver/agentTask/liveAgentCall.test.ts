@@ -50,6 +50,16 @@ const codeOf = async (promise: Promise<unknown>): Promise<string | undefined> =>
     (err: unknown) => (err instanceof HelixError ? err.code : String(err)),
   );
 
+/** A valid final result that proposes nothing. */
+const NOTHING_FOUND = {
+  text: '',
+  supporting_refs: [],
+  output_fields: {},
+  unresolved_requirements: [],
+  contradictions: [],
+  questions: [],
+};
+
 describe('LiveAgentCall', () => {
   it('runs tools serially: a second call while one is in flight conflicts, and so does a changed retry', async () => {
     let release: (r: CapabilityResult) => void = () => undefined;
@@ -58,16 +68,7 @@ describe('LiveAgentCall', () => {
     const first = call.callTool(ownerToken, 'tc-1', TOOL, { q: 'damping' });
     expect(await codeOf(call.callTool(ownerToken, 'tc-2', TOOL, { q: 'other' }))).toBe('agent_tool_call_conflict');
     // ATP-22: no completion while a tool is in flight.
-    expect(() =>
-      call.complete(ownerToken, {
-        text: '',
-        supporting_refs: [],
-        output_fields: {},
-        unresolved_requirements: [],
-        contradictions: [],
-        questions: [],
-      }),
-    ).toThrow('A tool call is still in flight');
+    expect(() => call.complete(ownerToken, NOTHING_FOUND)).toThrow('A tool call is still in flight');
     release({
       artifacts: [scriptedArtifact('a passage', { capabilityId: LOOKUP.id, family: LOOKUP.family })],
       hits: [],
@@ -119,14 +120,7 @@ describe('LiveAgentCall', () => {
   it('acts once: an ended call refuses a second completion, a release, a tool call and a new claim', async () => {
     const { call, settled } = callWith(async () => ({ artifacts: [], hits: [] }));
     const { ownerToken } = call.claimAs('claim-1');
-    const result = {
-      text: '',
-      supporting_refs: [],
-      output_fields: {},
-      unresolved_requirements: [],
-      contradictions: [],
-      questions: [],
-    };
+    const result = NOTHING_FOUND;
     call.complete(ownerToken, result);
     const refusal = (act: () => unknown) => {
       try {
