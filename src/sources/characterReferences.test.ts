@@ -5,7 +5,9 @@ import { decodeCharacterReferences } from './characterReferences.js';
 
 describe('decodeCharacterReferences', () => {
   it('decodes the XML five, &nbsp; as U+00A0, and decimal and hexadecimal references', () => {
-    expect(decodeCharacterReferences('&amp;&lt;&gt;&quot;&apos;&nbsp;&#8211;&#x2014;&#X41;')).toBe('&<>"\'\u00a0–—A');
+    expect(decodeCharacterReferences('&amp;&lt;&gt;&quot;&apos;&nbsp;&#8211;&#x2014;&#X41;')).toBe(
+      '&<>"\'\u00a0–—A',
+    );
   });
 
   it('turns a reference to no scalar value into U+FFFD and leaves unknown names as written', () => {
