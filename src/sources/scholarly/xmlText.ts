@@ -3,10 +3,31 @@
  * abstracts in Crossref JSON). Everything here scans forward with indexOf, never with a
  * backtracking regex over the whole body, so a hostile 2 MiB answer costs linear time.
  */
-import { decodeCharacterReferences } from '../characterReferences.js';
 
-/** The shared decoder (src/sources/characterReferences.ts), under the name this module's callers use. */
-export const decodeXmlEntities = decodeCharacterReferences;
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+};
+
+const codePoint = (value: number): string =>
+  Number.isInteger(value) && value > 0 && value <= 0x10ffff && !(value >= 0xd800 && value <= 0xdfff)
+    ? String.fromCodePoint(value)
+    : '\ufffd';
+
+/**
+ * Decodes the five XML entities, `&nbsp;` and numeric references. Other named entities are left
+ * as written: only a DOCTYPE could define them, and expanding DOCTYPE entities is how XML bombs work.
+ */
+export const decodeXmlEntities = (text: string): string =>
+  text.replace(/&(#x[0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,6});/g, (match, name: string) => {
+    if (name.startsWith('#x')) return codePoint(Number.parseInt(name.slice(2), 16));
+    if (name.startsWith('#')) return codePoint(Number.parseInt(name.slice(1), 10));
+    return NAMED_ENTITIES[name] ?? match;
+  });
 
 /**
  * Turns an XML fragment into one line of plain text: CDATA is kept verbatim, tags become spaces,

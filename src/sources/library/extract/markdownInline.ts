@@ -3,7 +3,6 @@
  * backtracking regex would rescan (code spans, comments) is found by a single forward scan; the
  * regexes left are ones whose failed attempts stop at the next opener of their own kind.
  */
-import { decodeCharacterReferences } from '../../characterReferences.js';
 
 // Noncharacters (never valid in interchanged text) mark protected spans while inline syntax is stripped.
 const STASH_OPEN = '\uFDD0';
@@ -28,6 +27,23 @@ const STRONG =
 const STRIKETHROUGH = /~~(?=\S)((?:[^~]|~(?!~))+?)(?<=\S)~~/g;
 // Underscore emphasis never applies inside a word, so snake_case identifiers are left alone.
 const EMPHASIS = /(?<![\p{L}\p{N}_])_(?=\S)([^_]+?)(?<=\S)_(?![\p{L}\p{N}_])|\*(?=\S)([^*]+?)(?<=\S)\*/gu;
+const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|(amp|lt|gt|quot|apos|nbsp));/g;
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
+
+const decodeEntity = (match: string, decimal?: string, hex?: string, name?: string): string => {
+  if (name !== undefined) return NAMED_ENTITIES[name] ?? match;
+  const codePoint = decimal !== undefined ? Number(decimal) : Number.parseInt(hex ?? '', 16);
+  const isScalarValue = codePoint > 0 && codePoint <= 0x10ffff && !(codePoint >= 0xd800 && codePoint <= 0xdfff);
+  return isScalarValue ? String.fromCodePoint(codePoint) : match;
+};
+
 interface BacktickRun {
   readonly start: number;
   readonly length: number;
@@ -147,7 +163,7 @@ export const renderInline = (line: string): string => {
     .replace(HTML_TAG, '')
     .replace(STRONG, (_match, underscored?: string, starred?: string) => underscored ?? starred ?? '')
     .replace(STRIKETHROUGH, '$1')
-    .replace(EMPHASIS, (_match, underscored?: string, starred?: string) => underscored ?? starred ?? '');
-  text = decodeCharacterReferences(text);
+    .replace(EMPHASIS, (_match, underscored?: string, starred?: string) => underscored ?? starred ?? '')
+    .replace(ENTITY, decodeEntity);
   return text.replace(STASHED, (_match, index: string) => stash[Number(index)] ?? '');
 };
